@@ -1,0 +1,197 @@
+/** Request bodies and response data of the SDK API (PROTOCOL.md §6–§7). */
+import type {
+  AuthMethod,
+  DiscoveredOrganization,
+  Member,
+  MemberSession,
+  MfaRequired,
+  Organization,
+  OrganizationSlugSubset,
+  RbacPolicy,
+} from './entities.js';
+
+/** Every success response's `data` carries these. */
+export interface Ack {
+  request_id: string;
+  status_code: number;
+}
+
+/** The success envelope. */
+export interface Envelope<T> {
+  data: T;
+}
+
+/** Result F: a full member session. */
+export interface FullSessionResult extends Ack {
+  member_id: string;
+  member: Member;
+  organization: Organization;
+  member_session: MemberSession;
+  session_token: string;
+  session_jwt: string;
+  member_authenticated: true;
+  intermediate_session_token: '';
+  mfa_required: null;
+}
+
+/** Result AM variant B: MFA still needed. */
+export interface MfaPendingResult extends Ack {
+  member_id: string;
+  member: Member;
+  organization: Organization;
+  member_session: null;
+  session_token: '';
+  session_jwt: '';
+  member_authenticated: false;
+  intermediate_session_token: string;
+  mfa_required: MfaRequired;
+}
+
+/** Result AM: a full session or an MFA-pending one. */
+export type AuthResult = FullSessionResult | MfaPendingResult;
+
+/** Result DR: a discovery result. */
+export interface DiscoveryResult extends Ack {
+  intermediate_session_token: string;
+  email_address: string;
+  discovered_organizations: DiscoveredOrganization[];
+}
+
+export interface BootstrapData extends Ack {
+  disable_sdk_watermark: boolean;
+  captcha_settings: { enabled: boolean; siteKey?: string };
+  cname_domain: string | null;
+  email_domains: string[];
+  pkce_required_for_email_magic_links: boolean;
+  pkce_required_for_password_resets: boolean;
+  pkce_required_for_oauth: boolean;
+  pkce_required_for_sso: boolean;
+  slug_pattern: string | null;
+  create_organization_enabled: boolean;
+  password_config: { luds_complexity: number; luds_minimum_count: number } | null;
+  dfp_protected_auth_enabled: boolean;
+  rbac_policy: RbacPolicy;
+}
+
+// --- Magic links (§7.1)
+
+export interface MagicLinkLoginOrSignupBody {
+  email_address: string;
+  organization_id: string;
+  login_redirect_url?: string;
+  signup_redirect_url?: string;
+  login_template_id?: string;
+  signup_template_id?: string;
+  locale?: string;
+  pkce_code_challenge?: string;
+}
+
+export interface MagicLinkDiscoverySendBody {
+  email_address: string;
+  discovery_redirect_url?: string;
+  login_template_id?: string;
+  locale?: string;
+  pkce_code_challenge?: string;
+}
+
+export interface MagicLinkAuthenticateBody {
+  magic_links_token: string;
+  session_duration_minutes: number;
+  locale?: string;
+  pkce_code_verifier?: string;
+  intermediate_session_token?: string;
+}
+
+export type MagicLinkAuthenticateResult = AuthResult & { method_id: string };
+
+export interface MagicLinkDiscoveryAuthenticateBody {
+  discovery_magic_links_token: string;
+  pkce_code_verifier?: string;
+}
+
+// --- Discovery (§7.3)
+
+export interface DiscoveryOrganizationsBody {
+  intermediate_session_token?: string;
+}
+
+export interface DiscoveryOrganizationsResult extends Ack {
+  email_address: string;
+  discovered_organizations: DiscoveredOrganization[];
+  organization_id_hint: string | null;
+}
+
+export interface DiscoveryOrganizationCreateBody {
+  session_duration_minutes: number;
+  intermediate_session_token?: string;
+  organization_name?: string;
+  organization_slug?: string;
+  organization_logo_url?: string;
+  sso_jit_provisioning?: string;
+  email_allowed_domains?: string[];
+  email_invites?: string;
+  auth_methods?: 'ALL_ALLOWED' | 'RESTRICTED';
+  allowed_auth_methods?: AuthMethod[];
+  mfa_policy?: 'OPTIONAL' | 'REQUIRED_FOR_ALL';
+}
+
+export interface IntermediateSessionExchangeBody {
+  organization_id: string;
+  session_duration_minutes: number;
+  intermediate_session_token?: string;
+  locale?: string;
+}
+
+// --- Anonymous lookups (§7.4)
+
+export interface OrganizationSearchBody {
+  organization_slug: string;
+}
+export interface OrganizationSearchResult extends Ack {
+  organization: OrganizationSlugSubset | null;
+}
+
+export interface MemberSearchBody {
+  email_address: string;
+  organization_id: string;
+}
+export interface MemberSearchResult extends Ack {
+  member: Pick<Member, 'status' | 'name' | 'member_password_id'> | null;
+}
+
+// --- Sessions (§7.5)
+
+export interface SessionAuthenticateBody {
+  session_duration_minutes?: number;
+}
+
+export interface SessionExchangeBody {
+  organization_id: string;
+  session_duration_minutes: number;
+  locale?: string;
+}
+
+// --- Events (§7.9)
+
+export interface TelemetryHeader {
+  event_id: string;
+  app_session_id: string;
+  persistent_id: string;
+  client_sent_at: string;
+  timezone: string;
+  stytch_member_id?: string;
+  stytch_member_session_id?: string;
+  app: { identifier: string };
+  sdk: { identifier: string; version: string };
+}
+
+export interface TelemetryEvent {
+  public_token: string;
+  event_name: string;
+  details: Record<string, unknown>;
+  error_code?: string;
+  error_description?: string;
+  http_status_code?: number;
+}
+
+export type EventsBody = { telemetry: TelemetryHeader; event: TelemetryEvent }[];

@@ -1,0 +1,153 @@
+/** Shared objects on the wire (PROTOCOL.md §5). */
+
+export type AuthMethod = 'sso' | 'magic_link' | 'password' | 'google_oauth' | 'microsoft_oauth';
+export const AUTH_METHODS: readonly AuthMethod[] = [
+  'sso',
+  'magic_link',
+  'password',
+  'google_oauth',
+  'microsoft_oauth',
+];
+
+export type MfaMethod = 'sms_otp' | 'totp';
+export const MFA_METHODS: readonly MfaMethod[] = ['sms_otp', 'totp'];
+
+export type EmailJitProvisioning = 'RESTRICTED' | 'NOT_ALLOWED';
+export type AuthMethodsPolicy = 'ALL_ALLOWED' | 'RESTRICTED';
+export type MfaPolicy = 'OPTIONAL' | 'REQUIRED_FOR_ALL';
+export type MfaMethodsPolicy = 'ALL_ALLOWED' | 'RESTRICTED';
+export type MemberStatus = 'active' | 'pending' | 'invited' | 'deleted';
+
+export interface SsoConnectionRef {
+  connection_id: string;
+  display_name: string;
+}
+
+export interface Organization {
+  organization_id: string;
+  organization_slug: string;
+  organization_name: string;
+  /** `""` means no logo; the first letter of the name is the fallback. */
+  organization_logo_url: string;
+  sso_active_connections: SsoConnectionRef[];
+  sso_default_connection_id: string | null;
+  email_jit_provisioning: EmailJitProvisioning;
+  email_allowed_domains: string[];
+  auth_methods: AuthMethodsPolicy;
+  allowed_auth_methods: AuthMethod[];
+  mfa_policy: MfaPolicy;
+  mfa_methods: MfaMethodsPolicy;
+  allowed_mfa_methods: MfaMethod[];
+  trusted_metadata?: Record<string, unknown>;
+  sso_jit_provisioning?: string;
+  email_invites?: string;
+  sso_jit_provisioning_allowed_connections?: string[];
+  created_at?: string;
+  updated_at?: string;
+}
+
+/** The organization fields returned by the anonymous slug search. */
+export type OrganizationSlugSubset = Omit<
+  Organization,
+  | 'organization_slug'
+  | 'mfa_methods'
+  | 'allowed_mfa_methods'
+  | 'trusted_metadata'
+  | 'sso_jit_provisioning'
+  | 'email_invites'
+  | 'sso_jit_provisioning_allowed_connections'
+  | 'created_at'
+  | 'updated_at'
+>;
+
+export type RoleSourceType =
+  'direct_assignment' | 'email_assignment' | 'sso_connection' | 'sso_connection_group';
+
+export interface MemberRole {
+  role_id: string;
+  sources: { type: RoleSourceType; details: Record<string, unknown> }[];
+}
+
+export interface Member {
+  organization_id: string;
+  member_id: string;
+  email_address: string;
+  email_address_verified: boolean;
+  name: string;
+  status: MemberStatus;
+  /** `""` means no password. */
+  member_password_id: string;
+  mfa_enrolled: boolean;
+  /** E.164 or `""`. */
+  mfa_phone_number: string;
+  mfa_phone_number_verified: boolean;
+  /** `""` means none; truthy means enrolled. */
+  totp_registration_id: string;
+  default_mfa_method: '' | MfaMethod;
+  roles: MemberRole[];
+  trusted_metadata?: Record<string, unknown>;
+  untrusted_metadata?: Record<string, unknown>;
+  sso_registrations?: unknown[];
+  is_breakglass?: boolean;
+  created_at?: string;
+  updated_at?: string;
+}
+
+export interface AuthenticationFactor {
+  type: string;
+  delivery_method: string;
+  last_authenticated_at: string;
+  sequence_order: 'PRIMARY' | 'SECONDARY';
+  [kindFactor: string]: unknown;
+}
+
+export interface MemberSession {
+  member_session_id: string;
+  member_id: string;
+  organization_id: string;
+  started_at: string;
+  last_accessed_at: string;
+  expires_at: string;
+  custom_claims: Record<string, unknown>;
+  /** Role ids, for the client-side RBAC check. */
+  roles: string[];
+  authentication_factors: AuthenticationFactor[];
+}
+
+export type MembershipType =
+  'active_member' | 'pending_member' | 'invited_member' | 'eligible_to_join_by_email_domain';
+
+export type Membership =
+  | {
+      type: 'active_member' | 'pending_member' | 'invited_member';
+      details: null;
+      member: Member;
+    }
+  | {
+      type: 'eligible_to_join_by_email_domain';
+      details: { domain: string };
+      member: null;
+    };
+
+export interface MfaRequired {
+  member_options: { mfa_phone_number: string } | null;
+  secondary_auth_initiated: 'sms_otp' | null;
+}
+
+export interface DiscoveredOrganization {
+  organization: Organization;
+  membership: Membership;
+  member_authenticated: boolean;
+  mfa_required: MfaRequired | null;
+  primary_required: { allowed_auth_methods: AuthMethod[] } | null;
+}
+
+export interface RbacPermission {
+  resource_id: string;
+  actions: string[];
+}
+
+export interface RbacPolicy {
+  roles: { role_id: string; description: string; permissions: RbacPermission[] }[];
+  resources: { resource_id: string; description: string; actions: string[] }[];
+}

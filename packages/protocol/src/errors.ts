@@ -1,0 +1,113 @@
+/** The closed set of `error_type` values on the wire, and which of them end a session. */
+
+/** Every `error_type` the server may send, declared once (PROTOCOL.md §3). */
+export const ERROR_TYPES = [
+  // 400
+  'invalid_request',
+  'invalid_email',
+  'invalid_phone_number',
+  'duplicate_member_phone_number',
+  'weak_password',
+  'invalid_redirect_url',
+  'pkce_mismatch',
+  'pkce_required',
+  'organization_slug_taken',
+  // 401
+  'unauthorized_credentials',
+  // 403
+  'email_jit_provisioning_not_allowed',
+  'invalid_email_for_jit_provisioning',
+  'auth_method_not_allowed',
+  'mfa_method_not_allowed',
+  'primary_auth_required',
+  'organization_creation_not_allowed',
+  'unauthorized_origin',
+  'member_locked',
+  // 404
+  'session_not_found',
+  'intermediate_session_not_found',
+  'organization_not_found',
+  'member_not_found',
+  'connection_not_found',
+  'template_not_found',
+  'magic_link_not_found',
+  'password_reset_token_not_found',
+  'sso_token_not_found',
+  'oauth_token_not_found',
+  'otp_code_not_found',
+  'totp_not_found',
+  'endpoint_not_found',
+  // 429
+  'too_many_requests',
+  // 500
+  'internal_server_error',
+] as const;
+
+export type ErrorType = (typeof ERROR_TYPES)[number];
+
+/** The HTTP status each error type is sent with. */
+export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
+  invalid_request: 400,
+  invalid_email: 400,
+  invalid_phone_number: 400,
+  duplicate_member_phone_number: 400,
+  weak_password: 400,
+  invalid_redirect_url: 400,
+  pkce_mismatch: 400,
+  pkce_required: 400,
+  organization_slug_taken: 400,
+  unauthorized_credentials: 401,
+  email_jit_provisioning_not_allowed: 403,
+  invalid_email_for_jit_provisioning: 403,
+  auth_method_not_allowed: 403,
+  mfa_method_not_allowed: 403,
+  primary_auth_required: 403,
+  organization_creation_not_allowed: 403,
+  unauthorized_origin: 403,
+  member_locked: 403,
+  session_not_found: 404,
+  intermediate_session_not_found: 404,
+  organization_not_found: 404,
+  member_not_found: 404,
+  connection_not_found: 404,
+  template_not_found: 404,
+  magic_link_not_found: 404,
+  password_reset_token_not_found: 404,
+  sso_token_not_found: 404,
+  oauth_token_not_found: 404,
+  otp_code_not_found: 404,
+  totp_not_found: 404,
+  endpoint_not_found: 404,
+  too_many_requests: 429,
+  internal_server_error: 500,
+};
+
+/**
+ * Error types after which the client destroys its local session (PROTOCOL.md §3). Gatehouse emits
+ * only `unauthorized_credentials` and `session_not_found`; the others are kept for compatibility.
+ */
+export const UNRECOVERABLE_ERROR_TYPES: ReadonlySet<string> = new Set([
+  'unauthorized_credentials',
+  'user_unauthenticated',
+  'invalid_secret_authentication',
+  'session_not_found',
+]);
+
+/** One entry of a schema error's `body` list. */
+export interface SchemaIssue {
+  dataPath: string;
+  message: string;
+}
+
+/** The flat JSON error body of every non-2xx response. */
+export interface ErrorBody {
+  status_code: number;
+  request_id: string;
+  error_type: ErrorType;
+  error_message: string;
+  error_url: string;
+  /** Present only on schema errors (`invalid_request`). */
+  body?: SchemaIssue[];
+  params?: SchemaIssue[];
+  query?: SchemaIssue[];
+}

@@ -1,0 +1,37 @@
+/** SDK API paths, relative to `{base}/sdk/v1` (PROTOCOL.md §7). */
+export const PATHS = {
+  bootstrap: (publicToken: string) => `/projects/bootstrap/${publicToken}`,
+  events: '/events',
+  magicLinksLoginOrSignup: '/b2b/magic_links/email/login_or_signup',
+  magicLinksDiscoverySend: '/b2b/magic_links/email/discovery/send',
+  magicLinksInvite: '/b2b/magic_links/email/invite',
+  magicLinksAuthenticate: '/b2b/magic_links/authenticate',
+  magicLinksDiscoveryAuthenticate: '/b2b/magic_links/discovery/authenticate',
+  passwordsAuthenticate: '/b2b/passwords/authenticate',
+  passwordsResetStart: '/b2b/passwords/email/reset/start',
+  passwordsResetByEmail: '/b2b/passwords/email/reset',
+  passwordsResetExisting: '/b2b/passwords/existing_password/reset',
+  passwordsResetSession: '/b2b/passwords/session/reset',
+  passwordsStrengthCheck: '/b2b/passwords/strength_check',
+  discoveryOrganizations: '/b2b/discovery/organizations',
+  discoveryOrganizationsCreate: '/b2b/discovery/organizations/create',
+  discoveryExchange: '/b2b/discovery/intermediate_sessions/exchange',
+  organizationsSearch: '/b2b/organizations/search',
+  membersSearch: '/b2b/organizations/members/search',
+  sessionsAuthenticate: '/b2b/sessions/authenticate',
+  sessionsRevoke: '/b2b/sessions/revoke',
+  sessionsExchange: '/b2b/sessions/exchange',
+  smsSend: '/b2b/otps/sms/send',
+  smsAuthenticate: '/b2b/otps/sms/authenticate',
+  totpCreate: '/b2b/totp',
+  totpAuthenticate: '/b2b/totp/authenticate',
+  recoveryCodesRecover: '/b2b/recovery_codes/recover',
+  recoveryCodesRotate: '/b2b/recovery_codes/rotate',
+  recoveryCodesGet: '/b2b/recovery_codes',
+  ssoAuthenticate: '/b2b/sso/authenticate',
+  oauthAuthenticate: '/b2b/oauth/authenticate',
+  oauthDiscoveryAuthenticate: '/b2b/oauth/discovery/authenticate',
+} as const;
+
+/** The JWKS of session JWTs, relative to the server origin. */
+export const JWKS_PATH = '/.well-known/jwks.json';

@@ -1,0 +1,74 @@
+// One test run for the whole monorepo: each package is a project; workspace packages resolve to
+// their TypeScript sources so tests never need a prior build (the e2e project uses the build).
+import { fileURLToPath } from 'node:url';
+import { defineConfig } from 'vitest/config';
+
+const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
+
+const alias = {
+  '@gatehouse/protocol': src('./packages/protocol/src/index.ts'),
+  '@gatehouse/client': src('./packages/client/src/index.ts'),
+  '@gatehouse/server': src('./packages/server/src/index.ts'),
+  '@gatehouse/widget': src('./packages/widget/src/index.ts'),
+};
+
+export default defineConfig({
+  test: {
+    projects: [
+      {
+        resolve: { alias },
+        test: {
+          name: 'protocol',
+          include: ['packages/protocol/src/**/*.test.ts'],
+          environment: 'node',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'server',
+          include: ['packages/server/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'client',
+          include: ['packages/client/src/**/*.test.ts'],
+          environment: 'happy-dom',
+        },
+      },
+      {
+        resolve: { alias },
+        oxc: { jsx: { runtime: 'automatic' } },
+        test: {
+          name: 'widget',
+          include: ['packages/widget/src/**/*.test.{ts,tsx}'],
+          environment: 'happy-dom',
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
+          name: 'demo',
+          include: ['apps/demo/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+        },
+      },
+      {
+        test: {
+          name: 'e2e',
+          include: ['e2e/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 90_000,
+          hookTimeout: 90_000,
+          fileParallelism: false,
+        },
+      },
+    ],
+  },
+});
