@@ -1,5 +1,6 @@
 /** The public surface of the Gatehouse browser client: the contract the widget is written against. */
 import type {
+  Ack,
   AuthResult,
   BootstrapData,
   DiscoveryOrganizationsResult,
@@ -11,7 +12,6 @@ import type {
   MemberSession,
   Organization,
   OrganizationSearchResult,
-  Ack,
   RbacPolicy,
 } from '@gatehouse/protocol';
 
@@ -34,6 +34,16 @@ export interface ClientOptions {
   };
   /** localStorage key prefix; default `gatehouse_sdk_state_`. */
   storagePrefix?: string;
+}
+
+/** The hosts a client talks to, resolved from its options (PROTOCOL.md §1). */
+export interface ResolvedEndpoints {
+  /** Serves every JSON call: `{sdkBackendURL}/sdk/v1{path}`. */
+  sdkBackendURL: string;
+  /** SSO and OAuth navigations and One Tap: the test or live API base, chosen by the token. */
+  apiURL: string;
+  /** The phone-parsing services page. */
+  clientsideServicesIframeURL: string;
 }
 
 /** The session state held by the client (spec §3). */
@@ -62,8 +72,90 @@ export interface BootstrapConfig {
   raw: BootstrapData | null;
 }
 
+/** `{member_id, member, organization}`: the answer of a password reset start. */
+export interface MemberOrganizationResult extends Ack {
+  member_id: string;
+  member: Member;
+  organization: Organization;
+}
+
+/** `passwords/strength_check` (PROTOCOL.md §7.2). */
+export interface PasswordStrengthResult extends Ack {
+  valid_password: boolean;
+  score: number;
+  breached_password: boolean;
+  breach_detection_on_create: boolean;
+  strength_policy: 'zxcvbn' | 'luds';
+  zxcvbn_feedback: { warning: string; suggestions: string[] };
+  luds_feedback: {
+    has_lower_case: boolean;
+    has_upper_case: boolean;
+    has_digit: boolean;
+    has_symbol: boolean;
+    missing_complexity: number;
+    missing_characters: number;
+  };
+}
+
+/** `POST /b2b/totp`: a pending registration with its QR code (a PNG data URL). */
+export interface TotpCreateResult extends Ack {
+  totp_id: string;
+  secret: string;
+  qr_code: string;
+  recovery_codes: string[];
+}
+
+export type RecoveryCodesRecoverResult = FullSessionResult & { recovery_codes_remaining: number };
+
+export interface RecoveryCodesResult extends Ack {
+  recovery_codes: string[];
+}
+
+export type OAuthAuthenticateResult = AuthResult & {
+  provider_values: {
+    access_token: string;
+    id_token: string;
+    refresh_token: string;
+    scopes: string[];
+    expires_at: string;
+  };
+};
+
+/** The two OAuth providers (spec §1). */
+export type OAuthProvider = 'google' | 'microsoft';
+
+/** Options of an OAuth start in an organization (PROTOCOL.md §8). One of the first two is needed. */
+export interface OAuthStartArgs {
+  organization_id?: string;
+  slug?: string;
+  login_redirect_url?: string;
+  signup_redirect_url?: string;
+  custom_scopes?: string[];
+  /** Forwarded to the provider as `{key}={value}` (e.g. `prompt`, `login_hint`, `hd`). */
+  provider_params?: Record<string, string>;
+}
+
+/** Options of an OAuth discovery start. */
+export interface OAuthDiscoveryStartArgs {
+  discovery_redirect_url?: string;
+  custom_scopes?: string[];
+  provider_params?: Record<string, string>;
+}
+
+/** An OAuth provider's navigations. */
+export interface OAuthProviderMethods {
+  /** Navigates the page to the provider (through the server); resolves once navigation starts. */
+  start(args: OAuthStartArgs): Promise<void>;
+  discovery: { start(args?: OAuthDiscoveryStartArgs): Promise<void> };
+}
+
+/** `set_mfa_enrollment` of the MFA calls. */
+export type MfaEnrollmentChange = 'enroll' | 'unenroll';
+
 export interface GatehouseClient {
   readonly publicToken: string;
+  /** The resolved hosts, for building navigation URLs (SSO and OAuth starts). */
+  readonly endpoints: ResolvedEndpoints;
 
   /** Resolves once bootstrap has been fetched (or defaults applied). Never rejects. */
   bootstrap(): Promise<BootstrapConfig>;
@@ -138,6 +230,125 @@ export interface GatehouseClient {
     members: {
       /** Anonymous member lookup by e-mail in an organization. */
       search(args: { email_address: string; organization_id: string }): Promise<MemberSearchResult>;
+    };
+  };
+
+  passwords: {
+    /** AM result; sends the IST and (ignored by the server) the `passwords` verifier. */
+    authenticate(args: {
+      organization_id: string;
+      email_address: string;
+      password: string;
+      session_duration_minutes: number;
+      locale?: string;
+    }): Promise<AuthResult>;
+    /** Sends the reset e-mail; adds `code_challenge` when bootstrap requires PKCE for resets. */
+    resetByEmailStart(args: {
+      organization_id: string;
+      email_address: string;
+      login_redirect_url?: string;
+      reset_password_redirect_url?: string;
+      reset_password_expiration_minutes?: number;
+      reset_password_template_id?: string;
+      locale?: string;
+    }): Promise<MemberOrganizationResult>;
+    /** AM result; sends the `passwords` verifier and clears the pair on success. */
+    resetByEmail(args: {
+      password_reset_token: string;
+      password: string;
+      session_duration_minutes: number;
+      locale?: string;
+    }): Promise<AuthResult>;
+    resetByExistingPassword(args: {
+      organization_id: string;
+      email_address: string;
+      existing_password: string;
+      new_password: string;
+      session_duration_minutes: number;
+      locale?: string;
+    }): Promise<AuthResult>;
+    /** Always a full session (the current one). */
+    resetBySession(args: { password: string }): Promise<FullSessionResult>;
+    strengthCheck(args: {
+      password: string;
+      email_address?: string;
+    }): Promise<PasswordStrengthResult>;
+  };
+
+  otps: {
+    sms: {
+      send(args: {
+        organization_id: string;
+        member_id: string;
+        mfa_phone_number?: string;
+        locale?: string;
+      }): Promise<Ack>;
+      authenticate(args: {
+        organization_id: string;
+        member_id: string;
+        code: string;
+        set_mfa_enrollment?: MfaEnrollmentChange;
+        session_duration_minutes?: number;
+      }): Promise<FullSessionResult>;
+    };
+  };
+
+  totp: {
+    create(args: {
+      organization_id: string;
+      member_id: string;
+      expiration_minutes?: number;
+    }): Promise<TotpCreateResult>;
+    authenticate(args: {
+      organization_id: string;
+      member_id: string;
+      code: string;
+      set_mfa_enrollment?: MfaEnrollmentChange;
+      set_default_mfa?: boolean;
+      session_duration_minutes?: number;
+    }): Promise<FullSessionResult>;
+  };
+
+  recoveryCodes: {
+    recover(args: {
+      organization_id: string;
+      member_id: string;
+      recovery_code: string;
+      session_duration_minutes?: number;
+    }): Promise<RecoveryCodesRecoverResult>;
+    rotate(): Promise<RecoveryCodesResult>;
+    get(): Promise<RecoveryCodesResult>;
+  };
+
+  sso: {
+    /**
+     * Navigates the page to `/v1/public/sso/start` on the API base, with a new `sso` challenge
+     * when bootstrap requires PKCE for SSO; resolves once navigation starts.
+     */
+    start(args: {
+      connection_id: string;
+      login_redirect_url?: string;
+      signup_redirect_url?: string;
+    }): Promise<void>;
+    /** AM result; sends the `sso` verifier and clears the pair on success. */
+    authenticate(args: {
+      sso_token: string;
+      session_duration_minutes: number;
+      locale?: string;
+    }): Promise<AuthResult>;
+  };
+
+  oauth: {
+    google: OAuthProviderMethods;
+    microsoft: OAuthProviderMethods;
+    /** AM result; sends the `oauth` verifier and clears the pair on success. */
+    authenticate(args: {
+      oauth_token: string;
+      session_duration_minutes: number;
+      locale?: string;
+    }): Promise<OAuthAuthenticateResult>;
+    discovery: {
+      authenticate(args: { discovery_oauth_token: string }): Promise<DiscoveryResult>;
     };
   };
 

@@ -1,0 +1,73 @@
+/** The host page at /_app: mounts the widget and shows the session the client holds. */
+import { escapeHtml, jsonForScript, page } from './html.js';
+
+export interface AppPageOptions {
+  publicToken: string;
+  /** Origin of the Gatehouse server the widget talks to. */
+  baseUrl: string;
+  /** Organization slug for the organization flow, or null for discovery. */
+  slug: string | null;
+  /** Where the standalone widget bundle is served. */
+  widgetScriptUrl: string;
+}
+
+// Runs in the browser. Creates one client, mounts the widget with it, and mirrors the session in
+// the header; when the session ends (here or in another tab) the widget is mounted afresh.
+const HOST_SCRIPT = `
+const cfg = JSON.parse(document.getElementById('demo-config').textContent);
+const here = location.origin + location.pathname;
+const client = Gatehouse.createClient(cfg.publicToken, { baseUrl: cfg.baseUrl });
+const status = document.getElementById('session-status');
+const signOut = document.getElementById('sign-out');
+const account = document.getElementById('account-link');
+const widgetConfig = {
+  products: ['emailMagicLinks'],
+  authFlowType: cfg.slug ? 'organization' : 'discovery',
+  sessionOptions: { sessionDurationMinutes: 60 },
+  emailMagicLinksOptions: {
+    loginRedirectURL: here,
+    signupRedirectURL: here,
+    discoveryRedirectURL: here,
+  },
+};
+let handle = null;
+function mountWidget() {
+  if (handle) handle.unmount();
+  handle = Gatehouse.mount('#widget', { client, config: widgetConfig });
+}
+let signedIn = false;
+function render() {
+  const state = client.session.getSnapshot();
+  if (state) {
+    status.textContent = 'Signed in as ' + state.member.email_address + ' (' + state.organization.organization_name + ')';
+  } else {
+    status.textContent = 'Not signed in';
+    if (signedIn) mountWidget();
+  }
+  signedIn = Boolean(state);
+  signOut.hidden = !state;
+  account.hidden = !state;
+}
+signOut.addEventListener('click', () => {
+  signOut.disabled = true;
+  client.session.revoke({ forceClear: true }).catch(() => {}).finally(() => { signOut.disabled = false; });
+});
+client.session.subscribe(render);
+mountWidget();
+render();
+`;
+
+/** Renders the /_app page. */
+export function renderAppPage(options: AppPageOptions): string {
+  const header = `<nav>
+<span id="session-status" role="status" aria-live="polite">Not signed in</span>
+<a id="account-link" href="/account" hidden>Account</a>
+<button id="sign-out" class="link" type="button" hidden>Sign out</button>
+<a href="/_dev/inbox" target="_blank" rel="noopener">Dev inbox</a>
+</nav>`;
+  const config = { publicToken: options.publicToken, baseUrl: options.baseUrl, slug: options.slug };
+  const scripts = `<script type="application/json" id="demo-config">${jsonForScript(config)}</script>
+<script src="${escapeHtml(options.widgetScriptUrl)}"></script>
+<script>${HOST_SCRIPT}</script>`;
+  return page('Sign in · Gatehouse demo', header, '<div id="widget"></div>', scripts);
+}

@@ -1,0 +1,116 @@
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startDemo, type DemoHandle } from './demo.js';
+import { DEMO_ADMIN_EMAIL } from './seed.js';
+
+interface InboxMessage {
+  to: string;
+  subject: string;
+  links: string[];
+}
+
+let dataDir: string;
+let demo: DemoHandle;
+
+beforeAll(async () => {
+  dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-demo-'));
+  demo = await startDemo({ port: 0, host: '127.0.0.1', dataDir, server: { logger: false } });
+});
+
+afterAll(async () => {
+  await demo?.close();
+  await rm(dataDir, { recursive: true, force: true });
+});
+
+function sdk(path: string, body: unknown, secret = demo.publicToken) {
+  return fetch(`${demo.url}/sdk/v1${path}`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${btoa(`${demo.publicToken}:${secret}`)}`,
+      'content-type': 'application/json',
+      origin: demo.url,
+    },
+    body: JSON.stringify(body),
+  });
+}
+
+async function signIn(email: string): Promise<string> {
+  const search = await sdk('/b2b/organizations/search', { organization_slug: 'acme' });
+  const { data } = (await search.json()) as { data: { organization: { organization_id: string } } };
+  const sent = await sdk('/b2b/magic_links/email/login_or_signup', {
+    email_address: email,
+    organization_id: data.organization.organization_id,
+  });
+  expect(sent.status).toBe(200);
+  const inbox = (await (await fetch(`${demo.url}/_dev/inbox/messages`)).json()) as InboxMessage[];
+  const message = inbox.find((m) => m.to === email);
+  const link = new URL(message!.links[0]!);
+  expect(link.searchParams.get('stytch_token_type')).toBe('multi_tenant_magic_links');
+  const auth = await sdk('/b2b/magic_links/authenticate', {
+    magic_links_token: link.searchParams.get('token'),
+    session_duration_minutes: 60,
+  });
+  expect(auth.status).toBe(200);
+  const result = (await auth.json()) as { data: { session_token: string } };
+  return result.data.session_token;
+}
+
+describe('demo app', () => {
+  it('serves the sign-in page with the project public token', async () => {
+    const response = await fetch(`${demo.url}/_app`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(demo.publicToken);
+    expect(html).toContain('/assets/gatehouse-widget.js');
+    expect(html).toContain('"slug":null');
+    const orgPage = await (await fetch(`${demo.url}/_app/org/acme`)).text();
+    expect(orgPage).toContain('"slug":"acme"');
+  });
+
+  it('redirects the root to /_app', async () => {
+    const response = await fetch(`${demo.url}/`, { redirect: 'manual' });
+    expect(response.status).toBe(302);
+    expect(response.headers.get('location')).toBe('/_app');
+  });
+
+  it('turns away the account page without a session', async () => {
+    const response = await fetch(`${demo.url}/account`);
+    expect(response.status).toBe(401);
+    expect(await response.text()).toContain('You are not signed in');
+    const junk = await fetch(`${demo.url}/api/me`, {
+      headers: { cookie: 'gatehouse_session=not-a-real-token' },
+    });
+    expect(junk.status).toBe(401);
+  });
+
+  it('shows the member and organization once the backend verifies the session', async () => {
+    const token = await signIn(DEMO_ADMIN_EMAIL);
+    const me = await fetch(`${demo.url}/api/me`, { headers: { cookie: `gatehouse_session=${token}` } });
+    expect(me.status).toBe(200);
+    const body = (await me.json()) as {
+      member: { email_address: string };
+      organization: { organization_name: string };
+    };
+    expect(body.member.email_address).toBe(DEMO_ADMIN_EMAIL);
+    expect(body.organization.organization_name).toBe('Acme Corp');
+    const page = await fetch(`${demo.url}/account`, {
+      headers: { cookie: `other=1; gatehouse_session=${token}` },
+    });
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain(DEMO_ADMIN_EMAIL);
+  });
+
+  it('reuses the project, organization and member on a second start', async () => {
+    const second = await startDemo({ port: 0, host: '127.0.0.1', dataDir, server: { logger: false } });
+    try {
+      expect(second.publicToken).toBe(demo.publicToken);
+      expect(second.projectId).toBe(demo.projectId);
+      const org = await second.app.gatehouse.getOrganizationBySlug(second.projectId, 'acme');
+      expect(org?.organization_name).toBe('Acme Corp');
+    } finally {
+      await second.close();
+    }
+  });
+});

@@ -1,0 +1,141 @@
+/** Starts Gatehouse and the demo host app on one origin: /_app, /account and the dev inbox. */
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { createServer as createNetServer } from 'node:net';
+import { join } from 'node:path';
+import type { FastifyInstance } from 'fastify';
+import { configFromEnv, createServer, type ServerConfig } from '@gatehouse/server';
+import { DEFAULT_SESSION_COOKIE } from '@gatehouse/protocol';
+import { renderAccountPage, renderSignedOutPage } from './account-page.js';
+import { renderAppPage } from './app-page.js';
+import { readCookie, verifySession, type ManagementCredentials } from './backend.js';
+import { ensureDemoProject } from './seed.js';
+
+export interface DemoOptions {
+  /** Port to listen on; 0 picks a free one. Default 3000. */
+  port?: number;
+  /** Interface to listen on. Default `localhost`. */
+  host?: string;
+  /** Folder for the SQLite database and the demo's state file. Default `./data`. */
+  dataDir?: string;
+  /** Server settings; anything not given comes from the environment (`configFromEnv`). */
+  server?: ServerConfig;
+}
+
+export interface DemoHandle {
+  url: string;
+  publicToken: string;
+  projectId: string;
+  secret: string;
+  app: FastifyInstance;
+  close(): Promise<void>;
+}
+
+async function freePort(host: string): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createNetServer();
+    probe.once('error', reject);
+    probe.listen(0, host, () => {
+      const address = probe.address();
+      const port = typeof address === 'object' && address ? address.port : 0;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+const WIDGET_SCRIPT_PATH = '/assets/gatehouse-widget.js';
+
+async function loadWidgetBundle(): Promise<string | null> {
+  try {
+    const path = createRequire(import.meta.url).resolve('@gatehouse/widget/standalone');
+    return await readFile(path, 'utf8');
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * Starts the demo: Gatehouse's APIs plus the host pages, seeded with the demo project on first run.
+ *
+ * @example
+ * const demo = await startDemo({ port: 0, dataDir: tmp });
+ * console.log(demo.url, demo.publicToken);
+ * await demo.close();
+ */
+export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> {
+  const host = options.host ?? 'localhost';
+  const dataDir = options.dataDir ?? './data';
+  const port = options.port === 0 ? await freePort(host === 'localhost' ? '127.0.0.1' : host) : (options.port ?? 3000);
+  const publicUrl = `http://${host === '127.0.0.1' ? '127.0.0.1' : 'localhost'}:${port}`;
+  const config: ServerConfig = {
+    ...configFromEnv(),
+    databaseUrl: `sqlite:${join(dataDir, 'gatehouse.db')}`,
+    publicUrl,
+    devInbox: true,
+    ...options.server,
+  };
+
+  const app = await createServer(config);
+  const project = await ensureDemoProject(app.gatehouse, join(dataDir, 'demo.json'), publicUrl);
+  const management: ManagementCredentials = {
+    apiUrl: `http://127.0.0.1:${port}`,
+    projectId: project.project_id,
+    secret: project.secret,
+  };
+  const widgetBundle = await loadWidgetBundle();
+
+  app.get('/', async (_request, reply) => reply.redirect('/_app'));
+
+  const appPage = (slug: string | null) =>
+    renderAppPage({
+      publicToken: project.public_token,
+      baseUrl: publicUrl,
+      slug,
+      widgetScriptUrl: WIDGET_SCRIPT_PATH,
+    });
+  app.get('/_app', async (_request, reply) => reply.type('text/html').send(appPage(null)));
+  app.get<{ Params: { slug: string } }>('/_app/org/:slug', async (request, reply) =>
+    reply.type('text/html').send(appPage(request.params.slug)),
+  );
+
+  app.get(WIDGET_SCRIPT_PATH, async (_request, reply) => {
+    if (!widgetBundle) {
+      return reply
+        .code(503)
+        .type('text/plain')
+        .send('The widget bundle is not built yet: run `npm run build`.');
+    }
+    return reply
+      .type('application/javascript; charset=utf-8')
+      .header('cache-control', 'no-cache')
+      .header('access-control-allow-origin', '*')
+      .send(widgetBundle);
+  });
+
+  const currentSession = (cookieHeader: string | undefined) => {
+    const token = readCookie(cookieHeader, DEFAULT_SESSION_COOKIE);
+    return token ? verifySession(management, token) : Promise.resolve(null);
+  };
+
+  app.get('/account', async (request, reply) => {
+    const verified = await currentSession(request.headers.cookie);
+    if (!verified) return reply.code(401).type('text/html').send(renderSignedOutPage());
+    return reply.type('text/html').send(renderAccountPage(verified));
+  });
+
+  app.get('/api/me', async (request, reply) => {
+    const verified = await currentSession(request.headers.cookie);
+    if (!verified) return reply.code(401).send({ error: 'not_signed_in' });
+    return { member: verified.member, organization: verified.organization };
+  });
+
+  await app.listen({ port, host });
+  return {
+    url: publicUrl,
+    publicToken: project.public_token,
+    projectId: project.project_id,
+    secret: project.secret,
+    app,
+    close: () => app.close(),
+  };
+}

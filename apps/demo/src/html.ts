@@ -1,0 +1,52 @@
+/** Tiny helpers for the demo's server-rendered pages: escaping and the shared page frame. */
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML element content and quoted attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** Serializes a value as JSON that is safe inside a `<script type="application/json">` element. */
+export function jsonForScript(value: unknown): string {
+  return JSON.stringify(value).replace(/</g, '\\u003c').replace(/>/g, '\\u003e');
+}
+
+const STYLE = `
+  :root { color-scheme: light; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif; }
+  body { margin: 0; background: #f6f7f9; color: #1c2733; }
+  header { display: flex; gap: 16px; align-items: center; padding: 12px 24px; background: #fff; border-bottom: 1px solid #e3e6ea; }
+  header strong { font-size: 16px; }
+  header nav { margin-left: auto; display: flex; gap: 12px; align-items: center; }
+  main { display: flex; justify-content: center; padding: 48px 16px; }
+  a { color: #1f5fbf; }
+  button.link { background: none; border: 1px solid #c7ccd3; border-radius: 4px; padding: 6px 12px; cursor: pointer; font: inherit; }
+  .card { background: #fff; border: 1px solid #e3e6ea; border-radius: 8px; padding: 32px; max-width: 560px; width: 100%; }
+  dl { display: grid; grid-template-columns: max-content 1fr; gap: 8px 16px; }
+  dt { color: #5b6673; }
+  dd { margin: 0; word-break: break-all; }
+`;
+
+/** Wraps a page body in the demo's frame. */
+export function page(title: string, header: string, body: string, scripts = ''): string {
+  return `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>${STYLE}</style>
+</head>
+<body>
+<header><strong>Gatehouse demo</strong>${header}</header>
+<main>${body}</main>
+${scripts}
+</body>
+</html>`;
+}

@@ -1,0 +1,58 @@
+/**
+ * Child process of the sessions benchmark: starts Gatehouse on a temporary SQLite database, signs a
+ * member in through the real magic-link endpoints, and prints what the load generator needs.
+ */
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createServer } from '@gatehouse/server';
+
+const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
+const app = await createServer({
+  databaseUrl: `sqlite:${join(dir, 'bench.db')}`,
+  logger: false,
+  devInbox: true,
+  rateLimits: { sendsPerEmailPerHour: 1_000_000, sendsPerIpPerHour: 1_000_000 },
+});
+const address = await app.listen({ port: 0, host: '127.0.0.1' });
+const admin = app.gatehouse;
+const project = await admin.createProject({ name: 'bench', environment: 'test' });
+const org = await admin.createOrganization(project.project_id, {
+  organization_name: 'Bench Corp',
+  organization_slug: 'bench',
+});
+const email = 'load@bench.test';
+await admin.createMember(project.project_id, org.organization_id, { email_address: email });
+
+const auth = `Basic ${Buffer.from(`${project.public_token}:${project.public_token}`).toString('base64')}`;
+const post = async (path: string, body: unknown) => {
+  const response = await fetch(`${address}/sdk/v1${path}`, {
+    method: 'POST',
+    headers: { authorization: auth, 'content-type': 'application/json' },
+    body: JSON.stringify(body),
+  });
+  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+  return ((await response.json()) as { data: Record<string, unknown> }).data;
+};
+
+await post('/b2b/magic_links/email/login_or_signup', {
+  email_address: email,
+  organization_id: org.organization_id,
+});
+const [message] = await admin.listOutbox({ limit: 1 });
+const token = new URL(message!.links[0]!).searchParams.get('token');
+const result = await post('/b2b/magic_links/authenticate', {
+  magic_links_token: token,
+  session_duration_minutes: 60 * 24,
+});
+
+process.stdout.write(
+  JSON.stringify({
+    url: address,
+    publicToken: project.public_token,
+    sessionToken: result.session_token,
+  }) + '\n',
+);
+process.on('SIGTERM', () => {
+  void app.close().then(() => process.exit(0));
+});

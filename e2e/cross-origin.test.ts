@@ -1,0 +1,97 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
+import {
+  inboxIds,
+  launchBrowser,
+  startTestDemo,
+  waitForEmailLink,
+  type TestDemo,
+} from './harness.js';
+
+let browser: Browser;
+let demo: TestDemo;
+let partnerSite: Server;
+let port: number;
+
+/** A third-party host page that embeds the widget from the Gatehouse origin. */
+function hostPage(gatehouseUrl: string, publicToken: string): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner app</title></head>
+<body><h1>Partner app</h1><div id="login"></div>
+<script src="${gatehouseUrl}/assets/gatehouse-widget.js"></script>
+<script>
+  Gatehouse.mount('#login', {
+    publicToken: ${JSON.stringify(publicToken)},
+    baseUrl: ${JSON.stringify(gatehouseUrl)},
+    config: {
+      products: ['emailMagicLinks'],
+      authFlowType: 'discovery',
+      emailMagicLinksOptions: { discoveryRedirectURL: location.origin + '/' },
+    },
+  });
+</script></body></html>`;
+}
+
+beforeAll(async () => {
+  [browser, demo] = await Promise.all([launchBrowser(), startTestDemo()]);
+  partnerSite = createServer((_request, response) => {
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.end(hostPage(demo.url, demo.publicToken));
+  });
+  await new Promise<void>((resolve) => partnerSite.listen(0, '127.0.0.1', resolve));
+  port = (partnerSite.address() as AddressInfo).port;
+  const partner = `http://partner.example.test:${port}`;
+  await demo.app.gatehouse.updateProject(demo.projectId, {
+    authorizedOrigins: [partner],
+    redirectUrls: { discovery: [`${demo.url}/_app`, `${partner}/`] },
+  });
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await new Promise((resolve) => partnerSite?.close(resolve));
+  await demo?.stop();
+});
+
+test('the widget works on an authorized page of another origin', async () => {
+  const page = await browser.newPage();
+  const partner = `http://partner.example.test:${port}`;
+  await page.goto(`${partner}/`);
+  await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
+  const seen = await inboxIds(demo.url);
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  const [send] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/b2b/magic_links/email/discovery/send')),
+    page.getByRole('button', { name: 'Continue with email' }).click(),
+  ]);
+  expect(send.status()).toBe(200);
+  expect(send.headers()['access-control-allow-origin']).toBe(partner);
+  await page.getByText('Check your email').waitFor();
+
+  const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
+  expect(new URL(link).origin).toBe(partner);
+  await page.goto(link);
+  await page.getByRole('button', { name: /Acme Corp/ }).click();
+  await page.getByText('Success!').waitFor();
+  const cookies = await page.context().cookies(partner);
+  expect(cookies.map((c) => c.name)).toContain('gatehouse_session');
+  await page.close();
+});
+
+test('an unauthorized origin is refused', async () => {
+  const page = await browser.newPage();
+  await page.goto(`http://evil.example.test:${port}/`);
+  await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  const [send] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/b2b/magic_links/email/discovery/send')),
+    page.getByRole('button', { name: 'Continue with email' }).click(),
+  ]);
+  expect(send.status()).toBe(403);
+  expect(((await send.json()) as { error_type: string }).error_type).toBe('unauthorized_origin');
+  await page.getByRole('alert').first().waitFor();
+  expect(await page.getByText('Check your email').count()).toBe(0);
+  await page.close();
+});

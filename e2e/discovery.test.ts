@@ -1,0 +1,79 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
+import {
+  inboxIds,
+  launchBrowser,
+  startTestDemo,
+  waitForEmailLink,
+  type TestDemo,
+} from './harness.js';
+
+let browser: Browser;
+let demo: TestDemo;
+
+beforeAll(async () => {
+  [browser, demo] = await Promise.all([launchBrowser(), startTestDemo()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+});
+
+test('discovery: e-mail, link from the inbox, pick Acme, signed in, account page shows the member', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${demo.url}/_app`);
+  await expect.poll(() => page.getByRole('heading', { name: 'Sign up or log in' }).count()).toBe(1);
+
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  await page.getByRole('button', { name: 'Continue with email' }).click();
+  await page.getByText('Check your email').waitFor();
+  await page.getByText(DEMO_ADMIN_EMAIL).first().waitFor();
+
+  const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'discovery');
+  await page.goto(link);
+  await page.getByText('Select an organization to continue').waitFor();
+  const acme = page.getByRole('button', { name: /Acme Corp/ });
+  await acme.waitFor();
+  await acme.click();
+
+  await page.getByText('Success!').waitFor();
+  await page.getByText('You have successfully logged in.').waitFor();
+  expect(new URL(page.url()).search).toBe('');
+  await expect
+    .poll(() => page.locator('#session-status').textContent())
+    .toContain(`Signed in as ${DEMO_ADMIN_EMAIL}`);
+
+  await page.goto(`${demo.url}/account`);
+  await page.getByRole('heading', { name: 'Your account' }).waitFor();
+  expect(await page.locator('[data-field="Email"]').textContent()).toBe(DEMO_ADMIN_EMAIL);
+  expect(await page.locator('[data-field="Organization"]').textContent()).toBe('Acme Corp');
+  await page.close();
+});
+
+test('a used discovery link shows the error screen', async () => {
+  const page = await browser.newPage();
+  await page.goto(`${demo.url}/_app`);
+  const seen = await inboxIds(demo.url);
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  await page.getByRole('button', { name: 'Continue with email' }).click();
+  await page.getByText('Check your email').waitFor();
+  const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
+  const redeemed = await fetch(`${demo.url}/sdk/v1/b2b/magic_links/discovery/authenticate`, {
+    method: 'POST',
+    headers: {
+      authorization: `Basic ${btoa(`${demo.publicToken}:${demo.publicToken}`)}`,
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({ discovery_magic_links_token: new URL(link).searchParams.get('token') }),
+  });
+  expect(redeemed.status).toBe(200);
+
+  await page.goto(link);
+  await page.getByText('Looks like there was an error!').waitFor();
+  await page
+    .getByText('Something went wrong. Try again later or contact your admin for help.')
+    .waitFor();
+  await page.close();
+});

@@ -1,0 +1,83 @@
+/** Shared set-up of the browser tests: Debian's Chromium, a fresh demo, and the dev inbox. */
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { chromium, type Browser } from 'playwright-core';
+import { startDemo, type DemoHandle } from '@gatehouse/demo';
+
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+
+/** Launches headless Chromium; `*.example.test` host names resolve to loopback for origin tests. */
+export function launchBrowser(): Promise<Browser> {
+  return chromium.launch({
+    executablePath: CHROMIUM_PATH,
+    args: [
+      '--headless',
+      '--no-sandbox',
+      '--disable-gpu',
+      '--disable-background-networking',
+      '--disable-component-update',
+      '--disable-sync',
+      '--disable-quic',
+      '--no-first-run',
+      '--host-resolver-rules=MAP *.example.test 127.0.0.1',
+    ],
+  });
+}
+
+export interface TestDemo extends DemoHandle {
+  dataDir: string;
+  stop(): Promise<void>;
+}
+
+/** Starts the demo on a free loopback port with its own temporary database. */
+export async function startTestDemo(): Promise<TestDemo> {
+  const dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-'));
+  const demo = await startDemo({ port: 0, host: '127.0.0.1', dataDir, server: { logger: false } });
+  return {
+    ...demo,
+    dataDir,
+    stop: async () => {
+      await demo.close();
+      await rm(dataDir, { recursive: true, force: true });
+    },
+  };
+}
+
+interface InboxMessage {
+  id: string;
+  channel: string;
+  to: string;
+  subject: string;
+  links: string[];
+  created_at: string;
+}
+
+/**
+ * Waits for the newest e-mail to `to` in the dev inbox (read over HTTP, as a person would click
+ * it) that is not one of `seen`, and returns its link carrying `stytch_token_type=tokenType`.
+ */
+export async function waitForEmailLink(
+  baseUrl: string,
+  to: string,
+  tokenType: string,
+  seen: ReadonlySet<string> = new Set(),
+): Promise<{ link: string; id: string }> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${baseUrl}/_dev/inbox/messages`);
+    const messages = (await response.json()) as InboxMessage[];
+    const message = messages.find((m) => m.to === to && m.channel === 'email' && !seen.has(m.id));
+    const link = message?.links.find((l) => new URL(l).searchParams.get('stytch_token_type') === tokenType);
+    if (message && link) return { link, id: message.id };
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No ${tokenType} e-mail reached ${to} within 15 s`);
+}
+
+/** Ids of the messages already in the inbox, to tell a new e-mail from an old one. */
+export async function inboxIds(baseUrl: string): Promise<Set<string>> {
+  const response = await fetch(`${baseUrl}/_dev/inbox/messages`);
+  const messages = (await response.json()) as InboxMessage[];
+  return new Set(messages.map((m) => m.id));
+}

@@ -1,0 +1,59 @@
+import type { Browser } from 'playwright-core';
+import { afterAll, beforeAll, expect, test } from 'vitest';
+import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
+import {
+  inboxIds,
+  launchBrowser,
+  startTestDemo,
+  waitForEmailLink,
+  type TestDemo,
+} from './harness.js';
+
+let browser: Browser;
+let demo: TestDemo;
+
+beforeAll(async () => {
+  [browser, demo] = await Promise.all([launchBrowser(), startTestDemo()]);
+});
+
+afterAll(async () => {
+  await browser?.close();
+  await demo?.stop();
+});
+
+test('a reload keeps the session, and signing out in one tab signs out the other', async () => {
+  const context = await browser.newContext();
+  const first = await context.newPage();
+  await first.goto(`${demo.url}/_app/org/acme`);
+  await first.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  const seen = await inboxIds(demo.url);
+  await first.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  await first.getByRole('button', { name: 'Continue with email' }).click();
+  const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'multi_tenant_magic_links', seen);
+  await first.goto(link);
+  await first.getByText('Success!').waitFor();
+
+  const signedIn = `Signed in as ${DEMO_ADMIN_EMAIL} (Acme Corp)`;
+  await first.reload();
+  await expect.poll(() => first.locator('#session-status').textContent()).toBe(signedIn);
+  await first.getByText('Success!').waitFor();
+  const cookies = await context.cookies();
+  expect(cookies.map((c) => c.name)).toEqual(
+    expect.arrayContaining(['gatehouse_session', 'gatehouse_session_jwt']),
+  );
+
+  const second = await context.newPage();
+  await second.goto(`${demo.url}/_app/org/acme`);
+  await expect.poll(() => second.locator('#session-status').textContent()).toBe(signedIn);
+
+  await first.getByRole('button', { name: 'Sign out' }).click();
+  await expect.poll(() => first.locator('#session-status').textContent()).toBe('Not signed in');
+  await expect.poll(() => second.locator('#session-status').textContent()).toBe('Not signed in');
+  await second.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  expect((await context.cookies()).map((c) => c.name)).not.toContain('gatehouse_session');
+
+  const account = await context.newPage();
+  const response = await account.goto(`${demo.url}/account`);
+  expect(response?.status()).toBe(401);
+  await context.close();
+});

@@ -1,0 +1,45 @@
+/** Discovery (PROTOCOL.md §7.3): list, create and exchange, each carrying the IST. */
+import { PATHS, type AuthResult, type DiscoveryOrganizationsResult } from '@gatehouse/protocol';
+import type { ClientContext } from './context.js';
+import type { GatehouseClient } from './types.js';
+import { check } from './validate.js';
+
+export function createDiscoveryMethods(ctx: ClientContext): GatehouseClient['discovery'] {
+  return {
+    organizations: {
+      async list() {
+        return ctx.post<DiscoveryOrganizationsResult>(PATHS.discoveryOrganizations, {
+          intermediate_session_token: ctx.intermediateToken(),
+        });
+      },
+      async create(args) {
+        check('discovery.organizations.create', args, {
+          session_duration_minutes: 'number',
+          organization_name: 'string?',
+          organization_slug: 'string?',
+        });
+        return ctx.applied(
+          await ctx.post<AuthResult>(PATHS.discoveryOrganizationsCreate, {
+            ...args,
+            intermediate_session_token: ctx.intermediateToken(),
+          }),
+        );
+      },
+    },
+    intermediateSessions: {
+      async exchange(args) {
+        check('discovery.intermediateSessions.exchange', args, {
+          organization_id: 'string',
+          session_duration_minutes: 'number',
+          locale: 'string?',
+        });
+        return ctx.applied(
+          await ctx.post<AuthResult>(PATHS.discoveryExchange, {
+            ...args,
+            intermediate_session_token: ctx.intermediateToken(),
+          }),
+        );
+      },
+    },
+  };
+}
