@@ -1,0 +1,19 @@
+/**
+ * The Gatehouse login widget: a React component and a `mount` function for any page.
+ *
+ * @example
+ * import { LoginWidget, mount } from '@gatehouse/widget';
+ * mount('#login', { publicToken, baseUrl, config: { products: ['emailMagicLinks'], authFlowType: 'discovery' } });
+ */
+export { LoginWidget, type LoginWidgetProps } from './LoginWidget.js';
+export { mount, type MountOptions, type MountedWidget } from './mount.js';
+export type {
+  AuthFlowType,
+  OAuthProvider,
+  OAuthProviderOption,
+  Product,
+  WidgetConfig,
+} from './config.js';
+export type { ButtonStyle, WidgetStyles } from './theme.js';
+export type { WidgetCallbacks, WidgetEventReport } from './machine/callbacks.js';
+export type { WidgetError } from './machine/errors.js';

@@ -1,0 +1,86 @@
+/**
+ * The calls the widget makes to the client, each reporting its outcome as machine events: the
+ * start-up sequence and the e-mail form here, the rest in their own modules.
+ */
+import { EVENT_TYPES } from './callbacks.js';
+import { reportFailure, reportSuccess, type EffectContext } from './context.js';
+import { emailSendErrorMessage } from './errors.js';
+import { authenticateUrlToken } from './tokens.js';
+import type { UrlToken } from './state.js';
+import { slugFromUrl } from './urls.js';
+
+export type { EffectContext, WidgetEnvironment } from './context.js';
+export { chooseDiscoveredOrganization, createOrganization } from './discovery.js';
+export { startOAuth, startSso } from './redirects.js';
+export { authenticateUrlToken } from './tokens.js';
+
+/** Finds the organization of the organization flow by the slug in the page URL. */
+export async function lookUpOrganization(ctx: EffectContext): Promise<void> {
+  const { slugPattern } = await ctx.client.bootstrap();
+  const pageUrl = ctx.env.location.origin + ctx.env.location.pathname;
+  const slug = slugFromUrl(slugPattern, pageUrl);
+  if (!slug) {
+    ctx.dispatch({ type: 'ORGANIZATION_NOT_FOUND' });
+    return;
+  }
+  try {
+    const { organization } = await ctx.client.organization.getBySlug({ organization_slug: slug });
+    ctx.dispatch(
+      organization
+        ? { type: 'ORGANIZATION_FOUND', organization }
+        : { type: 'ORGANIZATION_NOT_FOUND' },
+    );
+  } catch (error) {
+    reportFailure(ctx, error);
+    ctx.dispatch({ type: 'ORGANIZATION_NOT_FOUND' });
+  }
+}
+
+/** Sends a login link (organization flow) or a discovery link (discovery flow). */
+export async function sendEmailMagicLink(ctx: EffectContext, email: string): Promise<void> {
+  const state = ctx.getState();
+  if (state.form.isSubmitting) return;
+  const options = ctx.config.emailMagicLinksOptions;
+  const organization = state.flow.type === 'organization' ? state.flow.organization : null;
+  ctx.dispatch({ type: 'EMAIL_SUBMITTED' });
+  try {
+    if (organization) {
+      const result = await ctx.client.magicLinks.email.loginOrSignup({
+        email_address: email,
+        organization_id: organization.organization_id,
+        login_redirect_url: options.loginRedirectURL,
+        signup_redirect_url: options.signupRedirectURL,
+        login_template_id: options.loginTemplateId,
+        signup_template_id: options.signupTemplateId,
+      });
+      reportSuccess(ctx, EVENT_TYPES.magicLinkLoginOrSignup, result);
+    } else {
+      const result = await ctx.client.magicLinks.email.discovery.send({
+        email_address: email,
+        discovery_redirect_url: options.discoveryRedirectURL,
+        login_template_id: options.loginTemplateId,
+      });
+      reportSuccess(ctx, EVENT_TYPES.magicLinkDiscoverySend, result);
+    }
+    ctx.dispatch({ type: 'EMAIL_SENT', email });
+  } catch (error) {
+    reportFailure(ctx, error);
+    const message = emailSendErrorMessage(error, email, organization?.organization_name ?? null);
+    ctx.dispatch({ type: 'EMAIL_FAILED', message });
+  }
+}
+
+/** Everything the widget does once on mount: bootstrap, then a URL token or the slug lookup. */
+export async function start(ctx: EffectContext, urlToken: UrlToken | null): Promise<void> {
+  const bootstrapped = ctx.client.bootstrap().then((bootstrap) => {
+    ctx.dispatch({ type: 'BOOTSTRAP_LOADED', bootstrap });
+  });
+  if (ctx.getState().screen === 'LoggedIn') {
+    await bootstrapped;
+    return;
+  }
+  const work: Promise<void>[] = [bootstrapped];
+  if (urlToken) work.push(authenticateUrlToken(ctx, urlToken));
+  if (ctx.config.authFlowType === 'organization') work.push(lookUpOrganization(ctx));
+  await Promise.all(work);
+}

@@ -1,0 +1,52 @@
+/** Turning failed calls into the words the user sees and the shape the host's onError receives. */
+import { format } from '../messages/en.js';
+
+/** The fields of an API error the widget reads. */
+export interface ApiErrorFields {
+  error_type: string;
+  error_message: string;
+}
+
+/**
+ * The API error inside a rejection, if it is one. Read by shape rather than by class, so that
+ * errors from a client bundled separately from the widget are recognised too.
+ */
+export function apiErrorOf(error: unknown): ApiErrorFields | null {
+  if (typeof error !== 'object' || error === null) return null;
+  const { error_type, error_message } = error as Partial<Record<keyof ApiErrorFields, unknown>>;
+  if (typeof error_type !== 'string' || typeof error_message !== 'string') return null;
+  return { error_type, error_message };
+}
+
+/** What the host's onError callback receives. */
+export interface WidgetError {
+  message: string;
+  error_type?: string;
+}
+
+/** Describes any rejection for the host: the server's message and type, or the error's message. */
+export function describeError(error: unknown): WidgetError {
+  const api = apiErrorOf(error);
+  if (api) return { message: api.error_message, error_type: api.error_type };
+  if (error instanceof Error && error.message) return { message: error.message };
+  return { message: format('error.default') };
+}
+
+/** Error types that mean the e-mail may not join the organization (spec §5). */
+const NO_ACCESS_ERROR_TYPES: ReadonlySet<string> = new Set([
+  'email_jit_provisioning_not_allowed',
+  'invalid_email_for_jit_provisioning',
+]);
+
+/** The message under the e-mail form when sending the link failed (spec §5, §8). */
+export function emailSendErrorMessage(
+  error: unknown,
+  email: string,
+  organizationName: string | null,
+): string {
+  const api = apiErrorOf(error);
+  if (api && NO_ACCESS_ERROR_TYPES.has(api.error_type) && organizationName) {
+    return format('email.noAccess', { email, organizationName });
+  }
+  return describeError(error).message;
+}

@@ -1,0 +1,52 @@
+/** The screen registry: every screen of the widget declared once (spec §2). */
+
+/** Every screen of the product, in the order the spec lists them. */
+export const SCREENS = [
+  'Main',
+  'EmailConfirmation',
+  'LoggedIn',
+  'Discovery',
+  'Error',
+  'PasswordEmailForm',
+  'PasswordAuthenticate',
+  'PasswordResetForm',
+  'PasswordResetVerifyConfirmation',
+  'PasswordForgotForm',
+  'PasswordSetNewConfirmation',
+  'MFAEnrollmentSelection',
+  'SMSOTPEnrollment',
+  'SMSOTPEntry',
+  'TOTPEnrollmentQRCode',
+  'TOTPEnrollmentManual',
+  'TOTPEntry',
+  'RecoveryCodeEntry',
+  'RecoveryCodeSave',
+  /** 'Logging in...' with a spinner. */
+  'LoggingIn',
+  /** A spinner alone. */
+  'Loading',
+] as const;
+
+/** The name of a screen. */
+export type Screen = (typeof SCREENS)[number];
+
+/** The screens this release renders. */
+export const RENDERED_SCREENS = [
+  'Main',
+  'EmailConfirmation',
+  'LoggedIn',
+  'Discovery',
+  'Error',
+  'LoggingIn',
+  'Loading',
+] as const satisfies readonly Screen[];
+
+/** A screen that has a component. */
+export type RenderedScreen = (typeof RENDERED_SCREENS)[number];
+
+const rendered: ReadonlySet<Screen> = new Set(RENDERED_SCREENS);
+
+/** Whether a screen has a component in this release. */
+export function isRenderedScreen(screen: Screen): screen is RenderedScreen {
+  return rendered.has(screen);
+}

@@ -1,0 +1,152 @@
+/** Pure reads of the widget state and configuration: what each screen shows and offers. */
+import type {
+  AuthMethod,
+  DiscoveredOrganization,
+  MembershipType,
+  SsoConnectionRef,
+} from '@gatehouse/protocol';
+import type { Product, ResolvedConfig, ResolvedOAuthProvider } from '../config.js';
+import type { FlowOrganization, WidgetState } from './state.js';
+
+/** Whether an organization lets members use an auth method (no organization: no restriction). */
+export function isAuthMethodAllowed(
+  organization: FlowOrganization | null,
+  method: AuthMethod,
+): boolean {
+  if (!organization || organization.auth_methods !== 'RESTRICTED') return true;
+  return organization.allowed_auth_methods.includes(method);
+}
+
+/** A button of the Main screen. */
+export type MainButton =
+  | { kind: 'oauth'; provider: ResolvedOAuthProvider }
+  | { kind: 'sso'; connection: SsoConnectionRef };
+
+/** A block of the Main screen: the e-mail form, or a group of sign-in buttons. */
+export type MainSection = { kind: 'emailForm' } | { kind: 'buttons'; buttons: MainButton[] };
+
+type SectionKind = MainSection['kind'];
+const SECTION_OF: Record<Product, SectionKind> = {
+  emailMagicLinks: 'emailForm',
+  passwords: 'emailForm',
+  oauth: 'buttons',
+  sso: 'buttons',
+};
+
+function buttonsFor(product: Product, state: WidgetState, config: ResolvedConfig): MainButton[] {
+  const organization = state.flow.organization;
+  if (product === 'oauth') {
+    return config.oauth.providers
+      .filter((p) => isAuthMethodAllowed(organization, `${p.type}_oauth`))
+      .map((provider) => ({ kind: 'oauth', provider }));
+  }
+  if (product === 'sso') {
+    // SSO connections belong to an organization, so discovery has none to offer.
+    if (state.flow.type !== 'organization' || !organization) return [];
+    if (!isAuthMethodAllowed(organization, 'sso')) return [];
+    return organization.sso_active_connections.map((connection) => ({ kind: 'sso', connection }));
+  }
+  return [];
+}
+
+/**
+ * The blocks of the Main screen, in the order their products are configured. The e-mail form and
+ * the buttons each form one block, so when both exist the divider goes before the last one.
+ */
+export function mainSections(state: WidgetState, config: ResolvedConfig): MainSection[] {
+  const order: SectionKind[] = [];
+  const buttons: MainButton[] = [];
+  let emailForm = false;
+  for (const product of config.products) {
+    const kind = SECTION_OF[product];
+    if (
+      product === 'emailMagicLinks' &&
+      isAuthMethodAllowed(state.flow.organization, 'magic_link')
+    ) {
+      emailForm = true;
+    }
+    buttons.push(...buttonsFor(product, state, config));
+    if (!order.includes(kind)) order.push(kind);
+  }
+  return order.flatMap((kind): MainSection[] => {
+    if (kind === 'emailForm') return emailForm ? [{ kind }] : [];
+    return buttons.length > 0 ? [{ kind, buttons }] : [];
+  });
+}
+
+/** The heading of the Main screen: which message and the organization name it names. */
+export function mainHeading(
+  state: WidgetState,
+):
+  | { key: 'main.heading.discovery' }
+  | { key: 'main.heading.organization'; organizationName: string }
+  | null {
+  if (state.flow.type === 'discovery') return { key: 'main.heading.discovery' };
+  if (state.flow.type === 'organization' && state.flow.organization) {
+    return {
+      key: 'main.heading.organization',
+      organizationName: state.flow.organization.organization_name,
+    };
+  }
+  return null;
+}
+
+/** The action a Discovery row offers for a membership. */
+export type DiscoveryRowAction = 'join' | 'acceptInvite' | 'continue';
+
+const ROW_ACTION: Record<MembershipType, DiscoveryRowAction> = {
+  eligible_to_join_by_email_domain: 'join',
+  pending_member: 'join',
+  invited_member: 'acceptInvite',
+  active_member: 'continue',
+};
+
+/** The action label of a Discovery row (spec §2). */
+export function discoveryRowAction(discovered: DiscoveredOrganization): DiscoveryRowAction {
+  return ROW_ACTION[discovered.membership.type];
+}
+
+/** Whether the Discovery screen offers to create an organization. */
+export function canCreateOrganization(state: WidgetState, config: ResolvedConfig): boolean {
+  return state.bootstrap.createOrganizationEnabled && !config.disableCreateOrganization;
+}
+
+/** What choosing a discovered organization does (spec §4 "Discovery"). */
+export type DiscoveredOrganizationStep =
+  { kind: 'startSso'; connectionId: string } | { kind: 'showLogin' } | { kind: 'exchange' };
+
+/** Decides how to enter a discovered organization. */
+export function discoveredOrganizationStep(
+  discovered: DiscoveredOrganization,
+): DiscoveredOrganizationStep {
+  const required = discovered.primary_required;
+  if (!required) return { kind: 'exchange' };
+  const methods = required.allowed_auth_methods;
+  const connectionId = discovered.organization.sso_default_connection_id;
+  if (methods.length === 1 && methods[0] === 'sso' && connectionId) {
+    return { kind: 'startSso', connectionId };
+  }
+  return { kind: 'showLogin' };
+}
+
+/**
+ * The organization to enter without asking, when directLoginForSingleMembership is on: exactly
+ * one active membership, and no invites or e-mail-domain joins left unless those are ignored.
+ */
+export function directLoginOrganization(
+  organizations: readonly DiscoveredOrganization[],
+  options: ResolvedConfig['directLoginForSingleMembership'],
+): DiscoveredOrganization | null {
+  if (!options.status) return null;
+  const active = organizations.filter((o) => o.membership.type === 'active_member');
+  const invites = organizations.filter(
+    (o) => o.membership.type === 'invited_member' || o.membership.type === 'pending_member',
+  );
+  const joins = organizations.filter(
+    (o) => o.membership.type === 'eligible_to_join_by_email_domain',
+  );
+  if (active.length !== 1) return null;
+  if (invites.length > 0 && !options.ignoreInvites) return null;
+  if (joins.length > 0 && !options.ignoreJitProvisioning) return null;
+  return active[0] ?? null;
+}

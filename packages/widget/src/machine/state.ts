@@ -1,0 +1,142 @@
+/** The widget's state (spec §3) and how it starts. */
+import type {
+  DiscoveredOrganization,
+  MfaMethod,
+  OrganizationSlugSubset,
+} from '@gatehouse/protocol';
+import type { BootstrapConfig } from '../client.js';
+import type { ResolvedConfig } from '../config.js';
+import type { Screen } from './screens.js';
+import type { AutoAuthenticatedTokenType } from './urls.js';
+
+/** How the user reaches an organization. Password reset starts on the reset form. */
+export type FlowType = 'organization' | 'discovery' | 'password_reset';
+
+/** The three messages of the Error screen (spec §8). */
+export type ErrorScreenType = 'default' | 'email_magic_link' | 'organization';
+
+/** The organization being signed in to: from the slug lookup or from a discovery choice. */
+export type FlowOrganization = OrganizationSlugSubset;
+
+export interface FlowState {
+  type: FlowType;
+  organization: FlowOrganization | null;
+}
+
+export interface DiscoveryState {
+  email: string;
+  discoveredOrganizations: DiscoveredOrganization[];
+  intermediateSessionToken: string;
+}
+
+/** What primary authentication left for MFA to finish (spec §3 "MFA state"). */
+export interface MfaPrimaryInfo {
+  memberId: string;
+  organizationId: string;
+  memberPhoneNumber: string | null;
+  enrolledMfaMethods: MfaMethod[];
+  organizationMfaOptionsSupported: MfaMethod[];
+  /** Where to go once MFA succeeds. */
+  postAuthScreen: Screen;
+}
+
+export interface MfaState {
+  primaryInfo: MfaPrimaryInfo | null;
+  isEnrolling: boolean;
+  smsOtp: {
+    isSending: boolean;
+    sendError: string | null;
+    /** Epoch milliseconds; null when no code is pending. */
+    codeExpiration: number | null;
+    formattedDestination: string | null;
+    enrolledNumber: { countryCode: string; phoneNumber: string } | null;
+  };
+  totp: {
+    isCreating: boolean;
+    error: string | null;
+    enrollment: { qrCode: string; secret: string; recoveryCodes: string[] } | null;
+    displayMethod: 'qr' | 'manual';
+  };
+}
+
+/** The state of a form being submitted on the current screen. */
+export interface FormState {
+  isSubmitting: boolean;
+  /** A message for the user, already in words. */
+  error: string | null;
+}
+
+/** Everything the widget renders from. */
+export interface WidgetState {
+  screen: Screen;
+  flow: FlowState;
+  /** Which message the Error screen shows. */
+  errorType: ErrorScreenType;
+  bootstrap: BootstrapConfig;
+  magicLink: { email: string };
+  password: { email: string };
+  discovery: DiscoveryState;
+  mfa: MfaState;
+  form: FormState;
+}
+
+/** A redirect token found in the page URL. */
+export interface UrlToken {
+  type: AutoAuthenticatedTokenType;
+  token: string;
+}
+
+/** What is known when the widget mounts. */
+export interface StartContext {
+  config: ResolvedConfig;
+  bootstrap: BootstrapConfig;
+  hasSession: boolean;
+  /** A token the widget will authenticate on load, if any. */
+  urlToken: UrlToken | null;
+}
+
+/** The MFA state with nothing in progress. */
+export const EMPTY_MFA_STATE: MfaState = {
+  primaryInfo: null,
+  isEnrolling: false,
+  smsOtp: {
+    isSending: false,
+    sendError: null,
+    codeExpiration: null,
+    formattedDestination: null,
+    enrolledNumber: null,
+  },
+  totp: { isCreating: false, error: null, enrollment: null, displayMethod: 'qr' },
+};
+
+export const EMPTY_DISCOVERY_STATE: DiscoveryState = {
+  email: '',
+  discoveredOrganizations: [],
+  intermediateSessionToken: '',
+};
+
+export const IDLE_FORM: FormState = { isSubmitting: false, error: null };
+
+/** The first screen: LoggedIn with a session, a spinner while a token or organization loads. */
+function firstScreen(start: StartContext): Screen {
+  if (start.hasSession) return 'LoggedIn';
+  if (start.urlToken) return 'LoggingIn';
+  // The organization flow cannot show Main until the slug lookup has answered.
+  if (start.config.authFlowType === 'organization') return 'Loading';
+  return 'Main';
+}
+
+/** The state the widget mounts with. */
+export function initialState(start: StartContext): WidgetState {
+  return {
+    screen: firstScreen(start),
+    flow: { type: start.config.authFlowType, organization: null },
+    errorType: 'default',
+    bootstrap: start.bootstrap,
+    magicLink: { email: '' },
+    password: { email: '' },
+    discovery: EMPTY_DISCOVERY_STATE,
+    mfa: EMPTY_MFA_STATE,
+    form: IDLE_FORM,
+  };
+}

@@ -1,0 +1,54 @@
+import { describe, expect, it } from 'vitest';
+import { readUrlToken, slugFromUrl, urlWithoutQuery, webmailLinks } from './urls.js';
+
+describe('readUrlToken', () => {
+  it('reads the two token types handled on load and ignores the rest', () => {
+    expect(readUrlToken('?stytch_token_type=discovery&token=abc')).toEqual({
+      type: 'discovery',
+      token: 'abc',
+    });
+    expect(readUrlToken('?token=abc&stytch_token_type=multi_tenant_magic_links')).toEqual({
+      type: 'multi_tenant_magic_links',
+      token: 'abc',
+    });
+    expect(readUrlToken('?stytch_token_type=multi_tenant_passwords&token=abc')).toBeNull();
+    expect(readUrlToken('?stytch_token_type=discovery')).toBeNull();
+    expect(readUrlToken('')).toBeNull();
+  });
+
+  it('keeps path and fragment when the query is removed', () => {
+    expect(urlWithoutQuery({ pathname: '/acme/login', hash: '#top' })).toBe('/acme/login#top');
+  });
+});
+
+describe('slugFromUrl', () => {
+  it('matches the pattern unanchored, with the rest taken literally', () => {
+    const pattern = 'https://app.example.com/{{slug}}/login';
+    expect(slugFromUrl(pattern, 'https://app.example.com/acme/login')).toBe('acme');
+    expect(slugFromUrl(pattern, 'https://app.example.com/acme/other')).toBeNull();
+    expect(slugFromUrl(pattern, 'https://appxexample.com/acme/login')).toBeNull();
+    expect(slugFromUrl('/orgs/{{slug}}', 'http://localhost:3000/orgs/umbrella')).toBe('umbrella');
+  });
+
+  it('finds no slug without a pattern or a placeholder', () => {
+    expect(slugFromUrl(null, 'https://app.example.com/acme/login')).toBeNull();
+    expect(slugFromUrl('https://app.example.com/', 'https://app.example.com/acme')).toBeNull();
+  });
+});
+
+describe('webmailLinks', () => {
+  it('searches for the sender domain when it is known', () => {
+    const links = webmailLinks('mail.gatehouse.test');
+    expect(links.map((l) => l.provider)).toEqual(['gmail', 'outlook', 'yahoo']);
+    for (const link of links) expect(link.href).toContain('mail.gatehouse.test');
+    for (const link of webmailLinks(null)) expect(link.href).toMatch(/^https:\/\//);
+  });
+});
+
+describe('readUrlToken for the OAuth and SSO types', () => {
+  it('reads oauth, sso and discovery_oauth tokens too', () => {
+    for (const type of ['oauth', 'sso', 'discovery_oauth']) {
+      expect(readUrlToken(`?stytch_token_type=${type}&token=t`)).toEqual({ type, token: 't' });
+    }
+  });
+});

@@ -1,0 +1,81 @@
+/** Reading the page URL: redirect tokens and the organization slug; web-mail links. */
+import {
+  AUTO_AUTHENTICATED_TOKEN_TYPES,
+  TOKEN_PARAM,
+  TOKEN_TYPE_PARAM,
+  type TokenType,
+} from '@gatehouse/protocol';
+import type { UrlToken } from './state.js';
+
+/** A token type redeemed on load: every type but the password reset's (PROTOCOL §8). */
+export type AutoAuthenticatedTokenType = Exclude<TokenType, 'multi_tenant_passwords'>;
+
+function isAutoAuthenticated(type: string | null): type is AutoAuthenticatedTokenType {
+  return (AUTO_AUTHENTICATED_TOKEN_TYPES as readonly (string | null)[]).includes(type);
+}
+
+/**
+ * The redirect token in a query string, when it is one the widget authenticates on load. A
+ * password reset token is left for the reset screen.
+ */
+export function readUrlToken(search: string): UrlToken | null {
+  const params = new URLSearchParams(search);
+  const token = params.get(TOKEN_PARAM);
+  const type = params.get(TOKEN_TYPE_PARAM);
+  if (!token || !isAutoAuthenticated(type)) return null;
+  return { type, token };
+}
+
+/** The page URL without its query: path and fragment kept (used once a token is redeemed). */
+export function urlWithoutQuery(location: { pathname: string; hash: string }): string {
+  return location.pathname + location.hash;
+}
+
+function escapeRegExp(text: string): string {
+  return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+}
+
+/**
+ * The organization slug in a page URL, by the bootstrap slug pattern (`{{slug}}` becomes `(.+)`,
+ * matched unanchored against the URL without its query). The rest of the pattern is literal text.
+ *
+ * @example
+ * slugFromUrl('https://app.example.com/{{slug}}/login', 'https://app.example.com/acme/login'); // 'acme'
+ */
+export function slugFromUrl(pattern: string | null, pageUrl: string): string | null {
+  if (!pattern) return null;
+  const source = pattern.split('{{slug}}').map(escapeRegExp).join('(.+)');
+  if (source === escapeRegExp(pattern)) return null;
+  const match = new RegExp(source).exec(pageUrl);
+  return match?.[1] ?? null;
+}
+
+/** A web-mail service the EmailConfirmation screen links to. */
+export interface WebmailLink {
+  provider: 'gmail' | 'outlook' | 'yahoo';
+  href: string;
+}
+
+/**
+ * Links that open the big web-mail services, searching for mail from the sender's domain when it
+ * is known.
+ */
+export function webmailLinks(senderDomain: string | null): WebmailLink[] {
+  if (!senderDomain) {
+    return [
+      { provider: 'gmail', href: 'https://mail.google.com/mail/u/0/#inbox' },
+      { provider: 'outlook', href: 'https://outlook.live.com/mail/0/inbox' },
+      { provider: 'yahoo', href: 'https://mail.yahoo.com/d/folders/1' },
+    ];
+  }
+  const from = encodeURIComponent(`from:${senderDomain}`);
+  return [
+    { provider: 'gmail', href: `https://mail.google.com/mail/u/0/#search/${from}+in%3Aanywhere` },
+    { provider: 'outlook', href: `https://outlook.live.com/mail/0/search?q=${from}` },
+    // Yahoo decodes the keyword twice, hence the double encoding.
+    {
+      provider: 'yahoo',
+      href: `https://mail.yahoo.com/d/search/keyword=${encodeURIComponent(from)}`,
+    },
+  ];
+}

@@ -1,0 +1,158 @@
+/** Every user-visible string of the widget, word for word as the specification writes them. */
+
+/**
+ * The English message table. Placeholders are `{name}`; {@link format} fills them, and their
+ * names are checked at compile time.
+ */
+export const en = {
+  // Main
+  'main.heading.discovery': 'Sign up or log in',
+  'main.heading.organization': 'Continue to {organizationName}',
+  'main.divider': 'or',
+  'main.usePassword': 'Use a password instead',
+  'main.oauth.google': 'Continue with Google',
+  'main.oauth.microsoft': 'Continue with Microsoft',
+  'main.sso': 'Continue with {displayName}',
+  'main.appLogo': 'Logo',
+  'main.organizationLogo': '{organizationName} logo',
+
+  // E-mail form
+  'email.label': 'Email',
+  'email.placeholder': 'example@email.com',
+  'email.submit': 'Continue with email',
+  'email.invalid': 'Invalid email address',
+  'email.noAccess':
+    '{email} does not have access to {organizationName}. If you think this is a mistake, contact your admin.',
+
+  // EmailConfirmation
+  'emailConfirmation.heading': 'Check your email',
+  'emailConfirmation.sentTo': 'An email was sent to {email}.',
+  'emailConfirmation.didntGetIt': "Didn't get it?",
+  'emailConfirmation.tryAgain': 'Try again',
+  'webmail.gmail': 'Gmail',
+  'webmail.outlook': 'Outlook',
+  'webmail.yahoo': 'Yahoo Mail',
+
+  // LoggedIn
+  'loggedIn.heading': 'Success!',
+  'loggedIn.body': 'You have successfully logged in.',
+
+  // Discovery
+  'discovery.heading': 'Select an organization to continue',
+  'discovery.join': 'Join',
+  'discovery.acceptInvite': 'Accept Invite',
+  'discovery.create': 'Create an organization',
+  'discovery.emptyCreate.heading': 'Create an organization to get started',
+  'discovery.emptyCreate.body':
+    '{email} does not have an account. Think this is a mistake? Try a different email address, or contact your admin.',
+  'discovery.emptyNoCreate.heading': '{email} does not belong to any organizations.',
+  'discovery.emptyNoCreate.body':
+    'Make sure your email address is correct. Otherwise, you might need to be invited by your admin.',
+  'discovery.tryDifferentEmail': 'Try a different email address',
+
+  // Error
+  'error.heading': 'Looks like there was an error!',
+  'error.default': 'Something went wrong. Try again later or contact your admin for help.',
+  'error.emailMagicLink':
+    'Something went wrong. Your login link may have expired, been revoked, or been used more than once. Request a new login link to try again, or contact your admin for help.',
+  'error.organization':
+    'The organization you are looking for could not be found. If you think this is a mistake, contact your admin.',
+
+  // Loading
+  'loading.loggingIn': 'Logging in...',
+  'loading.label': 'Loading',
+
+  // Passwords (screens of a later release; the strings are part of the contract now)
+  'passwordAuthenticate.heading': 'Log in with email and password',
+  'passwordAuthenticate.continue': 'Continue',
+  'passwordAuthenticate.help': 'Having trouble signing in? Get help',
+  'passwordAuthenticate.invalid':
+    'Invalid email or password. Please try again or use the link below to get help.',
+  'passwordResetForm.heading': 'Set a new password',
+  'passwordResetVerify.heading': 'Verify your email first.',
+  'passwordResetVerify.sentTo': 'A login link was sent to you at {email}.',
+  'passwordResetVerify.didntGetIt': "Didn't get it?",
+  'passwordResetVerify.resend': 'Resend email',
+  'passwordForgot.heading': 'Check your email for help signing in!',
+  'passwordForgot.body':
+    "We'll email you a login link to sign in to your account directly or reset your password if you have one.",
+  'passwordSetNew.heading': 'Check your email!',
+  'passwordSetNew.resend': 'Resend email',
+  'passwordSetNew.resent': 'Email resent',
+  'password.ludsLength': 'Must be at least {minimum} characters long',
+  'password.ludsComplexity':
+    'Must contain {n} of the following: uppercase letter, lowercase letter, number, symbol',
+  'password.breached':
+    'This password may have been used on a different site that experienced a security issue. Please choose another password.',
+  'password.nonMemberResetFailed':
+    'We were unable to verify your email. Please contact your admin.',
+  'password.magicLinkResetFailed':
+    'We were unable to verify your email. Please contact your admin for help.',
+
+  // MFA (screens of a later release)
+  'mfaEnrollment.heading': 'Set up Multi-Factor Authentication',
+  'mfaEnrollment.body':
+    'Your organization requires an additional form of verification to make your account more secure.',
+  'mfa.totpOption': 'Use an authenticator app',
+  'mfa.smsOption': 'Text me a code',
+  'smsEnrollment.heading': 'Enter your phone number to set up Multi-Factor Authentication',
+  'smsEnrollment.placeholder': '(123) 456-7890',
+  'smsEntry.heading': 'Enter passcode',
+  'smsEntry.sentTo': 'A 6-digit passcode was sent to you at {destination}.',
+  'smsEntry.resend': 'Resend code',
+  'smsEntry.expired': 'Your code has expired.',
+  'totpQr.heading': 'Scan the QR code to link your authenticator app',
+  'totpQr.trouble': 'Having trouble scanning?',
+  'totpManual.heading': 'Having trouble scanning the QR code?',
+  'totpManual.rescan': 'Try to scan the QR code again',
+  'totpManual.copied': 'Code copied',
+  'totpManual.copyFailed': "Couldn't copy code to clipboard",
+  'totpEntry.heading': 'Enter verification code',
+  'totpEntry.body': 'Enter the 6-digit code from your authenticator app.',
+  'totpEntry.backupCode': "Can't access your authenticator app? Use a backup code",
+  'totpEntry.smsInstead': 'Text me a code instead',
+  'recoveryEntry.heading': 'Enter backup code',
+  'recoveryEntry.placeholder': 'Enter backup code',
+  'recoverySave.heading': 'Save your backup codes!',
+  'recoverySave.body':
+    'This is the only time you will be able to access and save your backup codes.',
+  'recoverySave.download': 'Download file',
+  'recoverySave.fileName': '{organizationName}-backup-codes.txt',
+  'recoverySave.defaultFileName': 'backup-codes.txt',
+  'recoverySave.copyAll': 'Copy all',
+  'recoverySave.copied': 'Copied',
+  'recoverySave.copyFailed': "Couldn't copy codes to clipboard",
+  'recoverySave.done': 'Done',
+  'mfa.invalidBackupCode': 'Invalid backup code, please try again.',
+  'mfa.invalidPasscode': 'Invalid passcode, please try again.',
+  'phone.invalid': 'Invalid phone number, please try again.',
+  'phone.duplicate':
+    'A member with the specified phone number already exists for this organization.',
+  'common.continue': 'Continue',
+} as const;
+
+/** A key of the message table. */
+export type MessageKey = keyof typeof en;
+
+/** The placeholder names of a message template. */
+type Placeholders<S extends string> = S extends `${string}{${infer Name}}${infer Rest}`
+  ? Name | Placeholders<Rest>
+  : never;
+
+/** The arguments {@link format} takes for a key: none, or one value per placeholder. */
+export type MessageArgs<K extends MessageKey> = [Placeholders<(typeof en)[K]>] extends [never]
+  ? []
+  : [values: Record<Placeholders<(typeof en)[K]>, string>];
+
+/**
+ * The text of a message with its placeholders filled in.
+ *
+ * @example
+ * format('main.heading.organization', { organizationName: 'Acme' }); // 'Continue to Acme'
+ */
+export function format<K extends MessageKey>(key: K, ...args: MessageArgs<K>): string {
+  const template: string = en[key];
+  const values = args[0] as Record<string, string> | undefined;
+  if (!values) return template;
+  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+}

@@ -1,0 +1,57 @@
+/** The e-mail magic link form: one required e-mail field and 'Continue with email'. */
+import { useId, useState, type FormEvent } from 'react';
+import { format } from '../messages/en.js';
+import { isValidEmail } from '../machine/validation.js';
+import { useWidget } from '../WidgetContext.js';
+import { Button } from './Button.js';
+import { LinkifiedText } from './LinkifiedText.js';
+
+export function EmailForm() {
+  const { state, actions } = useWidget();
+  const [email, setEmail] = useState(state.magicLink.email);
+  const [invalid, setInvalid] = useState(false);
+  const inputId = useId();
+  const errorId = useId();
+  const error = invalid ? format('email.invalid') : state.form.error;
+
+  function submit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    const value = email.trim();
+    if (!isValidEmail(value)) {
+      setInvalid(true);
+      return;
+    }
+    setInvalid(false);
+    actions.sendEmailMagicLink(value);
+  }
+
+  return (
+    // The browser's own validation bubbles are replaced by the spec's message.
+    <form className="gh-form" noValidate onSubmit={submit}>
+      <label className="gh-label" htmlFor={inputId}>
+        {format('email.label')}
+      </label>
+      <input
+        id={inputId}
+        className="gh-input"
+        type="email"
+        name="email"
+        required
+        autoComplete="email"
+        placeholder={format('email.placeholder')}
+        value={email}
+        onChange={(e) => setEmail(e.target.value)}
+        aria-invalid={error ? true : undefined}
+        aria-describedby={error ? errorId : undefined}
+      />
+      {error && (
+        <p id={errorId} className="gh-error-text" role="alert">
+          <LinkifiedText text={error} />
+        </p>
+      )}
+      <Button type="submit" loading={state.form.isSubmitting}>
+        {format('email.submit')}
+      </Button>
+    </form>
+  );
+}

@@ -1,0 +1,52 @@
+/** Main: the heading of the flow and the sign-in blocks, with the 'or' rule between them. */
+import { Fragment } from 'react';
+import { format } from '../messages/en.js';
+import { mainHeading, mainSections } from '../machine/selectors.js';
+import { AuthButtons } from '../parts/AuthButtons.js';
+import { Divider } from '../parts/Divider.js';
+import { EmailForm } from '../parts/EmailForm.js';
+import { Heading } from '../parts/Heading.js';
+import { useWidget } from '../WidgetContext.js';
+
+export function Main() {
+  const { state, config, styles } = useWidget();
+  const heading = mainHeading(state);
+  const sections = mainSections(state, config);
+  const appLogo = styles.logo?.logoImageUrl;
+  const organization = state.flow.organization;
+  const organizationLogo = organization?.organization_logo_url;
+
+  return (
+    <div className="gh-screen">
+      {appLogo && (
+        <div className="gh-logo">
+          <img src={appLogo} alt={format('main.appLogo')} />
+        </div>
+      )}
+      {organization && organizationLogo && (
+        <div className="gh-logo">
+          <img
+            src={organizationLogo}
+            alt={format('main.organizationLogo', {
+              organizationName: organization.organization_name,
+            })}
+          />
+        </div>
+      )}
+      {heading && (
+        <Heading>
+          {heading.key === 'main.heading.discovery'
+            ? format(heading.key)
+            : format(heading.key, { organizationName: heading.organizationName })}
+        </Heading>
+      )}
+      {sections.map((section, index) => (
+        <Fragment key={section.kind}>
+          {/* At most two blocks, so this puts the rule before the last one. */}
+          {index > 0 && <Divider />}
+          {section.kind === 'emailForm' ? <EmailForm /> : <AuthButtons buttons={section.buttons} />}
+        </Fragment>
+      ))}
+    </div>
+  );
+}

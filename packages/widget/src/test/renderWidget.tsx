@@ -1,0 +1,59 @@
+/** Renders the widget against the fake client in happy-dom, with a recorded environment. */
+import { render, type RenderResult } from '@testing-library/react';
+import type { WidgetConfig } from '../config.js';
+import type { WidgetCallbacks, WidgetEventReport } from '../machine/callbacks.js';
+import type { WidgetError } from '../machine/errors.js';
+import type { WidgetStyles } from '../theme.js';
+import { WidgetApp } from '../WidgetApp.js';
+import { createFakeClient, type FakeClient } from './fakeClient.js';
+
+export interface RenderedWidget extends RenderResult {
+  client: FakeClient;
+  toasts: string[];
+  url: { current: string };
+  events: WidgetEventReport[];
+  errors: WidgetError[];
+  successes: unknown[];
+}
+
+export interface RenderOptions {
+  client?: FakeClient;
+  pageUrl?: string;
+  styles?: WidgetStyles;
+  /** Answers to set on the client before the widget mounts. */
+  prepare?(client: FakeClient): void;
+}
+
+/** Mounts the widget; the page URL, navigations and toasts are recorded instead of performed. */
+export function renderWidget(config: WidgetConfig, options: RenderOptions = {}): RenderedWidget {
+  const client = options.client ?? createFakeClient();
+  options.prepare?.(client);
+  const location = new URL(options.pageUrl ?? 'http://localhost:3000/acme/login');
+  const recorded = {
+    toasts: [] as string[],
+    url: { current: location.href },
+    events: [] as WidgetEventReport[],
+    errors: [] as WidgetError[],
+    successes: [] as unknown[],
+  };
+  const callbacks: WidgetCallbacks = {
+    onEvent: (e) => recorded.events.push(e),
+    onError: (e) => recorded.errors.push(e),
+    onSuccess: (d) => recorded.successes.push(d),
+  };
+  const result = render(
+    <WidgetApp
+      client={client}
+      config={config}
+      styles={options.styles}
+      callbacks={callbacks}
+      environment={{
+        location,
+        replaceUrl: (url) => (recorded.url.current = new URL(url, location).href),
+        now: () => 0,
+        toastError: (message) => recorded.toasts.push(message),
+      }}
+    />,
+  );
+  return { ...result, client, ...recorded };
+}

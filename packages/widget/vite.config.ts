@@ -1,0 +1,81 @@
+/// <reference types="node" />
+// Builds the widget two ways: `vite build` is the ESM library for React apps (React, react-dom
+// and the other dependencies stay external, lazy screens stay separate chunks);
+// `vite build --mode standalone` is one IIFE script with React and the client inside, which puts
+// `mount` and `createClient` on `window.Gatehouse`.
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+import {
+  defaultClientConditions,
+  defineConfig,
+  type BuildEnvironmentOptions,
+  type Plugin,
+} from 'vite';
+
+const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
+
+/** Also ships the style sheet as `dist/style.css` for hosts that prefer to link it themselves. */
+function emitStyleSheet(): Plugin {
+  return {
+    name: 'gatehouse-emit-style-sheet',
+    generateBundle() {
+      this.emitFile({
+        type: 'asset',
+        fileName: 'style.css',
+        source: readFileSync(path('./src/styles.css'), 'utf8'),
+      });
+    },
+  };
+}
+
+type OnLog = NonNullable<NonNullable<BuildEnvironmentOptions['rolldownOptions']>['onLog']>;
+
+/** react-hot-toast marks itself "use client" for server frameworks; that means nothing here. */
+const quietDirectives: OnLog = (level, log, handler) => {
+  if (log.code !== 'MODULE_LEVEL_DIRECTIVE') handler(level, log);
+};
+
+export default defineConfig(({ mode }) => {
+  const standalone = mode === 'standalone';
+  return {
+    oxc: { jsx: { runtime: 'automatic' } },
+    // Workspace packages resolve to their TypeScript sources, so no prior build is needed.
+    resolve: { conditions: ['source', ...defaultClientConditions] },
+    define: standalone ? { 'process.env.NODE_ENV': JSON.stringify('production') } : {},
+    plugins: standalone ? [] : [emitStyleSheet()],
+    build: standalone
+      ? {
+          outDir: path('./dist/standalone'),
+          emptyOutDir: true,
+          target: 'es2020',
+          lib: {
+            entry: path('./src/standalone.ts'),
+            formats: ['iife'],
+            name: 'GatehouseWidget',
+            fileName: () => 'gatehouse-widget.js',
+          },
+          // IIFE output has no code splitting: lazy screens are inlined into the one file.
+          rolldownOptions: { onLog: quietDirectives },
+        }
+      : {
+          outDir: path('./dist'),
+          emptyOutDir: true,
+          target: 'es2020',
+          lib: {
+            entry: path('./src/index.ts'),
+            formats: ['es'],
+            fileName: () => 'index.js',
+          },
+          rolldownOptions: {
+            onLog: quietDirectives,
+            external: [
+              /^react(\/.*)?$/,
+              /^react-dom(\/.*)?$/,
+              'react-hot-toast',
+              '@gatehouse/client',
+              '@gatehouse/protocol',
+            ],
+          },
+        },
+  };
+});
