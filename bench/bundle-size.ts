@@ -22,7 +22,8 @@ function staticClosure(entry: string): string[] {
     if (seen.has(file)) return;
     seen.add(file);
     const code = readFileSync(file, 'utf8');
-    const pattern = /(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["'](\.{1,2}\/[^"']+)["']/g;
+    const pattern =
+      /(?:^|[;}\s])(?:import|export)\s*(?:[\w*{}\s,$]+from\s*)?["'](\.{1,2}\/[^"']+)["']/g;
     for (const match of code.matchAll(pattern)) visit(join(dirname(file), match[1]!));
   };
   visit(entry);

@@ -48,21 +48,31 @@ async function load(target: SessionTarget, seconds: number) {
 const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 console.log(`# Gatehouse benchmarks — ${new Date().toISOString().slice(0, 10)}`);
-console.log(`machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${kb(totalmem() / 1024 / 1024)}B RAM, node ${process.version}\n`);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${kb(totalmem() / 1024 / 1024)}B RAM, node ${process.version}\n`,
+);
 
 console.log('## Widget bundle (gzip -9)');
 for (const size of measureBundles()) {
-  console.log(`- ${size.name}: ${kb(size.gzipBytes)} gzip (${kb(size.bytes)} raw; ${size.files.join(', ')})`);
+  console.log(
+    `- ${size.name}: ${kb(size.gzipBytes)} gzip (${kb(size.bytes)} raw; ${size.files.join(', ')})`,
+  );
 }
 
-console.log(`\n## POST /sdk/v1/b2b/sessions/authenticate (${CONNECTIONS} connections, ${DURATION_S} s)`);
+console.log(
+  `\n## POST /sdk/v1/b2b/sessions/authenticate (${CONNECTIONS} connections, ${DURATION_S} s)`,
+);
 const { child, target } = await startServer();
 try {
   await load(target, 3); // warm-up: JIT, caches, SQLite page cache
   const result = await load(target, DURATION_S);
   const ok = result['2xx'];
-  console.log(`- requests/s: ${result.requests.average.toFixed(0)} (2xx: ${ok}, non-2xx: ${result.non2xx}, errors: ${result.errors})`);
-  console.log(`- latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`);
+  console.log(
+    `- requests/s: ${result.requests.average.toFixed(0)} (2xx: ${ok}, non-2xx: ${result.non2xx}, errors: ${result.errors})`,
+  );
+  console.log(
+    `- latency: p50 ${result.latency.p50} ms, p99 ${result.latency.p99} ms, max ${result.latency.max} ms`,
+  );
 } finally {
   child.kill('SIGTERM');
 }

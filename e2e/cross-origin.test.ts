@@ -45,7 +45,7 @@ beforeAll(async () => {
   const partner = `http://partner.example.test:${port}`;
   await demo.app.gatehouse.updateProject(demo.projectId, {
     authorizedOrigins: [partner],
-    redirectUrls: { discovery: [`${demo.url}/_app`, `${partner}/`] },
+    redirectUrls: { discovery: [`${demo.url}/_app`, `http://localhost:${port}/`, `${partner}/`] },
   });
 });
 
@@ -55,10 +55,12 @@ afterAll(async () => {
   await demo?.stop();
 });
 
-test('the widget works on an authorized page of another origin', async () => {
+test('the widget signs in on a page of another origin', async () => {
+  // The page is served from localhost, the server from 127.0.0.1: two origins, so every call is
+  // cross-origin. (Loopback hosts keep the cookies' Secure flag off over plain http.)
   const page = await browser.newPage();
-  const partner = `http://partner.example.test:${port}`;
-  await page.goto(`${partner}/`);
+  const host = `http://localhost:${port}`;
+  await page.goto(`${host}/`);
   await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
   const seen = await inboxIds(demo.url);
   await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
@@ -67,16 +69,32 @@ test('the widget works on an authorized page of another origin', async () => {
     page.getByRole('button', { name: 'Continue with email' }).click(),
   ]);
   expect(send.status()).toBe(200);
-  expect(send.headers()['access-control-allow-origin']).toBe(partner);
+  expect(send.headers()['access-control-allow-origin']).toBe(host);
   await page.getByText('Check your email').waitFor();
 
   const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
-  expect(new URL(link).origin).toBe(partner);
+  expect(new URL(link).origin).toBe(host);
   await page.goto(link);
   await page.getByRole('button', { name: /Acme Corp/ }).click();
   await page.getByText('Success!').waitFor();
-  const cookies = await page.context().cookies(partner);
+  const cookies = await page.context().cookies(host);
   expect(cookies.map((c) => c.name)).toContain('gatehouse_session');
+  await page.close();
+});
+
+test('an origin on the project allow-list may call the API', async () => {
+  const page = await browser.newPage();
+  const partner = `http://partner.example.test:${port}`;
+  await page.goto(`${partner}/`);
+  await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  const [send] = await Promise.all([
+    page.waitForResponse((r) => r.url().endsWith('/b2b/magic_links/email/discovery/send')),
+    page.getByRole('button', { name: 'Continue with email' }).click(),
+  ]);
+  expect(send.status()).toBe(200);
+  expect(send.headers()['access-control-allow-origin']).toBe(partner);
+  await page.getByText('Check your email').waitFor();
   await page.close();
 });
 

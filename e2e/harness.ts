@@ -68,7 +68,9 @@ export async function waitForEmailLink(
     const response = await fetch(`${baseUrl}/_dev/inbox/messages`);
     const messages = (await response.json()) as InboxMessage[];
     const message = messages.find((m) => m.to === to && m.channel === 'email' && !seen.has(m.id));
-    const link = message?.links.find((l) => new URL(l).searchParams.get('stytch_token_type') === tokenType);
+    const link = message?.links.find(
+      (l) => new URL(l).searchParams.get('stytch_token_type') === tokenType,
+    );
     if (message && link) return { link, id: message.id };
     await new Promise((resolve) => setTimeout(resolve, 200));
   }

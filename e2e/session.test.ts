@@ -29,7 +29,12 @@ test('a reload keeps the session, and signing out in one tab signs out the other
   const seen = await inboxIds(demo.url);
   await first.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
   await first.getByRole('button', { name: 'Continue with email' }).click();
-  const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'multi_tenant_magic_links', seen);
+  const { link } = await waitForEmailLink(
+    demo.url,
+    DEMO_ADMIN_EMAIL,
+    'multi_tenant_magic_links',
+    seen,
+  );
   await first.goto(link);
   await first.getByText('Success!').waitFor();
 

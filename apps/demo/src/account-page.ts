@@ -17,7 +17,10 @@ export function renderAccountPage(verified: VerifiedSession): string {
     ['Session expires', session.expires_at],
   ];
   const list = rows
-    .map(([k, v]) => `<dt>${escapeHtml(k)}</dt><dd data-field="${escapeHtml(k)}">${escapeHtml(v)}</dd>`)
+    .map(
+      ([k, v]) =>
+        `<dt>${escapeHtml(k)}</dt><dd data-field="${escapeHtml(k)}">${escapeHtml(v)}</dd>`,
+    )
     .join('');
   const body = `<section class="card" aria-labelledby="account-heading">
 <h1 id="account-heading">Your account</h1>

@@ -87,7 +87,9 @@ describe('demo app', () => {
 
   it('shows the member and organization once the backend verifies the session', async () => {
     const token = await signIn(DEMO_ADMIN_EMAIL);
-    const me = await fetch(`${demo.url}/api/me`, { headers: { cookie: `gatehouse_session=${token}` } });
+    const me = await fetch(`${demo.url}/api/me`, {
+      headers: { cookie: `gatehouse_session=${token}` },
+    });
     expect(me.status).toBe(200);
     const body = (await me.json()) as {
       member: { email_address: string };
@@ -103,7 +105,12 @@ describe('demo app', () => {
   });
 
   it('reuses the project, organization and member on a second start', async () => {
-    const second = await startDemo({ port: 0, host: '127.0.0.1', dataDir, server: { logger: false } });
+    const second = await startDemo({
+      port: 0,
+      host: '127.0.0.1',
+      dataDir,
+      server: { logger: false },
+    });
     try {
       expect(second.publicToken).toBe(demo.publicToken);
       expect(second.projectId).toBe(demo.projectId);

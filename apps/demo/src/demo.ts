@@ -65,7 +65,10 @@ async function loadWidgetBundle(): Promise<string | null> {
 export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> {
   const host = options.host ?? 'localhost';
   const dataDir = options.dataDir ?? './data';
-  const port = options.port === 0 ? await freePort(host === 'localhost' ? '127.0.0.1' : host) : (options.port ?? 3000);
+  const port =
+    options.port === 0
+      ? await freePort(host === 'localhost' ? '127.0.0.1' : host)
+      : (options.port ?? 3000);
   const publicUrl = `http://${host === '127.0.0.1' ? '127.0.0.1' : 'localhost'}:${port}`;
   const config: ServerConfig = {
     ...configFromEnv(),

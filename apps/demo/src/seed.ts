@@ -49,7 +49,11 @@ export async function ensureDemoProject(
   let project = await readState(stateFile);
   if (project && !(await admin.getProject(project.project_id))) project = null;
   if (!project) {
-    const created = await admin.createProject({ name: 'Gatehouse demo', environment: 'test', ...settings });
+    const created = await admin.createProject({
+      name: 'Gatehouse demo',
+      environment: 'test',
+      ...settings,
+    });
     project = {
       project_id: created.project_id,
       public_token: created.public_token,
