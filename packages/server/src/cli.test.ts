@@ -1,0 +1,162 @@
+// The CLI against a temporary SQLite database: help, migrate, and creating a usable project.
+/* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, describe, expect, it } from 'vitest';
+import { runCli, type CliIo } from './cli.js';
+import { createServer } from './http/app.js';
+
+const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
+const databaseUrl = `sqlite:${join(dir, 'cli.db')}`;
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function cli(...argv: string[]) {
+  let stdout = '';
+  let stderr = '';
+  const io: CliIo = {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: { DATABASE_URL: databaseUrl },
+  };
+  const code = await runCli(argv, io);
+  return { code, stdout, stderr };
+}
+
+const field = (text: string, name: string) =>
+  new RegExp(`^${name}:\\s+(\\S+)$`, 'm').exec(text)?.[1] ?? '';
+
+describe('gatehouse CLI', () => {
+  it('prints help for the tool and each command', async () => {
+    expect((await cli('--help')).stdout).toContain('Usage: gatehouse <command>');
+    for (const command of [
+      ['serve'],
+      ['migrate'],
+      ['project', 'create'],
+      ['org', 'create'],
+      ['member', 'create'],
+    ]) {
+      const res = await cli(...command, '--help');
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain(`Usage: gatehouse ${command.join(' ')}`);
+    }
+  });
+
+  it('reports usage errors with exit code 2', async () => {
+    expect((await cli('bogus')).code).toBe(2);
+    const missing = await cli('project', 'create');
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toContain('--name is required');
+    expect((await cli('project', 'create', '--name', 'x', '--bogus')).code).toBe(2);
+  });
+
+  it('migrates, creates a project, an organization and a member the server then serves', async () => {
+    const migrated = await cli('migrate');
+    expect(migrated.code).toBe(0);
+    expect(migrated.stdout).toContain('0001_initial');
+    expect(migrated.stderr).toContain('generated one and stored it next to the database');
+    expect((await cli('migrate')).stdout).toContain('up to date');
+
+    const project = await cli(
+      'project',
+      'create',
+      '--name',
+      'Demo',
+      '--origin',
+      'https://app.example.com',
+      '--redirect-url',
+      'https://app.example.com/auth',
+      '--allow-org-creation',
+    );
+    expect(project.code).toBe(0);
+    const projectId = field(project.stdout, 'project_id');
+    const publicToken = field(project.stdout, 'public_token');
+    const secret = field(project.stdout, 'secret');
+    expect(projectId).toMatch(/^project-test-/);
+    expect(publicToken).toMatch(/^public-token-test-/);
+    expect(secret).toMatch(/^secret-test-/);
+
+    const org = await cli(
+      'org',
+      'create',
+      '--project',
+      projectId,
+      '--name',
+      'Acme',
+      '--slug',
+      'acme',
+      '--jit-domain',
+      'acme.test',
+    );
+    expect(org.code).toBe(0);
+    const member = await cli(
+      'member',
+      'create',
+      '--project',
+      projectId,
+      '--org',
+      'acme',
+      '--email',
+      'ada@acme.test',
+      '--name',
+      'Ada',
+    );
+    expect(member.code).toBe(0);
+    expect(field(member.stdout, 'member_id')).toMatch(/^member-test-/);
+    const dup = await cli(
+      'member',
+      'create',
+      '--project',
+      projectId,
+      '--org',
+      field(org.stdout, 'organization_id'),
+      '--email',
+      'ada@acme.test',
+    );
+    expect(dup.code).toBe(1);
+    expect(
+      (
+        await cli(
+          'member',
+          'create',
+          '--project',
+          projectId,
+          '--org',
+          'nope',
+          '--email',
+          'x@acme.test',
+        )
+      ).code,
+    ).toBe(2);
+
+    const app = await createServer({ databaseUrl });
+    try {
+      const member = await app.gatehouse.getMemberByEmail(
+        projectId,
+        field(org.stdout, 'organization_id'),
+        'ada@acme.test',
+      );
+      expect(member?.name).toBe('Ada');
+      const res = await app.inject({
+        method: 'POST',
+        url: '/sdk/v1/b2b/organizations/search',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${publicToken}:${publicToken}`).toString('base64')}`,
+          origin: 'https://app.example.com',
+          'content-type': 'application/json',
+        },
+        payload: { organization_slug: 'acme' },
+      });
+      expect(res.json().data.organization.organization_name).toBe('Acme');
+      const basic = `Basic ${Buffer.from(`${projectId}:${secret}`).toString('base64')}`;
+      const mgmt = await app.inject({
+        method: 'GET',
+        url: `/v1/b2b/organizations/${field(org.stdout, 'organization_id')}`,
+        headers: { authorization: basic },
+      });
+      expect(mgmt.statusCode).toBe(200);
+    } finally {
+      await app.close();
+    }
+  });
+});

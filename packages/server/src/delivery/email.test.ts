@@ -1,0 +1,112 @@
+// E-mail delivery: a real SMTP receiver gets the magic-link e-mail through nodemailer; without SMTP
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
+// the dev outbox and the dev inbox pages show it.
+import { once } from 'node:events';
+import type { AddressInfo } from 'node:net';
+import { SMTPServer } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../test/harness.js';
+
+describe('SMTP delivery', () => {
+  const received: { from: string; to: string[]; raw: string }[] = [];
+  let smtp: SMTPServer;
+  let h: Harness;
+
+  beforeAll(async () => {
+    smtp = new SMTPServer({
+      authOptional: true,
+      disabledCommands: ['STARTTLS'],
+      onData(stream, session, callback) {
+        const chunks: Buffer[] = [];
+        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+        stream.on('end', () => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+            to: session.envelope.rcptTo.map((r) => r.address),
+            raw: Buffer.concat(chunks).toString('utf8'),
+          });
+          callback();
+        });
+      },
+    });
+    smtp.listen(0, '127.0.0.1');
+    await once(smtp.server, 'listening');
+    const { port } = smtp.server.address() as AddressInfo;
+    h = await startHarness({
+      config: {
+        smtp: { host: '127.0.0.1', port, secure: false },
+        emailFrom: 'Acme <login@acme.example>',
+      },
+    });
+  });
+
+  afterAll(async () => {
+    await h.close();
+    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+  });
+
+  it('sends the magic-link e-mail as HTML and text over SMTP', async () => {
+    const res = await h.sdk('/b2b/magic_links/email/login_or_signup', {
+      body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
+    });
+    expect(res.status).toBe(200);
+    for (let i = 0; i < 100 && received.length === 0; i += 1)
+      await new Promise((r) => setTimeout(r, 50));
+    expect(received).toHaveLength(1);
+    const mail = received[0]!;
+    expect(mail.from).toBe('login@acme.example');
+    expect(mail.to).toEqual(['ada@acme.test']);
+    expect(mail.raw).toContain('Subject: Your login link for Acme');
+    expect(mail.raw).toContain('Content-Type: text/plain');
+    expect(mail.raw).toContain('Content-Type: text/html');
+    const unfolded = mail.raw.replace(/=\r?\n/g, '').replace(/=3D/g, '=');
+    expect(unfolded).toMatch(
+      /http:\/\/localhost:3000\/authenticate\?stytch_token_type=multi_tenant_magic_links&(amp;)?token=[A-Za-z0-9_-]{43}/,
+    );
+  });
+
+  it('keeps no dev inbox when SMTP is configured', async () => {
+    expect((await h.request('/_dev/inbox/messages')).status).toBe(404);
+    expect(await h.admin.listOutbox()).toEqual([]);
+  });
+});
+
+describe('dev outbox and inbox', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness();
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('lists sent messages newest first as JSON and as a page with clickable links', async () => {
+    for (const email of ['first@acme.test', 'second@acme.test']) {
+      await h.sdk('/b2b/magic_links/email/login_or_signup', {
+        body: { email_address: email, organization_id: h.org.organization_id },
+      });
+    }
+    const json = await h.request('/_dev/inbox/messages');
+    expect(json.status).toBe(200);
+    expect(json.body.map((m: { to: string }) => m.to)).toEqual([
+      'second@acme.test',
+      'first@acme.test',
+    ]);
+    const [latest] = json.body;
+    expect(Object.keys(latest).sort()).toEqual([
+      'channel',
+      'created_at',
+      'html',
+      'id',
+      'links',
+      'subject',
+      'text',
+      'to',
+    ]);
+    expect(latest.channel).toBe('email');
+    expect(latest.links[0]).toContain('stytch_token_type=multi_tenant_magic_links');
+    const page = await h.request('/_dev/inbox');
+    expect(page.headers.get('content-type')).toContain('text/html');
+    expect(page.text).toContain(`<a href="${latest.links[0].replaceAll('&', '&amp;')}">`);
+  });
+});

@@ -1,0 +1,85 @@
+/** E-mail templates: each message has a plain-text and an HTML body carrying the same link. */
+
+/** A rendered e-mail, before addressing. */
+export interface RenderedEmail {
+  subject: string;
+  text: string;
+  html: string;
+  links: string[];
+}
+
+/** Which magic-link e-mail to send. */
+export type MagicLinkKind = 'login' | 'signup' | 'discovery';
+
+/** Escapes text for HTML element content and attribute values. */
+export function escapeHtml(value: string): string {
+  return value
+    .replaceAll('&', '&amp;')
+    .replaceAll('<', '&lt;')
+    .replaceAll('>', '&gt;')
+    .replaceAll('"', '&quot;')
+    .replaceAll("'", '&#39;');
+}
+
+const COPY: Record<
+  MagicLinkKind,
+  { subject: (org: string) => string; lead: (org: string) => string; button: string }
+> = {
+  login: {
+    subject: (org) => `Your login link for ${org}`,
+    lead: (org) => `Click the button below to log in to ${org}.`,
+    button: 'Log in',
+  },
+  signup: {
+    subject: (org) => `Finish signing up for ${org}`,
+    lead: (org) => `Click the button below to join ${org}.`,
+    button: 'Sign up',
+  },
+  discovery: {
+    subject: () => 'Your login link',
+    lead: () => 'Click the button below to log in and choose your organization.',
+    button: 'Log in',
+  },
+};
+
+/**
+ * The magic-link e-mail.
+ *
+ * @example
+ * const mail = magicLinkEmail('login', link, 'Acme', 60);
+ */
+export function magicLinkEmail(
+  kind: MagicLinkKind,
+  link: string,
+  organizationName: string,
+  validMinutes: number,
+): RenderedEmail {
+  const copy = COPY[kind];
+  const lifetime =
+    validMinutes >= 1440 ? `${Math.round(validMinutes / 1440)} days` : `${validMinutes} minutes`;
+  const text = [
+    copy.lead(organizationName),
+    '',
+    link,
+    '',
+    `This link can be used once and expires in ${lifetime}. If you did not ask for it, you can ignore this e-mail.`,
+  ].join('\n');
+  const html = `<!doctype html>
+<html lang="en">
+  <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
+    <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
+      <tr><td align="center">
+        <table role="presentation" width="480" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
+          <tr><td>
+            <p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(copy.lead(organizationName))}</p>
+            <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1f2328;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:4px;font-size:16px">${copy.button}</a></p>
+            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">This link can be used once and expires in ${lifetime}. If you did not ask for it, you can ignore this e-mail.</p>
+          </td></tr>
+        </table>
+      </td></tr>
+    </table>
+  </body>
+</html>
+`;
+  return { subject: copy.subject(organizationName), text, html, links: [link] };
+}

@@ -1,0 +1,160 @@
+/** Assembles the server: store, keys, mailer, HTTP hooks, error model and every product's routes. */
+import type { IncomingMessage } from 'node:http';
+import { randomUUID } from 'node:crypto';
+import { environmentOf } from '@gatehouse/protocol';
+import Fastify, {
+  type FastifyError,
+  type FastifyInstance,
+  type FastifyReply,
+  type FastifyRequest,
+} from 'fastify';
+import { resolveConfig, type ServerConfig } from '../config.js';
+import { registerBootstrap } from '../products/bootstrap/routes.js';
+import { registerDevInbox } from '../products/dev-inbox/routes.js';
+import { registerDiscovery } from '../products/discovery/routes.js';
+import { registerEvents } from '../products/events/routes.js';
+import { registerMagicLinks } from '../products/magic-links/routes.js';
+import { registerManagement } from '../products/management/routes.js';
+import { registerMembers } from '../products/members/routes.js';
+import { registerOrganizations } from '../products/organizations/routes.js';
+import type { Admin } from '../products/projects/admin.js';
+import { openRuntime } from '../runtime.js';
+import { registerSessions } from '../products/sessions/routes.js';
+import { applyCorsHeaders, installCors } from './cors.js';
+import { ApiError, errorBody, schemaError } from './errors.js';
+import { parseBasic } from './auth.js';
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Administration of projects, organizations and members. */
+    gatehouse: Admin;
+  }
+}
+
+/** Request ids carry the environment of the project the request names, when it names one. */
+function requestId(raw: IncomingMessage): string {
+  const source = parseBasic(raw.headers.authorization)?.user ?? raw.url ?? '';
+  const env = environmentOf(source) ?? 'test';
+  return `request-id-${env}-${randomUUID()}`;
+}
+
+/** Parses JSON bodies; an empty body is no body (GET, DELETE and revoke send the JSON type anyway). */
+function installBodyParsers(app: FastifyInstance): void {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text.trim() === '') return done(null, undefined);
+    try {
+      done(null, JSON.parse(text) as unknown);
+    } catch {
+      done(schemaError([{ dataPath: '', message: 'is not valid JSON' }]), undefined);
+    }
+  });
+  app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    if (text === '') return done(null, undefined);
+    done(
+      schemaError([{ dataPath: '', message: 'Content-Type must be application/json' }]),
+      undefined,
+    );
+  });
+}
+
+/** Malformed URLs are answered before any hook runs: give them the same headers and body. */
+function answerMalformedUrl(
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  docsBase: string,
+): void {
+  applyCorsHeaders(request, reply);
+  const apiError = schemaError([{ dataPath: '', message: `The URL is malformed (${error.code})` }]);
+  void reply
+    .code(apiError.status)
+    .type('application/json; charset=utf-8')
+    .send(errorBody(apiError, request.id, docsBase));
+}
+
+/** Every failure leaves as the flat JSON error body; nothing escapes as HTML or a bare 500. */
+function installErrorModel(app: FastifyInstance, docsBase: string): void {
+  app.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+    let apiError: ApiError;
+    if (error instanceof ApiError) {
+      apiError = error;
+    } else if (
+      typeof error.statusCode === 'number' &&
+      error.statusCode >= 400 &&
+      error.statusCode < 500
+    ) {
+      // Framework-level rejections (body too large, bad media type…) are the caller's input.
+      apiError = schemaError([{ dataPath: '', message: error.message }]);
+    } else {
+      request.log.error({ err: error }, 'unhandled error');
+      apiError = new ApiError(
+        'internal_server_error',
+        'Something went wrong on our side. Please try again.',
+      );
+    }
+    return reply
+      .code(apiError.status)
+      .headers(apiError.headers ?? {})
+      .type('application/json; charset=utf-8')
+      .send(errorBody(apiError, request.id, docsBase));
+  });
+  app.setNotFoundHandler((request, reply) => {
+    const apiError = new ApiError(
+      'endpoint_not_found',
+      `There is no endpoint ${request.method} ${request.url.split('?')[0] ?? ''}.`,
+    );
+    return reply
+      .code(404)
+      .type('application/json; charset=utf-8')
+      .send(errorBody(apiError, request.id, docsBase));
+  });
+}
+
+/**
+ * Creates a server: database migrated, signing key loaded, routes registered. Call `listen` on
+ * it (more routes may be added first); closing it closes the database.
+ *
+ * @example
+ * const app = await createServer({ databaseUrl: 'sqlite:./data/gatehouse.db' });
+ * await app.listen({ port: 3000 });
+ */
+export async function createServer(config: ServerConfig = {}): Promise<FastifyInstance> {
+  const resolved = resolveConfig(config);
+  const app = Fastify({
+    logger: resolved.logger,
+    genReqId: requestId,
+    requestIdHeader: false,
+    bodyLimit: 256 * 1024,
+    trustProxy: resolved.trustProxy,
+    // Malformed URLs are answered before any hook runs: give them the same headers and body.
+    frameworkErrors: (error, request, reply) =>
+      answerMalformedUrl(error, request, reply as FastifyReply, resolved.docsBase),
+  });
+  const runtime = await openRuntime(resolved, app.log);
+  try {
+    const { ctx } = runtime;
+    app.decorate('gatehouse', runtime.admin);
+    installBodyParsers(app);
+    installCors(app);
+    installErrorModel(app, resolved.docsBase);
+    registerBootstrap(app, ctx);
+    registerEvents(app, ctx);
+    registerOrganizations(app, ctx);
+    registerMembers(app, ctx);
+    registerMagicLinks(app, ctx);
+    registerDiscovery(app, ctx);
+    registerSessions(app, ctx);
+    registerManagement(app, ctx);
+    if (resolved.devInbox) registerDevInbox(app, ctx);
+    app.addHook('onClose', () => runtime.close());
+    // Not booted yet on purpose: a host (the demo app) may still register its own routes and
+    // plugins; `listen` or `inject` boots it.
+    return app;
+  } catch (error) {
+    await runtime.close();
+    throw error;
+  }
+}

@@ -1,0 +1,201 @@
+// The HTTP contract every endpoint shares: CORS, request ids, the error model and bad input.
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, startHarness, type Harness } from '../test/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const search = '/b2b/organizations/search';
+
+describe('CORS', () => {
+  it('answers preflights permissively without credentials', async () => {
+    const res = await h.request(`/sdk/v1${search}`, {
+      method: 'OPTIONS',
+      authorization: null,
+      contentType: null,
+      origin: 'https://anywhere.example',
+      headers: { 'access-control-request-method': 'POST' },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
+    expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE, OPTIONS');
+    expect(res.headers.get('access-control-allow-headers')).toBe(
+      'Authorization, Content-Type, X-SDK-Client, X-SDK-Parent-Host',
+    );
+    expect(res.headers.get('access-control-max-age')).toBe('600');
+    expect(res.headers.get('vary')).toContain('Origin');
+    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+  });
+
+  it('puts Allow-Origin on successes, errors and 404s, never Allow-Credentials', async () => {
+    const responses = [
+      await h.sdk(search, { body: { organization_slug: 'acme' } }),
+      await h.sdk(search, { body: {} }),
+      await h.request('/sdk/v1/nope', { method: 'POST', body: {} }),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 400, 404]);
+    for (const res of responses) {
+      expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  it('allows loopback origins on any port in the test environment', async () => {
+    for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080']) {
+      const res = await h.sdk(search, { body: { organization_slug: 'acme' }, origin });
+      expect(res.status).toBe(200);
+    }
+  });
+
+  it('refuses other origins with 403 unauthorized_origin, still readable cross-origin', async () => {
+    const res = await h.sdk(search, {
+      body: { organization_slug: 'acme' },
+      origin: 'https://evil.example',
+    });
+    expect(res.status).toBe(403);
+    expect(res.body.error_type).toBe('unauthorized_origin');
+    expect(res.headers.get('access-control-allow-origin')).toBe('https://evil.example');
+  });
+
+  it('falls back to X-SDK-Parent-Host when there is no Origin', async () => {
+    const refused = await h.sdk(search, {
+      body: { organization_slug: 'acme' },
+      origin: null,
+      headers: { 'x-sdk-parent-host': 'https://evil.example' },
+    });
+    expect(refused.status).toBe(403);
+    const allowed = await h.sdk(search, {
+      body: { organization_slug: 'acme' },
+      origin: null,
+      headers: { 'x-sdk-parent-host': 'http://localhost:4000' },
+    });
+    expect(allowed.status).toBe(200);
+  });
+
+  it('in live allows only the configured origins', async () => {
+    const live = await h.admin.createProject({
+      name: 'Live',
+      environment: 'live',
+      authorizedOrigins: ['https://app.example.com'],
+    });
+    const ok = await h.sdk(search, {
+      body: { organization_slug: 'acme' },
+      publicToken: live.public_token,
+      origin: 'https://app.example.com',
+    });
+    expect(ok.status).toBe(200);
+    expect(ok.body.data.organization).toBeNull();
+    const loopback = await h.sdk(search, {
+      body: { organization_slug: 'acme' },
+      publicToken: live.public_token,
+    });
+    expect(loopback.status).toBe(403);
+    expect(loopback.body.error_type).toBe('unauthorized_origin');
+  });
+});
+
+describe('envelope and errors', () => {
+  it('wraps successes in data with request_id and status_code, echoed in X-Request-Id', async () => {
+    const res = await h.sdk(search, { body: { organization_slug: 'acme' } });
+    expect(res.status).toBe(200);
+    expect(res.body.data.status_code).toBe(200);
+    expect(res.body.data.request_id).toMatch(/^request-id-test-[0-9a-f-]{36}$/);
+    expect(res.headers.get('x-request-id')).toBe(res.body.data.request_id);
+  });
+
+  it('sends errors flat with all five fields', async () => {
+    const res = await h.sdk(search, {
+      body: { organization_slug: 'acme' },
+      authorization: basic('public-token-test-nope', 'x'),
+    });
+    expect(res.status).toBe(401);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.body).toEqual({
+      status_code: 401,
+      request_id: res.headers.get('x-request-id'),
+      error_type: 'unauthorized_credentials',
+      error_message: expect.any(String),
+      error_url: 'http://localhost:3000/docs/errors#unauthorized_credentials',
+    });
+  });
+
+  it('answers unknown routes and methods with 404 endpoint_not_found JSON', async () => {
+    const routes = [
+      await h.request('/sdk/v1/b2b/unknown', { method: 'POST', body: {} }),
+      await h.request(`/sdk/v1${search}`, { method: 'GET' }),
+      await h.request('/', { method: 'GET' }),
+    ];
+    for (const res of routes) {
+      expect(res.status).toBe(404);
+      expect(res.body.error_type).toBe('endpoint_not_found');
+      expect(res.body.body).toBeUndefined();
+    }
+  });
+
+  it.each([
+    ['malformed JSON', { rawBody: '{"organization_slug":' }, ''],
+    [
+      'wrong content type',
+      { rawBody: 'organization_slug=acme', contentType: 'application/x-www-form-urlencoded' },
+      '',
+    ],
+    ['a JSON array', { body: [] }, ''],
+    ['a missing field', { body: {} }, '.organization_slug'],
+    ['a mistyped field', { body: { organization_slug: 42 } }, '.organization_slug'],
+    ['an empty field', { body: { organization_slug: '' } }, '.organization_slug'],
+  ])('rejects %s with 400 invalid_request and a body list', async (_label, options, dataPath) => {
+    const res = await h.sdk(search, options);
+    expect(res.status).toBe(400);
+    expect(res.body.error_type).toBe('invalid_request');
+    expect(res.body.error_message).toBe('Request does not match expected schema');
+    expect(res.body.body).toEqual([{ dataPath, message: expect.any(String) }]);
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+  });
+
+  it('rejects missing, malformed and unknown public tokens with 401', async () => {
+    for (const authorization of [
+      null,
+      'Bearer x',
+      'Basic !!!',
+      basic('not-a-token', 'x'),
+      basic('public-token-test-0000', 'x'),
+    ]) {
+      const res = await h.sdk(search, { body: { organization_slug: 'acme' }, authorization });
+      expect(res.status).toBe(401);
+      expect(res.body.error_type).toBe('unauthorized_credentials');
+    }
+  });
+
+  it('ignores unknown keys and an invalid session on anonymous-capable calls', async () => {
+    const res = await h.sdk(search, {
+      body: { organization_slug: 'acme', extra: true },
+      token: 'stale-session-token',
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.organization.organization_name).toBe('Acme');
+  });
+
+  it('answers malformed URLs with the same error model and CORS headers', async () => {
+    for (const path of [
+      '/sdk/v1/projects/bootstrap/%E0%A4%A',
+      `/sdk/v1/projects/bootstrap/${'a'.repeat(500)}`,
+    ]) {
+      const res = await h.request(path);
+      expect(res.status).toBe(400);
+      expect(res.body.error_type).toBe('invalid_request');
+      expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
+      expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
+    }
+  });
+
+  it('never sends the captcha trigger text', async () => {
+    const res = await h.sdk(search, { rawBody: 'Captcha required' });
+    expect(res.text).not.toContain('Captcha required');
+  });
+});

@@ -1,0 +1,36 @@
+/** Rate limiting at the HTTP boundary: 429 `too_many_requests` with `Retry-After`. */
+import type { Context } from '../context.js';
+import { countHit } from '../store/rate-limits.js';
+import { ApiError } from './errors.js';
+
+/** One limit to apply: a key (already scoped, e.g. `send:ip:…`), a count and a window. */
+export interface RateRule {
+  key: string;
+  limit: number;
+  windowSeconds: number;
+}
+
+/**
+ * Counts the request against every rule and throws a 429 if any is exceeded. Every rule is
+ * counted even after one fails, so probing one key cannot save budget on another.
+ *
+ * @example
+ * await enforceRateLimits(ctx, [{ key: `send:ip:${request.ip}`, limit: 100, windowSeconds: 3600 }]);
+ */
+export async function enforceRateLimits(ctx: Context, rules: RateRule[]): Promise<void> {
+  let retryAfter = 0;
+  for (const rule of rules) {
+    const hit = await countHit(ctx.db, rule.key, rule.limit, rule.windowSeconds, ctx.now());
+    if (!hit.allowed) retryAfter = Math.max(retryAfter, hit.retryAfter);
+  }
+  if (retryAfter > 0) {
+    throw new ApiError(
+      'too_many_requests',
+      'Too many requests. Please wait and try again.',
+      undefined,
+      {
+        'Retry-After': String(retryAfter),
+      },
+    );
+  }
+}

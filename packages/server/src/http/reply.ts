@@ -1,0 +1,15 @@
+/** The success envelope `{data: {...}}` with `request_id` and `status_code` (PROTOCOL.md §3). */
+import type { FastifyRequest } from 'fastify';
+
+/**
+ * Wraps result data in the envelope.
+ *
+ * @example
+ * return ok(request, { organization });
+ */
+export function ok<T extends object>(
+  request: FastifyRequest,
+  data: T,
+): { data: T & { request_id: string; status_code: 200 } } {
+  return { data: { ...data, request_id: request.id, status_code: 200 } };
+}

@@ -1,0 +1,47 @@
+/** Request validation with zod, reporting problems as `{dataPath, message}` schema issues. */
+import type { SchemaIssue } from '@gatehouse/protocol';
+import { z } from 'zod';
+import { schemaError } from './errors.js';
+
+/** Converts zod issues to the wire's `{dataPath, message}` list (`dataPath` like `.email_address`). */
+export function toSchemaIssues(error: z.ZodError): SchemaIssue[] {
+  return error.issues.map((issue) => ({
+    dataPath: issue.path.map((p) => (typeof p === 'number' ? `[${p}]` : `.${String(p)}`)).join(''),
+    message: issue.message,
+  }));
+}
+
+/**
+ * Parses a request body, throwing a 400 schema error when it does not match. A missing body is
+ * read as `{}` so that "field is required" is reported rather than "expected object".
+ *
+ * @example
+ * const body = parseBody(SearchBody, request.body);
+ */
+export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
+  const result = schema.safeParse(body === undefined ? {} : body, { error: wireMessage });
+  if (!result.success) throw schemaError(toSchemaIssues(result.error));
+  return result.data;
+}
+
+// Zod's default messages name types in its own words; these read like the wire's messages.
+const wireMessage: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  if (issue.code === 'invalid_type') return `must be of type ${issue.expected}`;
+  return undefined;
+};
+
+/** Shared field schemas. */
+export const fields = {
+  /** A non-empty string; its format is checked by the service so it can answer semantically. */
+  text: z.string().min(1, 'must not be empty'),
+  sessionDuration: z
+    .number()
+    .int('must be an integer')
+    .min(5, 'must be at least 5')
+    .max(527_040, 'must be at most 527040'),
+  pkceChallenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url SHA-256 digest'),
+  pkceVerifier: z
+    .string()
+    .regex(/^[A-Za-z0-9._~-]{32,128}$/, 'must be 32 to 128 URL-safe characters'),
+};

@@ -1,0 +1,14 @@
+/**
+ * The Gatehouse auth server: `createServer` builds a ready Fastify instance serving the SDK API,
+ * the management API and the dev inbox; `configFromEnv` reads its settings from the environment.
+ *
+ * @example
+ * import { createServer, configFromEnv } from '@gatehouse/server';
+ * const app = await createServer(configFromEnv());
+ * const project = await app.gatehouse.createProject({ name: 'Demo' });
+ * await app.listen({ port: 3000 });
+ */
+export { createServer } from './http/app.js';
+export { configFromEnv, type ServerConfig } from './config.js';
+export type { Admin } from './products/projects/admin.js';
+export type { OutboxMessage } from './delivery/outbox.js';

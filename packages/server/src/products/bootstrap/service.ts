@@ -1,0 +1,27 @@
+/** Bootstrap (§6): the project settings the client reads once when it is built. */
+import type { BootstrapData } from '@gatehouse/protocol';
+import type { Project } from '../projects/service.js';
+import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
+
+/** The bootstrap data of a project, without the envelope fields. */
+export function bootstrapData(
+  project: Project,
+  emailDomain: string,
+): Omit<BootstrapData, 'request_id' | 'status_code'> {
+  return {
+    disable_sdk_watermark: true,
+    captcha_settings: { enabled: false },
+    cname_domain: null,
+    email_domains: [emailDomain],
+    pkce_required_for_email_magic_links: project.pkceRequired.email_magic_links,
+    pkce_required_for_password_resets: project.pkceRequired.password_resets,
+    pkce_required_for_oauth: project.pkceRequired.oauth,
+    pkce_required_for_sso: project.pkceRequired.sso,
+    slug_pattern: project.slugPattern,
+    create_organization_enabled: project.createOrganizationEnabled,
+    // The key must be present: null means the zxcvbn strength policy, not LUDS.
+    password_config: null,
+    dfp_protected_auth_enabled: false,
+    rbac_policy: DEFAULT_RBAC_POLICY,
+  };
+}

@@ -1,0 +1,363 @@
+/** Discovery (§7.3): which organizations an e-mail reaches, and entering or creating one. */
+import type {
+  AuthMethod,
+  AuthenticationFactor,
+  DiscoveredOrganization,
+  DiscoveryResult,
+  Organization,
+} from '@gatehouse/protocol';
+import type { Context, Db } from '../../context.js';
+import { emailFactor } from '../magic-links/service.js';
+import { redeemLinkToken } from '../magic-links/tokens.js';
+import {
+  ADMIN_ROLE,
+  activateMember,
+  createMember,
+  memberByEmail,
+  memberById,
+  membersByEmail,
+} from '../members/service.js';
+import {
+  SLUG_PATTERN,
+  allowsAuthMethod,
+  createOrganization,
+  domainOf,
+  jitDecision,
+  organizationById,
+  organizationBySlug,
+  organizationsByIds,
+  organizationsJoinableByDomain,
+  type CreateOrganizationInput,
+} from '../organizations/service.js';
+import type { Project } from '../projects/service.js';
+import { fail, type Failure } from '../result.js';
+import {
+  completeAuthentication,
+  mfaNeeded,
+  mfaRequiredFor,
+  type AuthOutcome,
+  type PresentedSession,
+} from '../sessions/complete.js';
+import { createIntermediateSession, findIntermediateSession } from '../sessions/intermediate.js';
+
+/** Who is discovering: a verified address and the factors behind it. */
+export interface DiscoveryIdentity {
+  email: string;
+  factors: AuthenticationFactor[];
+  /** The IST this identity came from, voided once it yields a session; null for a session. */
+  intermediateSessionId: string | null;
+  /** Set when the IST is bound to one member (MFA pending): it may serve only that member. */
+  boundMemberId: string | null;
+  /** The organization of the session or bound IST, as a hint. */
+  organizationId: string | null;
+}
+
+/** The auth method a primary factor satisfies, or null for secondary factors. */
+function methodOf(factor: AuthenticationFactor): AuthMethod | null {
+  switch (factor.type) {
+    case 'magic_link':
+      return 'magic_link';
+    case 'password':
+      return 'password';
+    case 'sso':
+      return 'sso';
+    case 'oauth':
+      return factor.delivery_method === 'oauth_microsoft' ? 'microsoft_oauth' : 'google_oauth';
+    default:
+      return null;
+  }
+}
+
+/** Whether the factors include a primary method the organization accepts. */
+function primarySatisfied(org: Organization, factors: AuthenticationFactor[]): boolean {
+  return factors.some((f) => {
+    const method = methodOf(f);
+    return method !== null && allowsAuthMethod(org, method);
+  });
+}
+
+/**
+ * The organizations an address reaches: its memberships (active, invited, pending), then the
+ * organizations that let its domain join.
+ */
+export async function discoverOrganizations(
+  db: Db,
+  project: Project,
+  email: string,
+  factors: AuthenticationFactor[],
+): Promise<DiscoveredOrganization[]> {
+  const members = await membersByEmail(db, project.id, email);
+  const orgs = await organizationsByIds(
+    db,
+    project.id,
+    members.map((m) => m.organization_id),
+  );
+  const byId = new Map(orgs.map((o) => [o.organization_id, o]));
+  const found: DiscoveredOrganization[] = [];
+  for (const member of members) {
+    const org = byId.get(member.organization_id);
+    if (!org) continue;
+    const primaryOk = primarySatisfied(org, factors);
+    found.push({
+      organization: org,
+      membership: {
+        type: `${member.status as 'active' | 'invited' | 'pending'}_member`,
+        details: null,
+        member,
+      },
+      member_authenticated: false,
+      mfa_required: primaryOk && mfaNeeded(org, member, factors) ? mfaRequiredFor(member) : null,
+      primary_required: primaryOk ? null : { allowed_auth_methods: org.allowed_auth_methods },
+    });
+  }
+  const domain = domainOf(email);
+  for (const org of await organizationsJoinableByDomain(db, project.id, domain)) {
+    if (byId.has(org.organization_id)) continue;
+    found.push({
+      organization: org,
+      membership: { type: 'eligible_to_join_by_email_domain', details: { domain }, member: null },
+      member_authenticated: false,
+      mfa_required: null,
+      primary_required: primarySatisfied(org, factors)
+        ? null
+        : { allowed_auth_methods: org.allowed_auth_methods },
+    });
+  }
+  return found;
+}
+
+/** The PKCE failure message names `pkce` so the client knows to retry with its other verifier. */
+const PKCE_MISMATCH = 'The pkce_code_verifier does not match the pkce_code_challenge of this link.';
+
+/** Redeems a discovery link: result DR with a fresh IST. */
+export async function authenticateDiscoveryLink(
+  ctx: Context,
+  project: Project,
+  input: { discovery_magic_links_token: string; pkce_code_verifier?: string | undefined },
+): Promise<Omit<DiscoveryResult, 'request_id' | 'status_code'> | Failure> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const token = await redeemLinkToken(
+      trx,
+      project.id,
+      'discovery',
+      input.discovery_magic_links_token,
+      input.pkce_code_verifier,
+      now,
+    );
+    if (token === 'pkce_mismatch') return fail('pkce_mismatch', PKCE_MISMATCH);
+    if (token === 'not_found') {
+      return fail(
+        'magic_link_not_found',
+        'The discovery link is unknown, expired or already used.',
+      );
+    }
+    const factors = [emailFactor(token.email, '', now)];
+    const ist = await createIntermediateSession(trx, project, { email: token.email, factors }, now);
+    return {
+      intermediate_session_token: ist,
+      email_address: token.email,
+      discovered_organizations: await discoverOrganizations(trx, project, token.email, factors),
+    };
+  });
+}
+
+/**
+ * Resolves the caller of an `I` call: the IST in the body, else the session. An invalid IST is
+ * 404 `intermediate_session_not_found`; neither is 401 (§9).
+ */
+export async function discoveryIdentity(
+  ctx: Context,
+  project: Project,
+  istToken: string | undefined,
+  session: PresentedSession | null,
+  sessionSent: boolean,
+): Promise<DiscoveryIdentity | Failure> {
+  if (istToken) {
+    const ist = await findIntermediateSession(ctx.db, project.id, istToken, ctx.now());
+    if (!ist) {
+      return fail(
+        'intermediate_session_not_found',
+        'The intermediate session is unknown, expired or used.',
+      );
+    }
+    return {
+      email: ist.email,
+      factors: ist.factors,
+      intermediateSessionId: ist.id,
+      boundMemberId: ist.memberId,
+      organizationId: ist.organizationId,
+    };
+  }
+  if (session) {
+    const member = await memberById(ctx.db, project.id, session.row.member_id);
+    if (!member) return fail('session_not_found', 'The session is unknown, expired or revoked.');
+    return {
+      email: member.email_address,
+      factors: JSON.parse(session.row.factors) as AuthenticationFactor[],
+      intermediateSessionId: null,
+      boundMemberId: null,
+      organizationId: session.row.organization_id,
+    };
+  }
+  if (sessionSent) return fail('session_not_found', 'The session is unknown, expired or revoked.');
+  return fail(
+    'unauthorized_credentials',
+    'This call needs an intermediate session token or a session.',
+  );
+}
+
+/** `{email_address, discovered_organizations, organization_id_hint}` for an identity. */
+export async function listDiscovered(ctx: Context, project: Project, identity: DiscoveryIdentity) {
+  return {
+    email_address: identity.email,
+    discovered_organizations: await discoverOrganizations(
+      ctx.db,
+      project,
+      identity.email,
+      identity.factors,
+    ),
+    organization_id_hint: identity.organizationId,
+  };
+}
+
+/** Optional fields of a discovery organization create. */
+export type DiscoveryCreateInput = Partial<CreateOrganizationInput> & {
+  session_duration_minutes: number;
+};
+
+/** A name and a free slug derived from the address's domain (`jane@acme.com` → `acme`, `acme-2`…). */
+async function defaultNameAndSlug(db: Db, projectId: string, email: string, name?: string) {
+  const domain = domainOf(email);
+  const label = domain.split('.')[0] ?? domain;
+  const base = (name ?? label)
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, '-')
+    .replace(/^-+|-+$/g, '')
+    .slice(0, 100);
+  const stem = base.length >= 2 ? base : `${base || 'org'}-org`;
+  let slug = stem;
+  for (let n = 2; await organizationBySlug(db, projectId, slug); n += 1) slug = `${stem}-${n}`;
+  return { name: name ?? label, slug };
+}
+
+/**
+ * Creates an organization for the identity, makes it the creator (`admin` and `member`), and
+ * grants result AM.
+ */
+export async function createOrganizationByDiscovery(
+  ctx: Context,
+  project: Project,
+  identity: DiscoveryIdentity,
+  input: DiscoveryCreateInput,
+): Promise<AuthOutcome | Failure> {
+  if (!project.createOrganizationEnabled) {
+    return fail(
+      'organization_creation_not_allowed',
+      'This project does not allow creating organizations.',
+    );
+  }
+  if (input.organization_slug !== undefined && !SLUG_PATTERN.test(input.organization_slug)) {
+    return fail('invalid_request', 'organization_slug must be 2 to 128 of a-z, 0-9, and -._~');
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const defaults = await defaultNameAndSlug(
+      trx,
+      project.id,
+      identity.email,
+      input.organization_name,
+    );
+    const org = await createOrganization(
+      trx,
+      project.id,
+      project.environment,
+      {
+        ...input,
+        organization_name: input.organization_name ?? defaults.name,
+        organization_slug: input.organization_slug ?? defaults.slug,
+      },
+      now,
+    );
+    if (org === 'slug_taken') {
+      return fail('organization_slug_taken', 'That organization slug is already taken.');
+    }
+    const member = await createMember(
+      trx,
+      project.id,
+      project.environment,
+      org.organization_id,
+      { email_address: identity.email, status: 'active', roles: [ADMIN_ROLE], emailVerified: true },
+      now,
+    );
+    if (member === 'email_taken') {
+      return fail('invalid_request', 'The member could not be created.');
+    }
+    return completeAuthentication(ctx, trx, {
+      project,
+      organization: org,
+      member,
+      factors: identity.factors,
+      durationMinutes: input.session_duration_minutes,
+      intermediateSessionId: identity.intermediateSessionId,
+    });
+  });
+}
+
+/**
+ * Enters an organization with an identity (§7.3 exchange): an active member authenticates; an
+ * invited or pending one is activated; an address the organization admits by domain joins.
+ */
+export async function enterOrganization(
+  ctx: Context,
+  project: Project,
+  identity: DiscoveryIdentity,
+  input: { organization_id: string; session_duration_minutes: number },
+  presented: PresentedSession | null,
+): Promise<AuthOutcome | Failure> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const org = await organizationById(trx, project.id, input.organization_id);
+    if (!org) return fail('organization_not_found', 'No organization has this id.');
+    let member = await memberByEmail(trx, org.organization_id, identity.email);
+    if (identity.boundMemberId && member?.member_id !== identity.boundMemberId) {
+      return fail(
+        'intermediate_session_not_found',
+        'This intermediate session belongs to another member.',
+      );
+    }
+    if (!primarySatisfied(org, identity.factors)) {
+      return fail(
+        'primary_auth_required',
+        'This organization requires another primary authentication method.',
+      );
+    }
+    if (member && member.status !== 'deleted') {
+      member = await activateMember(trx, member, now);
+    } else if (!member && jitDecision(org, identity.email) === 'allowed') {
+      const created = await createMember(
+        trx,
+        project.id,
+        project.environment,
+        org.organization_id,
+        { email_address: identity.email, status: 'active', emailVerified: true },
+        now,
+      );
+      member = created === 'email_taken' ? null : created;
+    } else {
+      member = null;
+    }
+    if (!member) {
+      return fail('member_not_found', `${identity.email} is not a member of this organization.`);
+    }
+    return completeAuthentication(ctx, trx, {
+      project,
+      organization: org,
+      member,
+      factors: identity.factors,
+      durationMinutes: input.session_duration_minutes,
+      presented,
+      intermediateSessionId: identity.intermediateSessionId,
+    });
+  });
+}

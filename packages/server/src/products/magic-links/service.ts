@@ -1,0 +1,252 @@
+/** E-mail magic links (§7.1): login-or-signup and discovery sends, and redeeming a login link. */
+import {
+  DISCOVERY_LINK_MINUTES,
+  LOGIN_LINK_MINUTES,
+  SIGNUP_LINK_MINUTES,
+  type AuthenticationFactor,
+} from '@gatehouse/protocol';
+import { isoAt, type Context } from '../../context.js';
+import { magicLinkEmail } from '../../delivery/templates.js';
+import {
+  activateMember,
+  createMember,
+  isEmail,
+  memberByEmail,
+  memberEmailId,
+  normalizeEmail,
+} from '../members/service.js';
+import { allowsAuthMethod, jitDecision, organizationById } from '../organizations/service.js';
+import { resolveRedirectUrl, withToken } from '../projects/policy.js';
+import type { Project } from '../projects/service.js';
+import { fail, type Failure } from '../result.js';
+import {
+  completeAuthentication,
+  type AuthOutcome,
+  type PresentedSession,
+} from '../sessions/complete.js';
+import { findIntermediateSession } from '../sessions/intermediate.js';
+import { mergeFactors } from '../sessions/service.js';
+import { issueLinkToken, redeemLinkToken } from './tokens.js';
+
+/** The factor a redeemed e-mail link proves. */
+export function emailFactor(email: string, emailId: string, now: number): AuthenticationFactor {
+  return {
+    type: 'magic_link',
+    delivery_method: 'email',
+    last_authenticated_at: isoAt(now),
+    sequence_order: 'PRIMARY',
+    email_factor: { email_id: emailId, email_address: email },
+  };
+}
+
+/** The checks every send shares: address format, PKCE requirement. */
+function checkSend(project: Project, email: string, challenge: string | undefined): Failure | null {
+  if (!isEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  if (project.pkceRequired.email_magic_links && !challenge) {
+    return fail(
+      'pkce_required',
+      'This project requires a pkce_code_challenge for e-mail magic links.',
+    );
+  }
+  return null;
+}
+
+/** Input of {@link sendLoginOrSignup}. */
+export interface LoginOrSignupInput {
+  email_address: string;
+  organization_id: string;
+  login_redirect_url?: string | undefined;
+  signup_redirect_url?: string | undefined;
+  pkce_code_challenge?: string | undefined;
+}
+
+/**
+ * Sends a login link to an active member, or a signup link to an invited or pending member or
+ * to someone the organization lets join by e-mail domain. Both redirect URLs are checked first so
+ * that a known and an unknown address get the same answer.
+ */
+export async function sendLoginOrSignup(
+  ctx: Context,
+  project: Project,
+  input: LoginOrSignupInput,
+): Promise<Failure | null> {
+  const email = normalizeEmail(input.email_address);
+  const invalid = checkSend(project, email, input.pkce_code_challenge);
+  if (invalid) return invalid;
+  const org = await organizationById(ctx.db, project.id, input.organization_id);
+  if (!org) return fail('organization_not_found', 'No organization has this id.');
+  if (!allowsAuthMethod(org, 'magic_link')) {
+    return fail('auth_method_not_allowed', 'This organization does not allow e-mail magic links.');
+  }
+  const login = resolveRedirectUrl(project, 'login', input.login_redirect_url);
+  if (!login.ok) return fail('invalid_redirect_url', login.message);
+  const signup = resolveRedirectUrl(project, 'signup', input.signup_redirect_url);
+  if (!signup.ok) return fail('invalid_redirect_url', signup.message);
+
+  const member = await memberByEmail(ctx.db, org.organization_id, email);
+  let kind: 'login' | 'signup';
+  if (member && member.status === 'active') kind = 'login';
+  else if (member && (member.status === 'invited' || member.status === 'pending')) kind = 'signup';
+  else {
+    const decision = jitDecision(org, email);
+    if (decision !== 'allowed') {
+      return fail(decision, `${email} may not join ${org.organization_name} by e-mail.`);
+    }
+    kind = 'signup';
+  }
+
+  const now = ctx.now();
+  const lifetime = kind === 'login' ? LOGIN_LINK_MINUTES : SIGNUP_LINK_MINUTES;
+  const token = await issueLinkToken(
+    ctx.db,
+    {
+      projectId: project.id,
+      kind: 'magic_link',
+      email,
+      organizationId: org.organization_id,
+      pkceChallenge: input.pkce_code_challenge ?? null,
+      lifetimeMinutes: lifetime,
+    },
+    now,
+  );
+  const link = withToken(
+    kind === 'login' ? login.url : signup.url,
+    'multi_tenant_magic_links',
+    token,
+  );
+  await ctx.mailer.send(email, magicLinkEmail(kind, link, org.organization_name, lifetime));
+  return null;
+}
+
+/** Input of {@link sendDiscovery}. */
+export interface DiscoverySendInput {
+  email_address: string;
+  discovery_redirect_url?: string | undefined;
+  pkce_code_challenge?: string | undefined;
+}
+
+/**
+ * Sends a discovery link. Every valid request sends the same e-mail whether or not the address
+ * belongs to anyone, so the answer and its timing reveal nothing.
+ */
+export async function sendDiscovery(
+  ctx: Context,
+  project: Project,
+  input: DiscoverySendInput,
+): Promise<Failure | null> {
+  const email = normalizeEmail(input.email_address);
+  const invalid = checkSend(project, email, input.pkce_code_challenge);
+  if (invalid) return invalid;
+  const target = resolveRedirectUrl(project, 'discovery', input.discovery_redirect_url);
+  if (!target.ok) return fail('invalid_redirect_url', target.message);
+  const now = ctx.now();
+  const token = await issueLinkToken(
+    ctx.db,
+    {
+      projectId: project.id,
+      kind: 'discovery',
+      email,
+      organizationId: null,
+      pkceChallenge: input.pkce_code_challenge ?? null,
+      lifetimeMinutes: DISCOVERY_LINK_MINUTES,
+    },
+    now,
+  );
+  const link = withToken(target.url, 'discovery', token);
+  await ctx.mailer.send(
+    email,
+    magicLinkEmail('discovery', link, project.name, DISCOVERY_LINK_MINUTES),
+  );
+  return null;
+}
+
+/** Input of {@link authenticateMagicLink}. */
+export interface MagicLinkAuthenticateInput {
+  magic_links_token: string;
+  session_duration_minutes: number;
+  pkce_code_verifier?: string | undefined;
+  intermediate_session_token?: string | undefined;
+}
+
+/** The pkce failure message must contain `pkce`: the client retries with its other verifier on it. */
+const PKCE_MISMATCH = 'The pkce_code_verifier does not match the pkce_code_challenge of this link.';
+
+/**
+ * Redeems a login or signup link: activates an invited or pending member, creates a member who
+ * joins by e-mail domain, then grants result AM. One transaction: the link is single-use.
+ */
+export async function authenticateMagicLink(
+  ctx: Context,
+  project: Project,
+  input: MagicLinkAuthenticateInput,
+  presented: PresentedSession | null,
+): Promise<(AuthOutcome & { method_id: string }) | Failure> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const token = await redeemLinkToken(
+      trx,
+      project.id,
+      'magic_link',
+      input.magic_links_token,
+      input.pkce_code_verifier,
+      now,
+    );
+    if (token === 'pkce_mismatch') return fail('pkce_mismatch', PKCE_MISMATCH);
+    if (token === 'not_found' || !token.organization_id) {
+      return fail('magic_link_not_found', 'The magic link is unknown, expired or already used.');
+    }
+    const org = await organizationById(trx, project.id, token.organization_id);
+    if (!org) {
+      return fail('organization_not_found', 'The organization of this link no longer exists.');
+    }
+    const existing = await memberByEmail(trx, org.organization_id, token.email);
+    if (existing?.status === 'deleted') {
+      return fail('member_not_found', 'This member has been removed.');
+    }
+    const created = existing
+      ? await activateMember(trx, existing, now)
+      : await createMember(
+          trx,
+          project.id,
+          project.environment,
+          org.organization_id,
+          { email_address: token.email, status: 'active', emailVerified: true },
+          now,
+        );
+    if (created === 'email_taken') {
+      return fail('magic_link_not_found', 'The magic link could not be used.');
+    }
+    const member = created;
+
+    const emailId = await memberEmailId(trx, member.member_id);
+    let factors = [emailFactor(member.email_address, emailId, now)];
+    let istId: string | null = null;
+    if (input.intermediate_session_token) {
+      const ist = await findIntermediateSession(
+        trx,
+        project.id,
+        input.intermediate_session_token,
+        now,
+      );
+      // A foreign or stale IST is ignored; a matching one contributes its factors (§9).
+      if (
+        ist &&
+        ist.email === member.email_address &&
+        (ist.memberId === null || ist.memberId === member.member_id)
+      ) {
+        factors = mergeFactors(ist.factors, factors);
+        istId = ist.id;
+      }
+    }
+    const outcome = await completeAuthentication(ctx, trx, {
+      project,
+      organization: org,
+      member,
+      factors,
+      durationMinutes: input.session_duration_minutes,
+      presented,
+      intermediateSessionId: istId,
+    });
+    return { ...outcome, method_id: emailId };
+  });
+}

@@ -1,0 +1,85 @@
+/** One-time link tokens (magic and discovery links): issued hashed, redeemed once, PKCE-bound. */
+import { isoAt, type Db } from '../../context.js';
+import { hashToken, newToken, pkceMatches } from '../../crypto/random.js';
+import { randomUUID } from 'node:crypto';
+import type { TokensTable } from '../../store/schema.js';
+
+/** The kinds of link token. */
+export type LinkTokenKind = 'magic_link' | 'discovery';
+
+/** Issues a link token; returns the token itself, which only the e-mail will carry. */
+export async function issueLinkToken(
+  db: Db,
+  input: {
+    projectId: string;
+    kind: LinkTokenKind;
+    email: string;
+    organizationId: string | null;
+    pkceChallenge: string | null;
+    lifetimeMinutes: number;
+  },
+  now: number,
+): Promise<string> {
+  const token = newToken();
+  await db
+    .insertInto('tokens')
+    .values({
+      id: randomUUID(),
+      project_id: input.projectId,
+      kind: input.kind,
+      token_hash: hashToken(token),
+      email: input.email,
+      organization_id: input.organizationId,
+      pkce_challenge: input.pkceChallenge,
+      created_at: isoAt(now),
+      expires_at: isoAt(now + input.lifetimeMinutes * 60_000),
+      used_at: null,
+    })
+    .execute();
+  return token;
+}
+
+/** Why a token could not be redeemed. */
+export type RedeemFailure = 'not_found' | 'pkce_mismatch';
+
+/**
+ * Redeems a link token of the project. Run it inside the transaction that acts on the token:
+ * the conditional update marks it used for exactly one caller, and a PKCE mismatch returns
+ * before that update so the token stays usable (§10).
+ */
+export async function redeemLinkToken(
+  db: Db,
+  projectId: string,
+  kind: LinkTokenKind,
+  token: string,
+  verifier: string | undefined,
+  now: number,
+): Promise<TokensTable | RedeemFailure> {
+  const row = await db
+    .selectFrom('tokens')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (
+    !row ||
+    row.project_id !== projectId ||
+    row.kind !== kind ||
+    row.used_at !== null ||
+    row.expires_at <= isoAt(now)
+  ) {
+    return 'not_found';
+  }
+  if (
+    row.pkce_challenge !== null &&
+    (verifier === undefined || !pkceMatches(verifier, row.pkce_challenge))
+  ) {
+    return 'pkce_mismatch';
+  }
+  const result = await db
+    .updateTable('tokens')
+    .set({ used_at: isoAt(now) })
+    .where('id', '=', row.id)
+    .where('used_at', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n ? row : 'not_found';
+}

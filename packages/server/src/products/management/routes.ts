@@ -1,0 +1,94 @@
+/** The management API under /v1/b2b for host backends, authenticated by `project_id:secret`. */
+import type { FastifyInstance } from 'fastify';
+import { AUTH_METHODS, type AuthMethod } from '@gatehouse/protocol';
+import { z } from 'zod';
+import type { Context } from '../../context.js';
+import { secretCaller } from '../../http/auth.js';
+import { unwrap } from '../../http/errors.js';
+import { ok } from '../../http/reply.js';
+import { fields, parseBody } from '../../http/validate.js';
+import { authenticateForBackend } from '../sessions/lifecycle.js';
+import {
+  manageCreateMember,
+  manageCreateOrganization,
+  manageGetMember,
+  manageGetOrganization,
+} from './service.js';
+
+const CreateOrganizationBody = z.object({
+  organization_name: fields.text.max(128),
+  organization_slug: fields.text.max(128),
+  organization_logo_url: z.string().max(2048).optional(),
+  email_jit_provisioning: z.enum(['RESTRICTED', 'NOT_ALLOWED']).optional(),
+  email_allowed_domains: z.array(z.string().max(253)).max(100).optional(),
+  auth_methods: z.enum(['ALL_ALLOWED', 'RESTRICTED']).optional(),
+  allowed_auth_methods: z.array(z.enum(AUTH_METHODS as [AuthMethod, ...AuthMethod[]])).optional(),
+  mfa_policy: z.enum(['OPTIONAL', 'REQUIRED_FOR_ALL']).optional(),
+});
+
+const CreateMemberBody = z.object({
+  email_address: fields.text.max(254),
+  name: z.string().max(256).optional(),
+  status: z.enum(['active', 'invited', 'pending']).optional(),
+  roles: z.array(z.string().min(1).max(64)).max(50).optional(),
+});
+
+const SessionAuthenticateBody = z
+  .object({
+    session_token: fields.text.max(200).optional(),
+    session_jwt: fields.text.max(8192).optional(),
+  })
+  .refine((b) => b.session_token !== undefined || b.session_jwt !== undefined, {
+    message: 'session_token or session_jwt is required',
+    path: ['session_token'],
+  });
+
+type OrgParams = { organization_id: string };
+type MemberParams = OrgParams & { member_id: string };
+
+/** Registers the management routes. */
+export function registerManagement(app: FastifyInstance, ctx: Context): void {
+  app.post('/v1/b2b/organizations', async (request) => {
+    const project = await secretCaller(ctx, request);
+    const body = parseBody(CreateOrganizationBody, request.body);
+    return ok(request, {
+      organization: unwrap(await manageCreateOrganization(ctx, project, body)),
+    });
+  });
+
+  app.get<{ Params: OrgParams }>('/v1/b2b/organizations/:organization_id', async (request) => {
+    const project = await secretCaller(ctx, request);
+    return ok(request, {
+      organization: unwrap(
+        await manageGetOrganization(ctx, project, request.params.organization_id),
+      ),
+    });
+  });
+
+  app.post<{ Params: OrgParams }>(
+    '/v1/b2b/organizations/:organization_id/members',
+    async (request) => {
+      const project = await secretCaller(ctx, request);
+      const body = parseBody(CreateMemberBody, request.body);
+      return ok(
+        request,
+        unwrap(await manageCreateMember(ctx, project, request.params.organization_id, body)),
+      );
+    },
+  );
+
+  app.get<{ Params: MemberParams }>(
+    '/v1/b2b/organizations/:organization_id/members/:member_id',
+    async (request) => {
+      const project = await secretCaller(ctx, request);
+      const { organization_id, member_id } = request.params;
+      return ok(request, unwrap(await manageGetMember(ctx, project, organization_id, member_id)));
+    },
+  );
+
+  app.post('/v1/b2b/sessions/authenticate', async (request) => {
+    const project = await secretCaller(ctx, request);
+    const body = parseBody(SessionAuthenticateBody, request.body);
+    return ok(request, unwrap(await authenticateForBackend(ctx, project, body)));
+  });
+}

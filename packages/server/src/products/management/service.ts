@@ -1,0 +1,83 @@
+/** The management API's operations for host backends: organizations and members by secret key. */
+import type { Member, Organization } from '@gatehouse/protocol';
+import type { Context } from '../../context.js';
+import { createMember, isEmail, memberById, type CreateMemberInput } from '../members/service.js';
+import {
+  SLUG_PATTERN,
+  createOrganization,
+  organizationById,
+  type CreateOrganizationInput,
+} from '../organizations/service.js';
+import type { Project } from '../projects/service.js';
+import { fail, type Failure } from '../result.js';
+
+/** Creates an organization in the project. */
+export async function manageCreateOrganization(
+  ctx: Context,
+  project: Project,
+  input: CreateOrganizationInput,
+): Promise<Organization | Failure> {
+  if (!SLUG_PATTERN.test(input.organization_slug)) {
+    return fail('invalid_request', 'organization_slug must be 2 to 128 of a-z, 0-9, and -._~');
+  }
+  const org = await ctx.db
+    .transaction()
+    .execute((trx) => createOrganization(trx, project.id, project.environment, input, ctx.now()));
+  return org === 'slug_taken'
+    ? fail('organization_slug_taken', 'That organization slug is already taken.')
+    : org;
+}
+
+/** An organization of the project, or a failure naming it missing. */
+export async function manageGetOrganization(
+  ctx: Context,
+  project: Project,
+  id: string,
+): Promise<Organization | Failure> {
+  return (
+    (await organizationById(ctx.db, project.id, id)) ??
+    fail('organization_not_found', 'No organization has this id.')
+  );
+}
+
+/** Creates a member of one of the project's organizations. */
+export async function manageCreateMember(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  input: CreateMemberInput,
+): Promise<{ member: Member; organization: Organization } | Failure> {
+  if (!isEmail(input.email_address)) {
+    return fail('invalid_email', 'The e-mail address is not valid.');
+  }
+  const organization = await organizationById(ctx.db, project.id, organizationId);
+  if (!organization) return fail('organization_not_found', 'No organization has this id.');
+  const member = await ctx.db
+    .transaction()
+    .execute((trx) =>
+      createMember(trx, project.id, project.environment, organizationId, input, ctx.now()),
+    );
+  if (member === 'email_taken') {
+    return fail(
+      'invalid_request',
+      'The organization already has a member with this e-mail address.',
+    );
+  }
+  return { member, organization };
+}
+
+/** A member of one of the project's organizations. */
+export async function manageGetMember(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  memberId: string,
+): Promise<{ member: Member; organization: Organization } | Failure> {
+  const organization = await organizationById(ctx.db, project.id, organizationId);
+  if (!organization) return fail('organization_not_found', 'No organization has this id.');
+  const member = await memberById(ctx.db, project.id, memberId);
+  if (!member || member.organization_id !== organizationId) {
+    return fail('member_not_found', 'No member has this id.');
+  }
+  return { member, organization };
+}

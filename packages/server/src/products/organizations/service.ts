@@ -1,0 +1,204 @@
+/** Organizations: creation, lookups, and the wire shape of §5. */
+import {
+  AUTH_METHODS,
+  MFA_METHODS,
+  type AuthMethod,
+  type AuthMethodsPolicy,
+  type EmailJitProvisioning,
+  type Environment,
+  type MfaPolicy,
+  type Organization,
+  type OrganizationSlugSubset,
+} from '@gatehouse/protocol';
+import { isoAt, type Db } from '../../context.js';
+import { newId } from '../../crypto/random.js';
+import type { OrganizationsTable } from '../../store/schema.js';
+
+/** Fields accepted when creating an organization. */
+export interface CreateOrganizationInput {
+  organization_name: string;
+  organization_slug: string;
+  email_jit_provisioning?: EmailJitProvisioning;
+  email_allowed_domains?: string[];
+  auth_methods?: AuthMethodsPolicy;
+  allowed_auth_methods?: AuthMethod[];
+  mfa_policy?: MfaPolicy;
+  organization_logo_url?: string;
+}
+
+/** Slugs: 2–128 characters of lowercase letters, digits and `-._~`. */
+export const SLUG_PATTERN = /^[a-z0-9._~-]{2,128}$/;
+
+/** The wire form of an organization row. */
+export function toOrganization(row: OrganizationsTable): Organization {
+  return {
+    organization_id: row.id,
+    organization_slug: row.slug,
+    organization_name: row.name,
+    organization_logo_url: row.logo_url,
+    sso_active_connections: [],
+    sso_default_connection_id: null,
+    email_jit_provisioning: row.email_jit_provisioning as EmailJitProvisioning,
+    email_allowed_domains: JSON.parse(row.email_allowed_domains) as string[],
+    auth_methods: row.auth_methods as AuthMethodsPolicy,
+    allowed_auth_methods: JSON.parse(row.allowed_auth_methods) as AuthMethod[],
+    mfa_policy: row.mfa_policy as MfaPolicy,
+    mfa_methods: row.mfa_methods as Organization['mfa_methods'],
+    allowed_mfa_methods: JSON.parse(row.allowed_mfa_methods) as Organization['allowed_mfa_methods'],
+    trusted_metadata: JSON.parse(row.trusted_metadata) as Record<string, unknown>,
+    sso_jit_provisioning: 'NOT_ALLOWED',
+    email_invites: 'ALL_ALLOWED',
+    sso_jit_provisioning_allowed_connections: [],
+    created_at: row.created_at,
+    updated_at: row.updated_at,
+  };
+}
+
+/** The subset returned by the anonymous slug search (§5). */
+export function toSlugSubset(org: Organization): OrganizationSlugSubset {
+  return {
+    organization_id: org.organization_id,
+    organization_name: org.organization_name,
+    organization_logo_url: org.organization_logo_url,
+    sso_active_connections: org.sso_active_connections,
+    sso_default_connection_id: org.sso_default_connection_id,
+    email_jit_provisioning: org.email_jit_provisioning,
+    email_allowed_domains: org.email_allowed_domains,
+    auth_methods: org.auth_methods,
+    allowed_auth_methods: org.allowed_auth_methods,
+    mfa_policy: org.mfa_policy,
+  };
+}
+
+/** The domain part of an e-mail address, lowercased. */
+export function domainOf(email: string): string {
+  return email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+}
+
+/**
+ * Creates an organization. Returns `'slug_taken'` when the slug is in use in the project.
+ *
+ * @example
+ * const org = await createOrganization(db, project.id, 'test', { organization_name: 'Acme', organization_slug: 'acme' });
+ */
+export async function createOrganization(
+  db: Db,
+  projectId: string,
+  env: Environment,
+  input: CreateOrganizationInput,
+  now: number,
+): Promise<Organization | 'slug_taken'> {
+  const slug = input.organization_slug.toLowerCase();
+  const taken = await organizationBySlug(db, projectId, slug);
+  if (taken) return 'slug_taken';
+  const domains = [...new Set((input.email_allowed_domains ?? []).map((d) => d.toLowerCase()))];
+  const at = isoAt(now);
+  const row: OrganizationsTable = {
+    id: newId('organization', env),
+    project_id: projectId,
+    slug,
+    name: input.organization_name,
+    logo_url: input.organization_logo_url ?? '',
+    email_jit_provisioning:
+      input.email_jit_provisioning ?? (domains.length > 0 ? 'RESTRICTED' : 'NOT_ALLOWED'),
+    email_allowed_domains: JSON.stringify(domains),
+    auth_methods: input.auth_methods ?? 'ALL_ALLOWED',
+    allowed_auth_methods: JSON.stringify(
+      input.auth_methods === 'RESTRICTED' ? (input.allowed_auth_methods ?? []) : [...AUTH_METHODS],
+    ),
+    mfa_policy: input.mfa_policy ?? 'OPTIONAL',
+    mfa_methods: 'ALL_ALLOWED',
+    allowed_mfa_methods: JSON.stringify(MFA_METHODS),
+    trusted_metadata: '{}',
+    created_at: at,
+    updated_at: at,
+  };
+  await db.insertInto('organizations').values(row).execute();
+  if (domains.length > 0) {
+    await db
+      .insertInto('organization_domains')
+      .values(domains.map((domain) => ({ project_id: projectId, organization_id: row.id, domain })))
+      .execute();
+  }
+  return toOrganization(row);
+}
+
+/** An organization of the project by id, or null (ids of other projects are not found). */
+export async function organizationById(
+  db: Db,
+  projectId: string,
+  id: string,
+): Promise<Organization | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('id', '=', id)
+    .where('project_id', '=', projectId)
+    .executeTakeFirst();
+  return row ? toOrganization(row) : null;
+}
+
+/** An organization of the project by slug, or null. */
+export async function organizationBySlug(
+  db: Db,
+  projectId: string,
+  slug: string,
+): Promise<Organization | null> {
+  const row = await db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('slug', '=', slug.toLowerCase())
+    .executeTakeFirst();
+  return row ? toOrganization(row) : null;
+}
+
+/** Organizations of the project by id, in no particular order. */
+export async function organizationsByIds(
+  db: Db,
+  projectId: string,
+  ids: string[],
+): Promise<Organization[]> {
+  if (ids.length === 0) return [];
+  const rows = await db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('id', 'in', ids)
+    .execute();
+  return rows.map(toOrganization);
+}
+
+/** Organizations that let anyone with an address at `domain` join by e-mail. */
+export async function organizationsJoinableByDomain(
+  db: Db,
+  projectId: string,
+  domain: string,
+): Promise<Organization[]> {
+  const rows = await db
+    .selectFrom('organizations')
+    .innerJoin('organization_domains', 'organization_domains.organization_id', 'organizations.id')
+    .selectAll('organizations')
+    .where('organization_domains.project_id', '=', projectId)
+    .where('organization_domains.domain', '=', domain.toLowerCase())
+    .where('organizations.email_jit_provisioning', '=', 'RESTRICTED')
+    .execute();
+  return rows.map(toOrganization);
+}
+
+/** Whether a non-member with this e-mail may join the organization by e-mail (JIT). */
+export type JitDecision =
+  'allowed' | 'email_jit_provisioning_not_allowed' | 'invalid_email_for_jit_provisioning';
+
+/** Applies the organization's e-mail JIT policy to an address. */
+export function jitDecision(org: Organization, email: string): JitDecision {
+  if (org.email_jit_provisioning !== 'RESTRICTED') return 'email_jit_provisioning_not_allowed';
+  return org.email_allowed_domains.includes(domainOf(email))
+    ? 'allowed'
+    : 'invalid_email_for_jit_provisioning';
+}
+
+/** Whether the organization accepts a primary authentication method. */
+export function allowsAuthMethod(org: Organization, method: AuthMethod): boolean {
+  return org.auth_methods === 'ALL_ALLOWED' || org.allowed_auth_methods.includes(method);
+}

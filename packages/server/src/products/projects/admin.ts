@@ -1,0 +1,132 @@
+/** The in-process administration API (`app.gatehouse`): what the CLI, the demo and tests use. */
+import type { AuthMethod, Environment, Member, Organization } from '@gatehouse/protocol';
+import type { Context } from '../../context.js';
+import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
+import { createMember, memberByEmail } from '../members/service.js';
+import {
+  createOrganization,
+  organizationById,
+  organizationBySlug,
+} from '../organizations/service.js';
+import type { CreatedProject, PkceRequired, RedirectUrls } from './service.js';
+
+/** Administration of projects, organizations and members, without HTTP. */
+export interface Admin {
+  createProject(input: {
+    name: string;
+    environment?: Environment;
+    createOrganizationEnabled?: boolean;
+    authorizedOrigins?: string[];
+    redirectUrls?: RedirectUrls;
+    slugPattern?: string | null;
+    pkceRequired?: Partial<PkceRequired>;
+  }): Promise<CreatedProject>;
+  getProject(projectId: string): Promise<{
+    project_id: string;
+    name: string;
+    environment: Environment;
+    public_token: string;
+  } | null>;
+  updateProject(
+    projectId: string,
+    patch: {
+      authorizedOrigins?: string[];
+      redirectUrls?: RedirectUrls;
+      createOrganizationEnabled?: boolean;
+      slugPattern?: string | null;
+      pkceRequired?: Partial<PkceRequired>;
+    },
+  ): Promise<void>;
+  createOrganization(
+    projectId: string,
+    input: {
+      organization_name: string;
+      organization_slug: string;
+      email_jit_provisioning?: 'RESTRICTED' | 'NOT_ALLOWED';
+      email_allowed_domains?: string[];
+      auth_methods?: 'ALL_ALLOWED' | 'RESTRICTED';
+      allowed_auth_methods?: AuthMethod[];
+      mfa_policy?: 'OPTIONAL' | 'REQUIRED_FOR_ALL';
+      organization_logo_url?: string;
+    },
+  ): Promise<Organization>;
+  getOrganizationBySlug(projectId: string, slug: string): Promise<Organization | null>;
+  createMember(
+    projectId: string,
+    organizationId: string,
+    input: {
+      email_address: string;
+      name?: string;
+      status?: 'active' | 'invited' | 'pending';
+      roles?: string[];
+    },
+  ): Promise<Member>;
+  getMemberByEmail(
+    projectId: string,
+    organizationId: string,
+    email: string,
+  ): Promise<Member | null>;
+  listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
+}
+
+/**
+ * Builds the admin API over the services. Misuse (unknown project, taken slug) throws a
+ * `TypeError` or `Error`: these are operator mistakes, not user input.
+ */
+export function createAdmin(ctx: Context): Admin {
+  const requireProject = async (projectId: string) => {
+    const project = await ctx.projects.byId(projectId);
+    if (!project) throw new TypeError(`Unknown project: ${projectId}`);
+    return project;
+  };
+  return {
+    createProject: (input) => ctx.projects.create(input),
+    async getProject(projectId) {
+      const p = await ctx.projects.byId(projectId);
+      return p
+        ? {
+            project_id: p.id,
+            name: p.name,
+            environment: p.environment,
+            public_token: p.publicToken,
+          }
+        : null;
+    },
+    async updateProject(projectId, patch) {
+      if (!(await ctx.projects.update(projectId, patch)))
+        throw new TypeError(`Unknown project: ${projectId}`);
+    },
+    async createOrganization(projectId, input) {
+      const project = await requireProject(projectId);
+      const org = await ctx.db
+        .transaction()
+        .execute((trx) =>
+          createOrganization(trx, project.id, project.environment, input, ctx.now()),
+        );
+      if (org === 'slug_taken')
+        throw new Error(`The slug ${input.organization_slug} is already taken`);
+      return org;
+    },
+    async getOrganizationBySlug(projectId, slug) {
+      return organizationBySlug(ctx.db, projectId, slug);
+    },
+    async createMember(projectId, organizationId, input) {
+      const project = await requireProject(projectId);
+      if (!(await organizationById(ctx.db, project.id, organizationId))) {
+        throw new TypeError(`Unknown organization: ${organizationId}`);
+      }
+      const member = await ctx.db
+        .transaction()
+        .execute((trx) =>
+          createMember(trx, project.id, project.environment, organizationId, input, ctx.now()),
+        );
+      if (member === 'email_taken') throw new Error(`${input.email_address} is already a member`);
+      return member;
+    },
+    async getMemberByEmail(projectId, organizationId, email) {
+      const org = await organizationById(ctx.db, projectId, organizationId);
+      return org ? memberByEmail(ctx.db, org.organization_id, email) : null;
+    },
+    listOutbox: (opts) => listOutbox(ctx.db, opts),
+  };
+}

@@ -1,0 +1,206 @@
+/** Projects: creation, settings, secrets, and the cached lookup by public token. */
+import type { Environment } from '@gatehouse/protocol';
+import type { Kysely } from 'kysely';
+import { hashToken, newId, newToken, safeEqual } from '../../crypto/random.js';
+import type { Database, ProjectsTable } from '../../store/schema.js';
+
+/** Redirect URL allow-lists by kind; the first of each is the default. */
+export interface RedirectUrls {
+  login?: string[];
+  signup?: string[];
+  discovery?: string[];
+  reset_password?: string[];
+}
+export type RedirectKind = keyof RedirectUrls;
+
+/** Which flows must carry a PKCE challenge. */
+export interface PkceRequired {
+  email_magic_links: boolean;
+  password_resets: boolean;
+  oauth: boolean;
+  sso: boolean;
+}
+
+/** A project as the services use it. */
+export interface Project {
+  id: string;
+  name: string;
+  environment: Environment;
+  publicToken: string;
+  createOrganizationEnabled: boolean;
+  authorizedOrigins: string[];
+  redirectUrls: RedirectUrls;
+  slugPattern: string | null;
+  pkceRequired: PkceRequired;
+}
+
+/** Input of {@link ProjectService.create}. */
+export interface CreateProjectInput {
+  name: string;
+  environment?: Environment;
+  createOrganizationEnabled?: boolean;
+  authorizedOrigins?: string[];
+  redirectUrls?: RedirectUrls;
+  slugPattern?: string | null;
+  pkceRequired?: Partial<PkceRequired>;
+}
+
+/** Input of {@link ProjectService.update}. */
+export type UpdateProjectInput = Omit<CreateProjectInput, 'name' | 'environment'>;
+
+/** What creating a project reveals once: the secret is never readable again. */
+export interface CreatedProject {
+  project_id: string;
+  public_token: string;
+  secret: string;
+  secret_id: string;
+}
+
+const NO_PKCE: PkceRequired = {
+  email_magic_links: false,
+  password_resets: false,
+  oauth: false,
+  sso: false,
+};
+/** How long a project lookup by public token is trusted before it is read again. */
+const CACHE_MS = 5_000;
+
+function toProject(row: ProjectsTable): Project {
+  return {
+    id: row.id,
+    name: row.name,
+    environment: row.environment,
+    publicToken: row.public_token,
+    createOrganizationEnabled: row.create_organization_enabled === 1,
+    authorizedOrigins: JSON.parse(row.authorized_origins) as string[],
+    redirectUrls: JSON.parse(row.redirect_urls) as RedirectUrls,
+    slugPattern: row.slug_pattern,
+    pkceRequired: { ...NO_PKCE, ...(JSON.parse(row.pkce_required) as Partial<PkceRequired>) },
+  };
+}
+
+/** Normalizes an origin list so comparisons are exact (`https://a.example:443` → `https://a.example`). */
+function normalizeOrigins(origins: string[]): string[] {
+  return origins.map((o) => {
+    try {
+      return new URL(o).origin;
+    } catch {
+      throw new TypeError(`Not an origin: ${o}`);
+    }
+  });
+}
+
+function validateRedirectUrls(urls: RedirectUrls): RedirectUrls {
+  for (const list of Object.values(urls) as (string[] | undefined)[]) {
+    for (const url of list ?? []) {
+      if (!URL.canParse(url)) throw new TypeError(`Not an absolute URL: ${url}`);
+    }
+  }
+  return urls;
+}
+
+/** Reads and writes projects; lookups by public token are cached briefly for the hot path. */
+export class ProjectService {
+  readonly #cache = new Map<string, { project: Project | null; at: number }>();
+
+  constructor(
+    private readonly db: Kysely<Database>,
+    private readonly now: () => number,
+  ) {}
+
+  /** Creates a project with one secret key. */
+  async create(input: CreateProjectInput): Promise<CreatedProject> {
+    const env = input.environment ?? 'test';
+    const at = new Date(this.now()).toISOString();
+    const projectId = newId('project', env);
+    const publicToken = newId('public-token', env);
+    const secretId = newId('secret', env);
+    const secret = `secret-${env}-${newToken()}`;
+    await this.db.transaction().execute(async (trx) => {
+      await trx
+        .insertInto('projects')
+        .values({
+          id: projectId,
+          name: input.name,
+          environment: env,
+          public_token: publicToken,
+          create_organization_enabled: input.createOrganizationEnabled ? 1 : 0,
+          authorized_origins: JSON.stringify(normalizeOrigins(input.authorizedOrigins ?? [])),
+          redirect_urls: JSON.stringify(validateRedirectUrls(input.redirectUrls ?? {})),
+          slug_pattern: input.slugPattern ?? null,
+          pkce_required: JSON.stringify({ ...NO_PKCE, ...input.pkceRequired }),
+          created_at: at,
+          updated_at: at,
+        })
+        .execute();
+      await trx
+        .insertInto('secrets')
+        .values({
+          id: secretId,
+          project_id: projectId,
+          secret_hash: hashToken(secret),
+          created_at: at,
+        })
+        .execute();
+    });
+    return { project_id: projectId, public_token: publicToken, secret, secret_id: secretId };
+  }
+
+  /** Changes a project's settings; fields left out keep their value. */
+  async update(projectId: string, patch: UpdateProjectInput): Promise<boolean> {
+    const current = await this.byId(projectId);
+    if (!current) return false;
+    const values: Partial<ProjectsTable> = { updated_at: new Date(this.now()).toISOString() };
+    if (patch.authorizedOrigins)
+      values.authorized_origins = JSON.stringify(normalizeOrigins(patch.authorizedOrigins));
+    if (patch.redirectUrls)
+      values.redirect_urls = JSON.stringify(validateRedirectUrls(patch.redirectUrls));
+    if (patch.createOrganizationEnabled !== undefined) {
+      values.create_organization_enabled = patch.createOrganizationEnabled ? 1 : 0;
+    }
+    if (patch.slugPattern !== undefined) values.slug_pattern = patch.slugPattern;
+    if (patch.pkceRequired)
+      values.pkce_required = JSON.stringify({ ...current.pkceRequired, ...patch.pkceRequired });
+    await this.db.updateTable('projects').set(values).where('id', '=', projectId).execute();
+    this.#cache.delete(current.publicToken);
+    return true;
+  }
+
+  /** A project by id, or null. */
+  async byId(projectId: string): Promise<Project | null> {
+    const row = await this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('id', '=', projectId)
+      .executeTakeFirst();
+    return row ? toProject(row) : null;
+  }
+
+  /** A project by public token, or null; cached for a few seconds (misses too). */
+  async byPublicToken(publicToken: string): Promise<Project | null> {
+    const hit = this.#cache.get(publicToken);
+    if (hit && this.now() - hit.at < CACHE_MS) return hit.project;
+    const row = await this.db
+      .selectFrom('projects')
+      .selectAll()
+      .where('public_token', '=', publicToken)
+      .executeTakeFirst();
+    const project = row ? toProject(row) : null;
+    if (this.#cache.size > 10_000) this.#cache.clear();
+    this.#cache.set(publicToken, { project, at: this.now() });
+    return project;
+  }
+
+  /** The project whose secret key this is, or null (constant-time over the stored hashes). */
+  async verifySecret(projectId: string, secret: string): Promise<Project | null> {
+    const rows = await this.db
+      .selectFrom('secrets')
+      .select('secret_hash')
+      .where('project_id', '=', projectId)
+      .execute();
+    const hash = hashToken(secret);
+    let ok = false;
+    for (const row of rows) ok = safeEqual(hash, row.secret_hash) || ok;
+    return ok ? this.byId(projectId) : null;
+  }
+}

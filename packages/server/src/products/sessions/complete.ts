@@ -1,0 +1,149 @@
+/** Turns a verified identity into result F or AM (§5, §9, §14): the one place sessions are granted. */
+import type {
+  AuthenticationFactor,
+  FullSessionResult,
+  Member,
+  MfaPendingResult,
+  MfaRequired,
+  Organization,
+} from '@gatehouse/protocol';
+import type { Context, Db } from '../../context.js';
+import { roleIds } from '../members/service.js';
+import type { Project } from '../projects/service.js';
+import { consumeIntermediateSession, createIntermediateSession } from './intermediate.js';
+import {
+  createSession,
+  mergeFactors,
+  signSessionJwt,
+  toMemberSession,
+  touchSession,
+} from './service.js';
+import type { SessionsTable } from '../../store/schema.js';
+
+/** Result data without the envelope's `request_id` and `status_code`. */
+export type FullSession = Omit<FullSessionResult, 'request_id' | 'status_code'>;
+export type MfaPending = Omit<MfaPendingResult, 'request_id' | 'status_code'>;
+export type AuthOutcome = FullSession | MfaPending;
+
+/** A live session presented in `Authorization`, with its token. */
+export interface PresentedSession {
+  row: SessionsTable;
+  token: string;
+}
+
+/** What a primary or exchange step established. */
+export interface CompletionInput {
+  project: Project;
+  organization: Organization;
+  member: Member;
+  /** All factors proven so far (earlier IST factors already merged in). */
+  factors: AuthenticationFactor[];
+  durationMinutes: number;
+  /** A live session from `Authorization`; it gains the factors if it is the same member's. */
+  presented?: PresentedSession | null;
+  /** An IST to void if this yields a full session. */
+  intermediateSessionId?: string | null;
+}
+
+/** Whether the member must still pass a second factor (§9). */
+export function mfaNeeded(
+  organization: Organization,
+  member: Member,
+  factors: AuthenticationFactor[],
+): boolean {
+  const required = organization.mfa_policy === 'REQUIRED_FOR_ALL' || member.mfa_enrolled;
+  return required && !factors.some((f) => f.sequence_order === 'SECONDARY');
+}
+
+/** The `mfa_required` object for a member who still needs a second factor. */
+export function mfaRequiredFor(member: Member): MfaRequired {
+  return {
+    member_options: member.mfa_phone_number ? { mfa_phone_number: member.mfa_phone_number } : null,
+    secondary_auth_initiated: null,
+  };
+}
+
+/**
+ * Grants the result of an authentication: variant B with a member-bound IST when MFA remains,
+ * else a full session (the presented one extended, same token, when it belongs to the same member
+ * and organization; otherwise a new one).
+ */
+export async function completeAuthentication(
+  ctx: Context,
+  db: Db,
+  input: CompletionInput,
+): Promise<AuthOutcome> {
+  const { project, organization, member, factors } = input;
+  const now = ctx.now();
+  if (mfaNeeded(organization, member, factors)) {
+    const ist = await createIntermediateSession(
+      db,
+      project,
+      {
+        email: member.email_address,
+        memberId: member.member_id,
+        organizationId: organization.organization_id,
+        factors,
+      },
+      now,
+    );
+    return {
+      member_id: member.member_id,
+      member,
+      organization,
+      member_session: null,
+      session_token: '',
+      session_jwt: '',
+      member_authenticated: false,
+      intermediate_session_token: ist,
+      mfa_required: mfaRequiredFor(member),
+    };
+  }
+
+  let row: SessionsTable;
+  let token: string;
+  const presented = input.presented;
+  if (
+    presented &&
+    presented.row.member_id === member.member_id &&
+    presented.row.organization_id === organization.organization_id
+  ) {
+    row = await touchSession(db, presented.row, now, input.durationMinutes, factors);
+    token = presented.token;
+  } else {
+    ({ row, token } = await createSession(
+      db,
+      project,
+      member,
+      mergeFactors([], factors),
+      input.durationMinutes,
+      now,
+    ));
+  }
+  if (input.intermediateSessionId)
+    await consumeIntermediateSession(db, input.intermediateSessionId, now);
+  return fullSession(ctx, project, organization, member, row, token);
+}
+
+/** Renders result F for a session row and its token, with a freshly signed JWT. */
+export async function fullSession(
+  ctx: Context,
+  project: Project,
+  organization: Organization,
+  member: Member,
+  row: SessionsTable,
+  token: string,
+): Promise<FullSession> {
+  const memberSession = toMemberSession(row, roleIds(member));
+  return {
+    member_id: member.member_id,
+    member,
+    organization,
+    member_session: memberSession,
+    session_token: token,
+    session_jwt: await signSessionJwt(ctx, project, memberSession, organization),
+    member_authenticated: true,
+    intermediate_session_token: '',
+    mfa_required: null,
+  };
+}

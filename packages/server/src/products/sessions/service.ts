@@ -1,0 +1,191 @@
+/** Member sessions: opaque tokens hashed at rest, lookups, extension, revocation, and their JWTs. */
+import {
+  SESSION_JWT_MINUTES,
+  type AuthenticationFactor,
+  type Member,
+  type MemberSession,
+  type Organization,
+} from '@gatehouse/protocol';
+import { SignJWT } from 'jose';
+import { isoAt, type Context, type Db } from '../../context.js';
+import { hashToken, newId, newToken } from '../../crypto/random.js';
+import type { SessionsTable } from '../../store/schema.js';
+import type { Project } from '../projects/service.js';
+
+/** The private claims of a session JWT. */
+export const SESSION_CLAIM = 'https://gatehouse.dev/session';
+export const ORGANIZATION_CLAIM = 'https://gatehouse.dev/organization';
+
+/** The wire form of a session row. */
+export function toMemberSession(row: SessionsTable, roles: string[]): MemberSession {
+  return {
+    member_session_id: row.id,
+    member_id: row.member_id,
+    organization_id: row.organization_id,
+    started_at: row.started_at,
+    last_accessed_at: row.last_accessed_at,
+    expires_at: row.expires_at,
+    custom_claims: {},
+    roles,
+    authentication_factors: JSON.parse(row.factors) as AuthenticationFactor[],
+  };
+}
+
+/**
+ * Starts a session and returns its token, which exists only in this return value: the table
+ * keeps its hash.
+ */
+export async function createSession(
+  db: Db,
+  project: Project,
+  member: Member,
+  factors: AuthenticationFactor[],
+  durationMinutes: number,
+  now: number,
+): Promise<{ token: string; row: SessionsTable }> {
+  const token = newToken();
+  const row: SessionsTable = {
+    id: newId('member-session', project.environment),
+    project_id: project.id,
+    member_id: member.member_id,
+    organization_id: member.organization_id,
+    token_hash: hashToken(token),
+    factors: JSON.stringify(factors),
+    started_at: isoAt(now),
+    last_accessed_at: isoAt(now),
+    expires_at: isoAt(now + durationMinutes * 60_000),
+    revoked_at: null,
+  };
+  await db.insertInto('sessions').values(row).execute();
+  return { token, row };
+}
+
+/** A live (known, unexpired, unrevoked) session of the project by token, or null. */
+export async function findLiveSession(
+  db: Db,
+  projectId: string,
+  token: string,
+  now: number,
+): Promise<SessionsTable | null> {
+  const row = await db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('token_hash', '=', hashToken(token))
+    .executeTakeFirst();
+  if (
+    !row ||
+    row.project_id !== projectId ||
+    row.revoked_at !== null ||
+    row.expires_at <= isoAt(now)
+  )
+    return null;
+  return row;
+}
+
+/** A live session of the project by id, or null. */
+export async function findLiveSessionById(
+  db: Db,
+  projectId: string,
+  id: string,
+  now: number,
+): Promise<SessionsTable | null> {
+  const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  if (
+    !row ||
+    row.project_id !== projectId ||
+    row.revoked_at !== null ||
+    row.expires_at <= isoAt(now)
+  )
+    return null;
+  return row;
+}
+
+/**
+ * Records an access: `last_accessed_at` moves to now; a duration resets the expiry to now + N
+ * minutes; new factors are merged in (a later factor of the same type replaces the earlier one).
+ */
+export async function touchSession(
+  db: Db,
+  row: SessionsTable,
+  now: number,
+  durationMinutes?: number,
+  newFactors: AuthenticationFactor[] = [],
+): Promise<SessionsTable> {
+  const updated: SessionsTable = {
+    ...row,
+    last_accessed_at: isoAt(now),
+    expires_at:
+      durationMinutes === undefined ? row.expires_at : isoAt(now + durationMinutes * 60_000),
+    factors: JSON.stringify(
+      mergeFactors(JSON.parse(row.factors) as AuthenticationFactor[], newFactors),
+    ),
+  };
+  await db
+    .updateTable('sessions')
+    .set({
+      last_accessed_at: updated.last_accessed_at,
+      expires_at: updated.expires_at,
+      factors: updated.factors,
+    })
+    .where('id', '=', row.id)
+    .execute();
+  return updated;
+}
+
+/** Ends a session now. */
+export async function revokeSession(db: Db, id: string, now: number): Promise<void> {
+  await db
+    .updateTable('sessions')
+    .set({ revoked_at: isoAt(now) })
+    .where('id', '=', id)
+    .execute();
+}
+
+/** Merges factor lists, keeping one entry per (type, delivery method), the newest winning. */
+export function mergeFactors(
+  a: AuthenticationFactor[],
+  b: AuthenticationFactor[],
+): AuthenticationFactor[] {
+  const byKey = new Map<string, AuthenticationFactor>();
+  for (const f of [...a, ...b]) byKey.set(`${f.type}:${f.delivery_method}`, f);
+  return [...byKey.values()];
+}
+
+/**
+ * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL, valid for five
+ * minutes but never past the session's expiry.
+ */
+export async function signSessionJwt(
+  ctx: Context,
+  project: Project,
+  session: MemberSession,
+  organization: Organization,
+): Promise<string> {
+  const key = await ctx.keys.active();
+  const nowSeconds = Math.floor(ctx.now() / 1000);
+  const sessionEnd = Math.floor(Date.parse(session.expires_at) / 1000);
+  const exp = Math.min(nowSeconds + SESSION_JWT_MINUTES * 60, sessionEnd);
+  return new SignJWT({
+    [SESSION_CLAIM]: {
+      id: session.member_session_id,
+      started_at: session.started_at,
+      last_accessed_at: session.last_accessed_at,
+      expires_at: session.expires_at,
+      attributes: { ip_address: '', user_agent: '' },
+      authentication_factors: session.authentication_factors,
+    },
+    [ORGANIZATION_CLAIM]: {
+      organization_id: organization.organization_id,
+      slug: organization.organization_slug,
+    },
+    roles: session.roles,
+  })
+    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
+    .setSubject(session.member_id)
+    .setIssuer(ctx.config.publicUrl)
+    .setAudience(project.id)
+    .setIssuedAt(nowSeconds)
+    .setNotBefore(nowSeconds)
+    .setExpirationTime(exp)
+    .sign(key.privateKey);
+}

@@ -1,0 +1,161 @@
+// Sessions (§7.5, §14) and session JWTs verified against the published JWKS.
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- tests assert on untyped JSON response bodies */
+import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../test/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const authenticate = (token: string, body: Record<string, unknown> = {}) =>
+  h.sdk('/b2b/sessions/authenticate', { body, token });
+
+describe('sessions/authenticate', () => {
+  it('returns F with the same token, a fresh JWT, and moves last_accessed_at', async () => {
+    const login = await h.login();
+    h.clock.advance(60_000);
+    const res = await authenticate(login.session_token);
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.session_token).toBe(login.session_token);
+    expect(data.session_jwt).not.toBe(login.session_jwt);
+    expect(data.member_authenticated).toBe(true);
+    expect(data.mfa_required).toBeNull();
+    expect(data.intermediate_session_token).toBe('');
+    expect(data.member_session.expires_at).toBe(login.member_session.expires_at);
+    expect(Date.parse(data.member_session.last_accessed_at)).toBe(
+      Date.parse(login.member_session.last_accessed_at) + 60_000,
+    );
+  });
+
+  it('resets the expiry when a duration is given, within bounds', async () => {
+    const login = await h.login();
+    const res = await authenticate(login.session_token, { session_duration_minutes: 600 });
+    expect(Date.parse(res.body.data.member_session.expires_at) - h.clock.now).toBe(600 * 60_000);
+    const bad = await authenticate(login.session_token, { session_duration_minutes: 1 });
+    expect(bad.status).toBe(400);
+    expect(bad.body.body[0].dataPath).toBe('.session_duration_minutes');
+  });
+
+  it('answers 401 without a session and 404 session_not_found for dead ones', async () => {
+    const anonymous = await h.sdk('/b2b/sessions/authenticate', { body: {} });
+    expect([anonymous.status, anonymous.body.error_type]).toEqual([
+      401,
+      'unauthorized_credentials',
+    ]);
+    const unknown = await authenticate('x'.repeat(43));
+    expect([unknown.status, unknown.body.error_type]).toEqual([404, 'session_not_found']);
+
+    const login = await h.login();
+    h.clock.advance(61 * 60_000);
+    const expired = await authenticate(login.session_token);
+    expect(expired.body.error_type).toBe('session_not_found');
+  });
+
+  it('does not accept a session token of another project', async () => {
+    const login = await h.login();
+    const other = await h.admin.createProject({ name: 'Other' });
+    const res = await h.sdk('/b2b/sessions/authenticate', {
+      body: {},
+      publicToken: other.public_token,
+      token: login.session_token,
+    });
+    expect([res.status, res.body.error_type]).toEqual([404, 'session_not_found']);
+  });
+
+  it('signs JWTs that verify against both JWKS endpoints, with the documented claims', async () => {
+    const login = await h.login();
+    const jwt: string = login.session_jwt;
+    for (const path of [
+      '/.well-known/jwks.json',
+      `/v1/b2b/sessions/jwks/${h.project.project_id}`,
+    ]) {
+      const jwks = await h.request(path);
+      expect(jwks.status).toBe(200);
+      expect(jwks.body.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+      expect(jwks.body.keys[0].d).toBeUndefined();
+      const { payload } = await jwtVerify(jwt, createRemoteJWKSet(new URL(`${h.url}${path}`)), {
+        issuer: 'http://localhost:3000',
+        audience: h.project.project_id,
+        currentDate: new Date(h.clock.now),
+      });
+      expect(payload.sub).toBe(login.member_id);
+      expect(payload.roles).toEqual(['member']);
+      expect(payload['https://gatehouse.dev/organization']).toEqual({
+        organization_id: h.org.organization_id,
+        slug: 'acme',
+      });
+      expect(payload['https://gatehouse.dev/session']).toMatchObject({
+        id: login.member_session.member_session_id,
+        started_at: login.member_session.started_at,
+        expires_at: login.member_session.expires_at,
+        authentication_factors: login.member_session.authentication_factors,
+      });
+    }
+    const claims = decodeJwt(jwt);
+    expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(300);
+  });
+
+  it('never lets the JWT outlive the session', async () => {
+    const login = await h.login();
+    const res = await authenticate(login.session_token, { session_duration_minutes: 5 });
+    h.clock.advance(3 * 60_000);
+    const later = await authenticate(login.session_token);
+    const exp = decodeJwt(later.body.data.session_jwt).exp ?? 0;
+    expect(exp * 1000).toBeLessThanOrEqual(Date.parse(res.body.data.member_session.expires_at));
+  });
+});
+
+describe('sessions/revoke', () => {
+  it('ends the session; later calls get 404 session_not_found', async () => {
+    const login = await h.login();
+    const res = await h.sdk('/b2b/sessions/revoke', { token: login.session_token });
+    expect(res.status).toBe(200);
+    expect(Object.keys(res.body.data).sort()).toEqual(['request_id', 'status_code']);
+    const after = await authenticate(login.session_token);
+    expect(after.body.error_type).toBe('session_not_found');
+    const again = await h.sdk('/b2b/sessions/revoke', { token: login.session_token });
+    expect(again.body.error_type).toBe('session_not_found');
+  });
+});
+
+describe('sessions/exchange', () => {
+  it('moves to another organization the member belongs to, and refuses others', async () => {
+    const beta = await h.admin.createOrganization(h.project.project_id, {
+      organization_name: 'Beta',
+      organization_slug: 'beta',
+    });
+    await h.admin.createMember(h.project.project_id, beta.organization_id, {
+      email_address: 'ada@acme.test',
+      status: 'invited',
+    });
+    const login = await h.login();
+    const res = await h.sdk('/b2b/sessions/exchange', {
+      body: { organization_id: beta.organization_id, session_duration_minutes: 60 },
+      token: login.session_token,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.organization.organization_id).toBe(beta.organization_id);
+    expect(res.body.data.member.status).toBe('active');
+    expect(res.body.data.session_token).not.toBe(login.session_token);
+
+    const gamma = await h.admin.createOrganization(h.project.project_id, {
+      organization_name: 'Gamma',
+      organization_slug: 'gamma',
+    });
+    const refused = await h.sdk('/b2b/sessions/exchange', {
+      body: { organization_id: gamma.organization_id, session_duration_minutes: 60 },
+      token: login.session_token,
+    });
+    expect([refused.status, refused.body.error_type]).toEqual([404, 'member_not_found']);
+    const anonymous = await h.sdk('/b2b/sessions/exchange', {
+      body: { organization_id: beta.organization_id, session_duration_minutes: 60 },
+    });
+    expect(anonymous.status).toBe(401);
+  });
+});

@@ -1,0 +1,95 @@
+/** Opens everything the server runs on (database, keys, mailer, services) without any HTTP. */
+import type { ResolvedConfig } from './config.js';
+import type { Context, Logger } from './context.js';
+import { loadServerKey, SecretBox } from './crypto/secret-box.js';
+import { SigningKeys } from './crypto/signing-keys.js';
+import { createMailer } from './delivery/email.js';
+import { createAdmin, type Admin } from './products/projects/admin.js';
+import { ProjectService } from './products/projects/service.js';
+import { openStore } from './store/db.js';
+import { purgeExpired } from './store/housekeeping.js';
+import { migrateToLatest } from './store/migrations.js';
+
+/** How often spent tokens and sessions are purged. */
+const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+
+/** A migrated database with its services; `close` releases it. */
+export interface Runtime {
+  ctx: Context;
+  admin: Admin;
+  /** Names of the migrations applied by this open (empty when already up to date). */
+  migrations: string[];
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database named by the configuration, migrates it, loads the server key and the
+ * signing key. The HTTP server and the CLI both start here.
+ *
+ * @example
+ * const runtime = await openRuntime(resolveConfig(configFromEnv()), logger);
+ */
+export async function openRuntime(config: ResolvedConfig, log: Logger): Promise<Runtime> {
+  const store = openStore(config.databaseUrl);
+  try {
+    const migrations = await migrateToLatest(store.db, await store.migrationSchema());
+    const sqliteFile = store.location.kind === 'sqlite' ? store.location.file : null;
+    const serverKey = loadServerKey(
+      config.serverKey,
+      sqliteFile,
+      store.location.kind === 'postgres',
+    );
+    if (serverKey.source === 'file-created') {
+      log.warn(
+        { path: serverKey.path },
+        'No server key configured: generated one and stored it next to the database',
+      );
+    } else if (serverKey.source === 'file') {
+      log.info({ path: serverKey.path }, 'Using the server key stored next to the database');
+    } else if (serverKey.source === 'ephemeral') {
+      log.warn({}, 'No server key configured: using a per-process key for the in-memory database');
+    }
+    const box = new SecretBox(serverKey.key);
+    const mailer = createMailer({
+      db: store.db,
+      smtp: config.smtp,
+      from: config.emailFrom,
+      keepCopies: config.devInbox,
+      now: config.now,
+      log,
+    });
+    const ctx: Context = {
+      db: store.db,
+      config,
+      now: config.now,
+      box,
+      keys: new SigningKeys(store.db, box, config.now),
+      mailer,
+      projects: new ProjectService(store.db, config.now),
+      log,
+    };
+    // Load the signing key up front, so token transactions never wait on it.
+    await ctx.keys.active();
+    await ctx.keys.jwks();
+    // Spent one-time rows are purged in the background; the timer never keeps the process alive.
+    const housekeeping = setInterval(() => {
+      purgeExpired(store.db, config.now()).catch((error: unknown) => {
+        log.error({ err: error }, 'housekeeping failed');
+      });
+    }, HOUSEKEEPING_INTERVAL_MS);
+    housekeeping.unref();
+    return {
+      ctx,
+      admin: createAdmin(ctx),
+      migrations,
+      async close() {
+        clearInterval(housekeeping);
+        await mailer.close();
+        await store.close();
+      },
+    };
+  } catch (error) {
+    await store.close();
+    throw error;
+  }
+}

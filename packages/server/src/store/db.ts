@@ -1,0 +1,72 @@
+/** Opens the database named by a `DATABASE_URL`; every dialect difference lives in this file. */
+import { mkdirSync } from 'node:fs';
+import { dirname, resolve } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
+import pg from 'pg';
+import type { Database } from './schema.js';
+
+/** The default location of the embedded database. */
+export const DEFAULT_DATABASE_URL = 'sqlite:./data/gatehouse.db';
+
+/** Where the data lives, parsed from a `DATABASE_URL`. */
+export type DatabaseLocation =
+  { kind: 'sqlite'; file: string | null } | { kind: 'postgres'; connectionString: string };
+
+/**
+ * Parses `sqlite:./path.db`, `sqlite:/abs/path.db`, `sqlite::memory:` and `postgres://…`
+ * (or `postgresql://…`). Returns null for anything else.
+ *
+ * @example
+ * parseDatabaseUrl('sqlite::memory:'); // { kind: 'sqlite', file: null }
+ */
+export function parseDatabaseUrl(url: string): DatabaseLocation | null {
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) {
+    return { kind: 'postgres', connectionString: url };
+  }
+  if (!url.startsWith('sqlite:')) return null;
+  const rest = url.slice('sqlite:'.length).replace(/^\/\/(?=\/)/, '');
+  if (rest === ':memory:') return { kind: 'sqlite', file: null };
+  if (rest === '') return null;
+  return { kind: 'sqlite', file: resolve(rest) };
+}
+
+/** An open database and the facts about it other modules need. */
+export interface Store {
+  db: Kysely<Database>;
+  location: DatabaseLocation;
+  /**
+   * The schema the migration bookkeeping tables live in: PostgreSQL's current schema (so
+   * deployments in different schemas of one database never see each other's), none for SQLite.
+   */
+  migrationSchema(): Promise<string | undefined>;
+  close(): Promise<void>;
+}
+
+/**
+ * Opens the database. SQLite runs in WAL mode with a busy timeout so a CLI and a running server
+ * can share one file.
+ *
+ * @example
+ * const store = openStore('sqlite:./data/gatehouse.db');
+ */
+export function openStore(url: string): Store {
+  const location = parseDatabaseUrl(url);
+  if (!location) throw new TypeError(`Unsupported DATABASE_URL: ${url}`);
+  if (location.kind === 'postgres') {
+    const pool = new pg.Pool({ connectionString: location.connectionString });
+    const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    const migrationSchema = async () => {
+      const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
+      return rows[0]?.schema;
+    };
+    return { db, location, migrationSchema, close: () => db.destroy() };
+  }
+  if (location.file) mkdirSync(dirname(location.file), { recursive: true });
+  const sqlite = new SqliteDatabase(location.file ?? ':memory:');
+  sqlite.pragma('journal_mode = WAL');
+  sqlite.pragma('busy_timeout = 5000');
+  sqlite.pragma('foreign_keys = ON');
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  return { db, location, migrationSchema: async () => undefined, close: () => db.destroy() };
+}
