@@ -49,7 +49,7 @@ const kb = (n: number) => `${(n / 1024).toFixed(1)} KB`;
 
 console.log(`# Gatehouse benchmarks — ${new Date().toISOString().slice(0, 10)}`);
 console.log(
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${kb(totalmem() / 1024 / 1024)}B RAM, node ${process.version}\n`,
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}\n`,
 );
 
 console.log('## Widget bundle (gzip -9)');

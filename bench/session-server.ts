@@ -16,7 +16,11 @@ const app = await createServer({
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 const admin = app.gatehouse;
-const project = await admin.createProject({ name: 'bench', environment: 'test' });
+const project = await admin.createProject({
+  name: 'bench',
+  environment: 'test',
+  redirectUrls: { login: ['http://localhost:3000/_app'], signup: ['http://localhost:3000/_app'] },
+});
 const org = await admin.createOrganization(project.project_id, {
   organization_name: 'Bench Corp',
   organization_slug: 'bench',

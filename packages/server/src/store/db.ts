@@ -66,7 +66,37 @@ export function openStore(url: string): Store {
   const sqlite = new SqliteDatabase(location.file ?? ':memory:');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
+  // In WAL mode NORMAL is still safe against application crashes and saves an fsync per commit.
+  sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: sqlite }) });
+  const db = new Kysely<Database>({
+    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
+  });
   return { db, location, migrationSchema: async () => undefined, close: () => db.destroy() };
+}
+
+const STATEMENT_CACHE_SIZE = 500;
+
+/**
+ * Kysely prepares every query anew; SQLite's prepare is a large share of a short query's cost, so
+ * statements are kept by SQL text (bounded, oldest out first). Safe because Kysely runs each
+ * statement to completion before the next call, and never streams here.
+ */
+function withStatementCache(sqlite: SqliteDatabase.Database) {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  return {
+    close: () => sqlite.close(),
+    prepare: (query: string) => {
+      let statement = statements.get(query);
+      if (!statement) {
+        statement = sqlite.prepare(query);
+        if (statements.size >= STATEMENT_CACHE_SIZE) {
+          const oldest = statements.keys().next();
+          if (!oldest.done) statements.delete(oldest.value);
+        }
+        statements.set(query, statement);
+      }
+      return statement;
+    },
+  };
 }

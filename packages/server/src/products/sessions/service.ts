@@ -11,6 +11,7 @@ import { isoAt, type Context, type Db } from '../../context.js';
 import { hashToken, newId, newToken } from '../../crypto/random.js';
 import type { SessionsTable } from '../../store/schema.js';
 import type { Project } from '../projects/service.js';
+import { rememberJwt, reusableJwt } from './jwt-reuse.js';
 
 /** The private claims of a session JWT. */
 export const SESSION_CLAIM = 'https://gatehouse.dev/session';
@@ -153,7 +154,8 @@ export function mergeFactors(
 
 /**
  * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL, valid for five
- * minutes but never past the session's expiry.
+ * minutes but never past the session's expiry. A JWT signed for the same session in the last
+ * 30 seconds, with the same expiry, factors, roles and organization, is returned again.
  */
 export async function signSessionJwt(
   ctx: Context,
@@ -162,10 +164,25 @@ export async function signSessionJwt(
   organization: Organization,
 ): Promise<string> {
   const key = await ctx.keys.active();
-  const nowSeconds = Math.floor(ctx.now() / 1000);
+  const now = ctx.now();
+  const fingerprint = JSON.stringify([
+    key.kid,
+    project.id,
+    session.member_id,
+    session.expires_at,
+    session.roles,
+    session.authentication_factors,
+    organization.organization_id,
+    organization.organization_slug,
+    ctx.config.publicUrl,
+  ]);
+  const reused = reusableJwt(ctx, session.member_session_id, fingerprint, now);
+  if (reused) return reused;
+
+  const nowSeconds = Math.floor(now / 1000);
   const sessionEnd = Math.floor(Date.parse(session.expires_at) / 1000);
   const exp = Math.min(nowSeconds + SESSION_JWT_MINUTES * 60, sessionEnd);
-  return new SignJWT({
+  const jwt = await new SignJWT({
     [SESSION_CLAIM]: {
       id: session.member_session_id,
       started_at: session.started_at,
@@ -188,4 +205,6 @@ export async function signSessionJwt(
     .setNotBefore(nowSeconds)
     .setExpirationTime(exp)
     .sign(key.privateKey);
+  rememberJwt(ctx, session.member_session_id, fingerprint, jwt, now);
+  return jwt;
 }

@@ -101,6 +101,20 @@ describe('sessions/authenticate', () => {
     expect((claims.exp ?? 0) - (claims.iat ?? 0)).toBe(300);
   });
 
+  it('hands out a JWT signed in the last 30 s again, unless the session changed', async () => {
+    const login = await h.login();
+    h.clock.advance(60_000);
+    const first = (await authenticate(login.session_token)).body.data.session_jwt;
+    h.clock.advance(10_000);
+    expect((await authenticate(login.session_token)).body.data.session_jwt).toBe(first);
+    h.clock.advance(25_000);
+    const afterWindow = (await authenticate(login.session_token)).body.data.session_jwt;
+    expect(afterWindow).not.toBe(first);
+    const extended = await authenticate(login.session_token, { session_duration_minutes: 90 });
+    expect(extended.body.data.session_jwt).not.toBe(afterWindow);
+    expect(decodeJwt(extended.body.data.session_jwt).exp).toBeGreaterThan(h.clock.now / 1000 + 270);
+  });
+
   it('never lets the JWT outlive the session', async () => {
     const login = await h.login();
     const res = await authenticate(login.session_token, { session_duration_minutes: 5 });
