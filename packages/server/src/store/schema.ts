@@ -1,4 +1,6 @@
 /** Table types of the Gatehouse database: portable column types only (text, integer). */
+import type { Generated } from 'kysely';
+
 /** Timestamps are RFC 3339 UTC strings of fixed width, so they compare correctly as text. */
 type Timestamp = string;
 /** Booleans are stored as 0/1 integers, which SQLite and PostgreSQL both read back as numbers. */
@@ -18,6 +20,10 @@ export interface ProjectsTable {
   pkce_required: Json;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** `none`, `zxcvbn` or `luds`. */
+  password_policy: 'none' | 'zxcvbn' | 'luds';
+  luds_complexity: number;
+  luds_minimum_count: number;
 }
 
 export interface SecretsTable {
@@ -153,6 +159,54 @@ export interface SigningKeysTable {
   created_at: Timestamp;
 }
 
+/** A member's password hash (argon2id, or an imported format re-hashed at the next login). */
+export interface PasswordsTable {
+  id: string;
+  project_id: string;
+  member_id: string;
+  hash: string;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An authenticator-app registration; pending until its first code verifies. */
+export interface TotpRegistrationsTable {
+  id: string;
+  project_id: string;
+  member_id: string;
+  /** The base32 secret, encrypted with the server key. */
+  secret_encrypted: string;
+  /** The last time step accepted, so a code is never accepted twice. */
+  last_used_step: number | null;
+  verified_at: Timestamp | null;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+}
+
+/** One recovery code of a TOTP registration, hashed; single use. */
+export interface RecoveryCodesTable {
+  id: string;
+  project_id: string;
+  member_id: string;
+  totp_registration_id: string;
+  code_hash: string;
+  used_at: Timestamp | null;
+  created_at: Timestamp;
+}
+
+/** A one-time code sent by SMS, keyed (HMAC) with the server key; attempts are capped. */
+export interface OtpCodesTable {
+  id: string;
+  project_id: string;
+  member_id: string;
+  phone_number: string;
+  code_hash: string;
+  attempts: Generated<number>;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   projects: ProjectsTable;
@@ -168,4 +222,8 @@ export interface Database {
   events: EventsTable;
   rate_limits: RateLimitsTable;
   signing_keys: SigningKeysTable;
+  passwords: PasswordsTable;
+  totp_registrations: TotpRegistrationsTable;
+  recovery_codes: RecoveryCodesTable;
+  otp_codes: OtpCodesTable;
 }

@@ -129,6 +129,9 @@ export class ProjectService {
           redirect_urls: JSON.stringify(validateRedirectUrls(input.redirectUrls ?? {})),
           slug_pattern: input.slugPattern ?? null,
           pkce_required: JSON.stringify({ ...NO_PKCE, ...input.pkceRequired }),
+          password_policy: 'zxcvbn',
+          luds_complexity: 3,
+          luds_minimum_count: 8,
           created_at: at,
           updated_at: at,
         })

@@ -1,0 +1,194 @@
+/** Password hashing (argon2id, OWASP parameters) and verification of imported hash formats. */
+import { pbkdf2, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
+import { promisify } from 'node:util';
+import {
+  hash as argon2Hash,
+  parseOptions,
+  verify as argon2Verify,
+  type Algorithm,
+  type Version,
+} from '@node-rs/argon2';
+import { verify as bcryptVerify } from '@node-rs/bcrypt';
+
+const pbkdf2Async = promisify(pbkdf2);
+const scryptAsync = promisify<BinaryLike, BinaryLike, number, ScryptOptions, Buffer>(scrypt);
+
+// `Algorithm` and `Version` are ambient const enums, which isolated modules cannot read at runtime;
+// these are their documented values.
+const ARGON2ID = 2 as Algorithm;
+const ARGON2_VERSION_0x13 = 1 as Version;
+
+/**
+ * The parameters of every new password hash: argon2id with OWASP's recommended minimum
+ * (19 MiB of memory, 2 passes, 1 lane), a 32-byte output and a 16-byte random salt.
+ *
+ * @example
+ * PASSWORD_HASH_PARAMS.memoryCost; // 19456 (KiB)
+ */
+export const PASSWORD_HASH_PARAMS = {
+  algorithm: 'argon2id',
+  memoryCost: 19_456,
+  timeCost: 2,
+  parallelism: 1,
+  outputLen: 32,
+} as const;
+
+/** The outcome of checking a password against a stored hash. */
+export interface PasswordVerification {
+  /** The password matches the hash. */
+  valid: boolean;
+  /**
+   * The hash should be replaced by {@link hashPassword} of the same password (only ever true when
+   * `valid`): it uses another algorithm (an imported hash) or parameters weaker than ours.
+   */
+  needsRehash: boolean;
+}
+
+const INVALID: PasswordVerification = { valid: false, needsRehash: false };
+
+/**
+ * Hashes a password with argon2id. The work runs on libuv's thread pool, so the event loop keeps
+ * serving requests while a hash is computed.
+ *
+ * @example
+ * const stored = await hashPassword('correct horse battery staple'); // '$argon2id$v=19$m=19456,t=2,p=1$…'
+ */
+export async function hashPassword(password: string): Promise<string> {
+  return argon2Hash(password, {
+    algorithm: ARGON2ID,
+    memoryCost: PASSWORD_HASH_PARAMS.memoryCost,
+    timeCost: PASSWORD_HASH_PARAMS.timeCost,
+    parallelism: PASSWORD_HASH_PARAMS.parallelism,
+    outputLen: PASSWORD_HASH_PARAMS.outputLen,
+  });
+}
+
+/**
+ * Checks a password against a stored hash. Understands our argon2id hashes and, for imported
+ * users, PHC argon2i/argon2d, bcrypt (`$2a$`, `$2b$`, `$2y$`), PHC-style scrypt
+ * (`$scrypt$ln=…,r=…,p=…$salt$hash`) and Django's `pbkdf2_sha256$iterations$salt$hash`. Every
+ * comparison is constant-time and runs off the event loop. An unknown or malformed hash is simply
+ * not valid: it never throws for bad stored data.
+ *
+ * @example
+ * const { valid, needsRehash } = await verifyPassword(row.hash, password);
+ * if (valid && needsRehash) await savePasswordHash(memberId, await hashPassword(password));
+ */
+export async function verifyPassword(
+  stored: string,
+  password: string,
+): Promise<PasswordVerification> {
+  try {
+    if (/^\$argon2(id|i|d)\$/.test(stored)) return await verifyArgon2(stored, password);
+    if (/^\$2[aby]\$\d\d\$/.test(stored)) return imported(await bcryptVerify(password, stored));
+    if (stored.startsWith('$scrypt$')) return imported(await verifyScrypt(stored, password));
+    if (stored.startsWith('pbkdf2_sha256$')) return imported(await verifyPbkdf2(stored, password));
+  } catch {
+    // A malformed stored hash is a failed login, not a server error.
+    return INVALID;
+  }
+  return INVALID;
+}
+
+let dummyHash: Promise<string> | undefined;
+
+/**
+ * Spends the same time as verifying a real argon2id hash, and always answers `false`. Call it when
+ * no member (or no password) exists for the e-mail, so that response times do not reveal which
+ * e-mail addresses have accounts.
+ *
+ * @example
+ * const valid = row ? (await verifyPassword(row.hash, password)).valid : await verifyAgainstDummy(password);
+ */
+export async function verifyAgainstDummy(password: string): Promise<false> {
+  // The dummy hash is made once, lazily, with our own parameters so its cost matches real hashes.
+  dummyHash ??= hashPassword('gatehouse-dummy-password');
+  await argon2Verify(await dummyHash, password);
+  return false;
+}
+
+function imported(valid: boolean): PasswordVerification {
+  // Any non-argon2id hash that matched is replaced on this login.
+  return { valid, needsRehash: valid };
+}
+
+// Bounds on imported work factors: a stored hash must not be able to make one login allocate
+// gigabytes or run for minutes.
+const ARGON2_MAX_MEMORY_KIB = 1024 * 1024;
+const ARGON2_MAX_TIME = 64;
+const ARGON2_MAX_PARALLELISM = 16;
+const SCRYPT_MAX_LN = 20;
+const SCRYPT_MAX_R = 32;
+const SCRYPT_MAX_P = 16;
+const PBKDF2_MAX_ITERATIONS = 10_000_000;
+
+async function verifyArgon2(stored: string, password: string): Promise<PasswordVerification> {
+  const options = parseOptions(stored);
+  if (
+    options.memoryCost > ARGON2_MAX_MEMORY_KIB ||
+    options.timeCost > ARGON2_MAX_TIME ||
+    options.parallelism > ARGON2_MAX_PARALLELISM
+  ) {
+    return INVALID;
+  }
+  const valid = await argon2Verify(stored, password);
+  if (!valid) return INVALID;
+  const weaker =
+    options.algorithm !== ARGON2ID ||
+    options.version !== ARGON2_VERSION_0x13 ||
+    options.memoryCost < PASSWORD_HASH_PARAMS.memoryCost ||
+    options.timeCost < PASSWORD_HASH_PARAMS.timeCost ||
+    options.outputLen < PASSWORD_HASH_PARAMS.outputLen ||
+    options.saltLen < 16;
+  return { valid: true, needsRehash: weaker };
+}
+
+async function verifyScrypt(stored: string, password: string): Promise<boolean> {
+  const match = /^\$scrypt\$ln=(\d+),r=(\d+),p=(\d+)\$([^$]+)\$([^$]+)$/.exec(stored);
+  if (!match) return false;
+  const [, lnText, rText, pText, saltText, hashText] = match as unknown as [
+    string,
+    string,
+    string,
+    string,
+    string,
+    string,
+  ];
+  const ln = Number(lnText);
+  const r = Number(rText);
+  const p = Number(pText);
+  if (ln < 1 || ln > SCRYPT_MAX_LN || r < 1 || r > SCRYPT_MAX_R || p < 1 || p > SCRYPT_MAX_P) {
+    return false;
+  }
+  const salt = decodeBase64(saltText);
+  const expected = decodeBase64(hashText);
+  if (expected.length < 16) return false;
+  const N = 2 ** ln;
+  const derived = await scryptAsync(password, salt, expected.length, {
+    N,
+    r,
+    p,
+    // Node refuses anything above 32 MiB by default; allow what these parameters need.
+    maxmem: 128 * N * r + 128 * r * p + 1024 * 1024,
+  });
+  return timingSafeEqual(derived, expected);
+}
+
+async function verifyPbkdf2(stored: string, password: string): Promise<boolean> {
+  const parts = stored.split('$');
+  if (parts.length !== 4) return false;
+  const [, iterationsText, salt, hashText] = parts as [string, string, string, string];
+  if (!/^\d+$/.test(iterationsText)) return false;
+  const iterations = Number(iterationsText);
+  if (iterations < 1 || iterations > PBKDF2_MAX_ITERATIONS) return false;
+  const expected = Buffer.from(hashText, 'base64');
+  if (expected.length < 16) return false;
+  // Django uses the salt's text as is (not base64-decoded).
+  const derived = await pbkdf2Async(password, salt, iterations, expected.length, 'sha256');
+  return timingSafeEqual(derived, expected);
+}
+
+/** Decodes PHC base64 (unpadded) and passlib's variant that writes `.` for `+`. */
+function decodeBase64(text: string): Buffer {
+  return Buffer.from(text.replaceAll('.', '+'), 'base64');
+}

@@ -1,0 +1,151 @@
+/** Password strength under a project's policy (none, zxcvbn or LUDS), as `strength_check` reports. */
+import { ZxcvbnFactory } from '@zxcvbn-ts/core';
+import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
+import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
+import type { BreachChecker } from './breach.js';
+
+/** A project's password strength policy. */
+export interface PasswordPolicy {
+  strength_policy: 'none' | 'zxcvbn' | 'luds';
+  /** LUDS: how many of the four character classes are required (1–4). */
+  luds_complexity: number;
+  /** LUDS: the minimum length, in characters. */
+  luds_minimum_count: number;
+}
+
+/** Inputs of a strength check beyond the password and the policy. */
+export interface StrengthCheckOptions {
+  /** The member's e-mail: its parts count as guessable words for zxcvbn. */
+  email?: string;
+  breachCheck: BreachChecker;
+}
+
+/**
+ * The `strength_check` result of PROTOCOL.md §7.2, without the `request_id` and `status_code`
+ * that every response carries.
+ */
+export interface PasswordStrengthCheck {
+  valid_password: boolean;
+  /** zxcvbn's score, 0–4, whatever the policy. */
+  score: number;
+  breached_password: boolean;
+  breach_detection_on_create: true;
+  strength_policy: 'zxcvbn' | 'luds';
+  zxcvbn_feedback: { warning: string; suggestions: string[] };
+  luds_feedback: {
+    has_lower_case: boolean;
+    has_upper_case: boolean;
+    has_digit: boolean;
+    has_symbol: boolean;
+    missing_complexity: number;
+    missing_characters: number;
+  };
+}
+
+/** The zxcvbn score from which a password is strong enough. */
+export const ZXCVBN_MIN_SCORE = 3;
+
+/** The widget's text for a breached password (widget-spec.md §5), also used as zxcvbn's warning. */
+export const BREACHED_PASSWORD_WARNING =
+  'This password may have been used on a different site that experienced a security issue. Please choose another password.';
+
+let zxcvbn: ZxcvbnFactory | undefined;
+
+/** The estimator, built on first use: loading its dictionaries takes a noticeable moment. */
+function estimator(): ZxcvbnFactory {
+  zxcvbn ??= new ZxcvbnFactory({
+    dictionary: { ...commonDictionary, ...englishDictionary },
+    graphs: adjacencyGraphs,
+    translations,
+  });
+  return zxcvbn;
+}
+
+/**
+ * Rates a password under the project's policy. A breached password is never valid.
+ *
+ * - `zxcvbn`: valid when the score is at least 3.
+ * - `luds`: valid when the password has `luds_minimum_count` characters and `luds_complexity` of
+ *   the four classes (lower case, upper case, digit, symbol).
+ * - `none`: any password that is not breached is valid. The result still reports zxcvbn (score
+ *   and feedback) as `strength_policy`, because the wire format has no "none" value and a strength
+ *   meter is still useful to whoever shows one.
+ *
+ * Both feedback objects are always filled in, whatever the policy.
+ *
+ * @example
+ * const result = await checkPasswordStrength('hunter2', project.passwordPolicy, {
+ *   email: 'ada@example.com',
+ *   breachCheck: offlineBreachChecker(),
+ * });
+ * if (!result.valid_password) return weakPassword();
+ */
+export async function checkPasswordStrength(
+  password: string,
+  policy: PasswordPolicy,
+  options: StrengthCheckOptions,
+): Promise<PasswordStrengthCheck> {
+  const breached = await options.breachCheck.isBreached(password);
+  const estimate = estimator().check(password, emailWords(options.email));
+  const luds = ludsFeedback(password, policy);
+
+  let strong: boolean;
+  switch (policy.strength_policy) {
+    case 'zxcvbn':
+      strong = estimate.score >= ZXCVBN_MIN_SCORE;
+      break;
+    case 'luds':
+      strong = luds.missing_characters === 0 && luds.missing_complexity === 0;
+      break;
+    case 'none':
+      strong = true;
+      break;
+  }
+
+  return {
+    valid_password: strong && !breached,
+    score: estimate.score,
+    breached_password: breached,
+    breach_detection_on_create: true,
+    strength_policy: policy.strength_policy === 'luds' ? 'luds' : 'zxcvbn',
+    zxcvbn_feedback: {
+      // A breach outweighs whatever zxcvbn found to say, and explains why a high score is refused.
+      warning: breached ? BREACHED_PASSWORD_WARNING : (estimate.feedback.warning ?? ''),
+      suggestions: estimate.feedback.suggestions,
+    },
+    luds_feedback: luds,
+  };
+}
+
+/** The LUDS classes present in a password, and what is missing under the policy. */
+function ludsFeedback(
+  password: string,
+  policy: PasswordPolicy,
+): PasswordStrengthCheck['luds_feedback'] {
+  const has_lower_case = /\p{Ll}/u.test(password);
+  const has_upper_case = /\p{Lu}/u.test(password);
+  const has_digit = /\p{Nd}/u.test(password);
+  // Anything that is neither a letter nor a number (spaces included) counts as a symbol.
+  const has_symbol = /[^\p{L}\p{N}]/u.test(password);
+  const classes = [has_lower_case, has_upper_case, has_digit, has_symbol].filter(Boolean).length;
+  // Characters are code points, so an emoji counts once.
+  const length = [...password].length;
+  return {
+    has_lower_case,
+    has_upper_case,
+    has_digit,
+    has_symbol,
+    missing_complexity: Math.max(0, policy.luds_complexity - classes),
+    missing_characters: Math.max(0, policy.luds_minimum_count - length),
+  };
+}
+
+/** The e-mail's local part, its pieces and the domain, as words an attacker would try first. */
+function emailWords(email: string | undefined): string[] {
+  if (!email) return [];
+  const at = email.lastIndexOf('@');
+  const local = (at < 0 ? email : email.slice(0, at)).toLowerCase();
+  const domain = at < 0 ? '' : email.slice(at + 1).toLowerCase();
+  const words = [local, ...local.split(/[._+-]+/), domain, ...domain.split('.').slice(0, -1)];
+  return [...new Set(words.filter((word) => word.length >= 2))];
+}
