@@ -31,5 +31,9 @@ export default tseslint.config(
   {
     files: ['**/*.js', '**/*.mjs'],
     ...tseslint.configs.disableTypeChecked,
+    languageOptions: {
+      // Plain scripts run on Node.
+      globals: { process: 'readonly', console: 'readonly', URL: 'readonly' },
+    },
   },
 );
