@@ -20,8 +20,8 @@ let port: number;
 function hostPage(gatehouseUrl: string, publicToken: string): string {
   return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Partner app</title></head>
 <body><h1>Partner app</h1><div id="login"></div>
-<script src="${gatehouseUrl}/assets/gatehouse-widget.js"></script>
-<script>
+<script type="module" src="${gatehouseUrl}/assets/gatehouse-widget.js"></script>
+<script type="module">
   Gatehouse.mount('#login', {
     publicToken: ${JSON.stringify(publicToken)},
     baseUrl: ${JSON.stringify(gatehouseUrl)},

@@ -1,8 +1,8 @@
 /// <reference types="node" />
 // Builds the widget two ways: `vite build` is the ESM library for React apps (React, react-dom
 // and the other dependencies stay external, lazy screens stay separate chunks);
-// `vite build --mode standalone` is one IIFE script with React and the client inside, which puts
-// `mount` and `createClient` on `window.Gatehouse`.
+// `vite build --mode standalone` is a script-tag build (`<script type="module">`) with React and
+// the client inside, which puts `mount` and `createClient` on `window.Gatehouse`.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
@@ -38,6 +38,8 @@ const quietDirectives: OnLog = (level, log, handler) => {
 export default defineConfig(({ mode }) => {
   const standalone = mode === 'standalone';
   return {
+    // Chunks load relative to the script, wherever a host serves it from.
+    base: './',
     oxc: { jsx: { runtime: 'automatic' } },
     // Workspace packages resolve to their TypeScript sources, so no prior build is needed.
     resolve: { conditions: ['source', ...defaultClientConditions] },
@@ -48,14 +50,20 @@ export default defineConfig(({ mode }) => {
           outDir: path('./dist/standalone'),
           emptyOutDir: true,
           target: 'es2020',
-          lib: {
-            entry: path('./src/standalone.ts'),
-            formats: ['iife'],
-            name: 'GatehouseWidget',
-            fileName: () => 'gatehouse-widget.js',
+          // An application build of one ES module rather than a library build: it is minified
+          // fully, and the screens only some flows need (passwords, MFA, phone-number parsing)
+          // stay in chunks the browser fetches, relative to the script, when it needs them.
+          modulePreload: false,
+          rolldownOptions: {
+            input: path('./src/standalone.ts'),
+            preserveEntrySignatures: 'allow-extension',
+            onLog: quietDirectives,
+            output: {
+              entryFileNames: 'gatehouse-widget.js',
+              chunkFileNames: 'chunks/[name]-[hash].js',
+              codeSplitting: { groups: [{ name: 'widget', tags: ['$initial'] }] },
+            },
           },
-          // IIFE output has no code splitting: lazy screens are inlined into the one file.
-          rolldownOptions: { onLog: quietDirectives },
         }
       : {
           outDir: path('./dist'),
@@ -68,6 +76,9 @@ export default defineConfig(({ mode }) => {
           },
           rolldownOptions: {
             onLog: quietDirectives,
+            // Everything the first screen needs goes in one chunk beside the entry, rather than
+            // in the many small common chunks the lazy screens would otherwise split it into.
+            output: { codeSplitting: { groups: [{ name: 'widget', tags: ['$initial'] }] } },
             external: [
               /^react(\/.*)?$/,
               /^react-dom(\/.*)?$/,

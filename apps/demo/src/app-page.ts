@@ -67,7 +67,7 @@ export function renderAppPage(options: AppPageOptions): string {
 </nav>`;
   const config = { publicToken: options.publicToken, baseUrl: options.baseUrl, slug: options.slug };
   const scripts = `<script type="application/json" id="demo-config">${jsonForScript(config)}</script>
-<script src="${escapeHtml(options.widgetScriptUrl)}"></script>
-<script>${HOST_SCRIPT}</script>`;
+<script type="module" src="${escapeHtml(options.widgetScriptUrl)}"></script>
+<script type="module">${HOST_SCRIPT}</script>`;
   return page('Sign in · Gatehouse demo', header, '<div id="widget"></div>', scripts);
 }

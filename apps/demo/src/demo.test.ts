@@ -69,6 +69,14 @@ describe('demo app', () => {
     expect(orgPage).toContain('"slug":"acme"');
   });
 
+  it('serves only the widget build under /assets', async () => {
+    for (const path of ['/assets/nope.js', '/assets/../package.json', '/assets/%2e%2e/demo.json']) {
+      const response = await fetch(`${demo.url}${path}`);
+      expect([404, 503], path).toContain(response.status);
+      expect(await response.text()).not.toContain('secret');
+    }
+  });
+
   it('redirects the root to /_app', async () => {
     const response = await fetch(`${demo.url}/`, { redirect: 'manual' });
     expect(response.status).toBe(302);

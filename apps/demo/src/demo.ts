@@ -1,8 +1,8 @@
 /** Starts Gatehouse and the demo host app on one origin: /_app, /account and the dev inbox. */
-import { readFile } from 'node:fs/promises';
+import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer as createNetServer } from 'node:net';
-import { join } from 'node:path';
+import { dirname, join, sep } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { configFromEnv, createServer, type ServerConfig } from '@gatehouse/server';
 import { DEFAULT_SESSION_COOKIE } from '@gatehouse/protocol';
@@ -43,15 +43,28 @@ async function freePort(host: string): Promise<number> {
   });
 }
 
-const WIDGET_SCRIPT_PATH = '/assets/gatehouse-widget.js';
+const ASSETS_PREFIX = '/assets/';
+const WIDGET_SCRIPT_PATH = `${ASSETS_PREFIX}gatehouse-widget.js`;
 
-async function loadWidgetBundle(): Promise<string | null> {
+/**
+ * The widget's standalone build: its entry script and the chunks it loads on demand, read once
+ * into memory by their path under `/assets/`. Only these files are ever served from there.
+ */
+async function loadWidgetAssets(): Promise<Map<string, string>> {
+  const assets = new Map<string, string>();
+  let entry: string;
   try {
-    const path = createRequire(import.meta.url).resolve('@gatehouse/widget/standalone');
-    return await readFile(path, 'utf8');
+    entry = createRequire(import.meta.url).resolve('@gatehouse/widget/standalone');
   } catch {
-    return null;
+    return assets;
   }
+  const root = dirname(entry);
+  const files = await readdir(root, { recursive: true });
+  for (const file of files) {
+    if (!file.endsWith('.js')) continue;
+    assets.set(file.split(sep).join('/'), await readFile(join(root, file), 'utf8'));
+  }
+  return assets;
 }
 
 /**
@@ -85,7 +98,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     projectId: project.project_id,
     secret: project.secret,
   };
-  const widgetBundle = await loadWidgetBundle();
+  const widgetAssets = await loadWidgetAssets();
 
   app.get('/', async (_request, reply) => reply.redirect('/_app'));
 
@@ -101,18 +114,21 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     reply.type('text/html').send(appPage(request.params.slug)),
   );
 
-  app.get(WIDGET_SCRIPT_PATH, async (_request, reply) => {
-    if (!widgetBundle) {
+  app.get<{ Params: { '*': string } }>(`${ASSETS_PREFIX}*`, async (request, reply) => {
+    const asset = widgetAssets.get(request.params['*']);
+    if (asset === undefined) {
+      const missing = widgetAssets.size === 0;
       return reply
-        .code(503)
+        .code(missing ? 503 : 404)
         .type('text/plain')
-        .send('The widget bundle is not built yet: run `npm run build`.');
+        .send(missing ? 'The widget is not built yet: run `npm run build`.' : 'Not found');
     }
+    // Module scripts from another origin (hosts embedding the widget) need CORS.
     return reply
-      .type('application/javascript; charset=utf-8')
+      .type('text/javascript; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('access-control-allow-origin', '*')
-      .send(widgetBundle);
+      .send(asset);
   });
 
   const currentSession = (cookieHeader: string | undefined) => {
