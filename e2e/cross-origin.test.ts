@@ -1,18 +1,10 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { Browser } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
-import {
-  inboxIds,
-  launchBrowser,
-  startTestDemo,
-  waitForEmailLink,
-  type TestDemo,
-} from './harness.js';
+import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
 
-let browser: Browser;
-let demo: TestDemo;
+const env = useBrowserAndDemo();
 let partnerSite: Server;
 let port: number;
 
@@ -35,34 +27,33 @@ function hostPage(gatehouseUrl: string, publicToken: string): string {
 }
 
 beforeAll(async () => {
-  [browser, demo] = await Promise.all([launchBrowser(), startTestDemo()]);
   partnerSite = createServer((_request, response) => {
     response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
-    response.end(hostPage(demo.url, demo.publicToken));
+    response.end(hostPage(env.demo.url, env.demo.publicToken));
   });
   await new Promise<void>((resolve) => partnerSite.listen(0, '127.0.0.1', resolve));
   port = (partnerSite.address() as AddressInfo).port;
   const partner = `http://partner.example.test:${port}`;
-  await demo.app.gatehouse.updateProject(demo.projectId, {
+  await env.demo.app.gatehouse.updateProject(env.demo.projectId, {
     authorizedOrigins: [partner],
-    redirectUrls: { discovery: [`${demo.url}/_app`, `http://localhost:${port}/`, `${partner}/`] },
+    redirectUrls: {
+      discovery: [`${env.demo.url}/_app`, `http://localhost:${port}/`, `${partner}/`],
+    },
   });
 });
 
 afterAll(async () => {
-  await browser?.close();
   await new Promise((resolve) => partnerSite?.close(resolve));
-  await demo?.stop();
 });
 
 test('the widget signs in on a page of another origin', async () => {
   // The page is served from localhost, the server from 127.0.0.1: two origins, so every call is
   // cross-origin. (Loopback hosts keep the cookies' Secure flag off over plain http.)
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const host = `http://localhost:${port}`;
   await page.goto(`${host}/`);
   await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
-  const seen = await inboxIds(demo.url);
+  const seen = await inboxIds(env.demo.url);
   await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
   const [send] = await Promise.all([
     page.waitForResponse((r) => r.url().endsWith('/b2b/magic_links/email/discovery/send')),
@@ -72,7 +63,7 @@ test('the widget signs in on a page of another origin', async () => {
   expect(send.headers()['access-control-allow-origin']).toBe(host);
   await page.getByText('Check your email').waitFor();
 
-  const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
+  const { link } = await waitForEmailLink(env.demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
   expect(new URL(link).origin).toBe(host);
   await page.goto(link);
   await page.getByRole('button', { name: /Acme Corp/ }).click();
@@ -83,7 +74,7 @@ test('the widget signs in on a page of another origin', async () => {
 });
 
 test('an origin on the project allow-list may call the API', async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   const partner = `http://partner.example.test:${port}`;
   await page.goto(`${partner}/`);
   await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
@@ -99,7 +90,7 @@ test('an origin on the project allow-list may call the API', async () => {
 });
 
 test('an unauthorized origin is refused', async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   await page.goto(`http://evil.example.test:${port}/`);
   await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
   await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);

@@ -1,29 +1,12 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
-import {
-  inboxIds,
-  launchBrowser,
-  startTestDemo,
-  waitForEmailLink,
-  type TestDemo,
-} from './harness.js';
+import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
 
-let browser: Browser;
-let demo: TestDemo;
-
-beforeAll(async () => {
-  [browser, demo] = await Promise.all([launchBrowser(), startTestDemo()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const env = useBrowserAndDemo();
 
 test('discovery: e-mail, link from the inbox, pick Acme, signed in, account page shows the member', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${demo.url}/_app`);
+  const page = await env.browser.newPage();
+  await page.goto(`${env.demo.url}/_app`);
   await expect.poll(() => page.getByRole('heading', { name: 'Sign up or log in' }).count()).toBe(1);
 
   await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
@@ -31,7 +14,7 @@ test('discovery: e-mail, link from the inbox, pick Acme, signed in, account page
   await page.getByText('Check your email').waitFor();
   await page.getByText(DEMO_ADMIN_EMAIL).first().waitFor();
 
-  const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'discovery');
+  const { link } = await waitForEmailLink(env.demo.url, DEMO_ADMIN_EMAIL, 'discovery');
   await page.goto(link);
   await page.getByText('Select an organization to continue').waitFor();
   const acme = page.getByRole('button', { name: /Acme Corp/ });
@@ -45,7 +28,7 @@ test('discovery: e-mail, link from the inbox, pick Acme, signed in, account page
     .poll(() => page.locator('#session-status').textContent())
     .toContain(`Signed in as ${DEMO_ADMIN_EMAIL}`);
 
-  await page.goto(`${demo.url}/account`);
+  await page.goto(`${env.demo.url}/account`);
   await page.getByRole('heading', { name: 'Your account' }).waitFor();
   expect(await page.locator('[data-field="Email"]').textContent()).toBe(DEMO_ADMIN_EMAIL);
   expect(await page.locator('[data-field="Organization"]').textContent()).toBe('Acme Corp');
@@ -53,17 +36,17 @@ test('discovery: e-mail, link from the inbox, pick Acme, signed in, account page
 });
 
 test('a used discovery link shows the error screen', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${demo.url}/_app`);
-  const seen = await inboxIds(demo.url);
+  const page = await env.browser.newPage();
+  await page.goto(`${env.demo.url}/_app`);
+  const seen = await inboxIds(env.demo.url);
   await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
   await page.getByRole('button', { name: 'Continue with email' }).click();
   await page.getByText('Check your email').waitFor();
-  const { link } = await waitForEmailLink(demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
-  const redeemed = await fetch(`${demo.url}/sdk/v1/b2b/magic_links/discovery/authenticate`, {
+  const { link } = await waitForEmailLink(env.demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
+  const redeemed = await fetch(`${env.demo.url}/sdk/v1/b2b/magic_links/discovery/authenticate`, {
     method: 'POST',
     headers: {
-      authorization: `Basic ${btoa(`${demo.publicToken}:${demo.publicToken}`)}`,
+      authorization: `Basic ${btoa(`${env.demo.publicToken}:${env.demo.publicToken}`)}`,
       'content-type': 'application/json',
     },
     body: JSON.stringify({ discovery_magic_links_token: new URL(link).searchParams.get('token') }),

@@ -3,6 +3,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
+import { afterAll, beforeAll } from 'vitest';
 import { startDemo, type DemoHandle } from '@gatehouse/demo';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
@@ -42,6 +43,25 @@ export async function startTestDemo(): Promise<TestDemo> {
       await rm(dataDir, { recursive: true, force: true });
     },
   };
+}
+
+/** What a test file shares: one browser and one demo, started before its tests, stopped after. */
+export interface E2eEnvironment {
+  browser: Browser;
+  demo: TestDemo;
+}
+
+/** Starts Chromium and a fresh demo for the calling test file. */
+export function useBrowserAndDemo(): E2eEnvironment {
+  const env = {} as E2eEnvironment;
+  beforeAll(async () => {
+    [env.browser, env.demo] = await Promise.all([launchBrowser(), startTestDemo()]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.demo?.stop();
+  });
+  return env;
 }
 
 interface InboxMessage {

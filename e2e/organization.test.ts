@@ -1,35 +1,19 @@
-import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import type { Page } from 'playwright-core';
+import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
-import {
-  inboxIds,
-  launchBrowser,
-  startTestDemo,
-  waitForEmailLink,
-  type TestDemo,
-} from './harness.js';
+import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
 
-let browser: Browser;
-let demo: TestDemo;
-
-beforeAll(async () => {
-  [browser, demo] = await Promise.all([launchBrowser(), startTestDemo()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const env = useBrowserAndDemo();
 
 async function signInToAcme(page: Page, email: string): Promise<void> {
-  await page.goto(`${demo.url}/_app/org/acme`);
+  await page.goto(`${env.demo.url}/_app/org/acme`);
   await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
-  const seen = await inboxIds(demo.url);
+  const seen = await inboxIds(env.demo.url);
   await page.getByLabel(/email/i).fill(email);
   await page.getByRole('button', { name: 'Continue with email' }).click();
   await page.getByText('Check your email').waitFor();
 
-  const { link } = await waitForEmailLink(demo.url, email, 'multi_tenant_magic_links', seen);
+  const { link } = await waitForEmailLink(env.demo.url, email, 'multi_tenant_magic_links', seen);
   expect(new URL(link).pathname).toBe('/_app/org/acme');
   await page.goto(link);
   await page.getByText('Success!').waitFor();
@@ -37,7 +21,7 @@ async function signInToAcme(page: Page, email: string): Promise<void> {
 }
 
 test('organization flow: a member of acme signs in with a magic link', async () => {
-  const page = await browser.newPage();
+  const page = await env.browser.newPage();
   await signInToAcme(page, DEMO_ADMIN_EMAIL);
   await expect
     .poll(() => page.locator('#session-status').textContent())
@@ -46,16 +30,17 @@ test('organization flow: a member of acme signs in with a magic link', async () 
 });
 
 test('a new e-mail at acme.test joins Acme by JIT provisioning', async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await context.newPage();
   const email = `newcomer-${Date.now()}@acme.test`;
   await signInToAcme(page, email);
-  await page.goto(`${demo.url}/account`);
+  await page.goto(`${env.demo.url}/account`);
   expect(await page.locator('[data-field="Email"]').textContent()).toBe(email);
   expect(await page.locator('[data-field="Organization"]').textContent()).toBe('Acme Corp');
-  const member = await demo.app.gatehouse.getMemberByEmail(
-    demo.projectId,
-    (await demo.app.gatehouse.getOrganizationBySlug(demo.projectId, 'acme'))!.organization_id,
+  const member = await env.demo.app.gatehouse.getMemberByEmail(
+    env.demo.projectId,
+    (await env.demo.app.gatehouse.getOrganizationBySlug(env.demo.projectId, 'acme'))!
+      .organization_id,
     email,
   );
   expect(member?.status).toBe('active');
@@ -63,9 +48,9 @@ test('a new e-mail at acme.test joins Acme by JIT provisioning', async () => {
 });
 
 test('an e-mail outside acme.test is told it has no access', async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${demo.url}/_app/org/acme`);
+  await page.goto(`${env.demo.url}/_app/org/acme`);
   await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
   await page.getByLabel(/email/i).fill('outsider@elsewhere.test');
   await page.getByRole('button', { name: 'Continue with email' }).click();
@@ -78,8 +63,8 @@ test('an e-mail outside acme.test is told it has no access', async () => {
 });
 
 test('an unknown organization slug shows the organization error', async () => {
-  const page = await browser.newPage();
-  await page.goto(`${demo.url}/_app/org/no-such-org`);
+  const page = await env.browser.newPage();
+  await page.goto(`${env.demo.url}/_app/org/no-such-org`);
   await page
     .getByText(
       'The organization you are looking for could not be found. If you think this is a mistake, contact your admin.',

@@ -1,36 +1,19 @@
-import type { Browser } from 'playwright-core';
-import { afterAll, beforeAll, expect, test } from 'vitest';
+import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
-import {
-  inboxIds,
-  launchBrowser,
-  startTestDemo,
-  waitForEmailLink,
-  type TestDemo,
-} from './harness.js';
+import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
 
-let browser: Browser;
-let demo: TestDemo;
-
-beforeAll(async () => {
-  [browser, demo] = await Promise.all([launchBrowser(), startTestDemo()]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await demo?.stop();
-});
+const env = useBrowserAndDemo();
 
 test('a reload keeps the session, and signing out in one tab signs out the other', async () => {
-  const context = await browser.newContext();
+  const context = await env.browser.newContext();
   const first = await context.newPage();
-  await first.goto(`${demo.url}/_app/org/acme`);
+  await first.goto(`${env.demo.url}/_app/org/acme`);
   await first.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
-  const seen = await inboxIds(demo.url);
+  const seen = await inboxIds(env.demo.url);
   await first.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
   await first.getByRole('button', { name: 'Continue with email' }).click();
   const { link } = await waitForEmailLink(
-    demo.url,
+    env.demo.url,
     DEMO_ADMIN_EMAIL,
     'multi_tenant_magic_links',
     seen,
@@ -48,7 +31,7 @@ test('a reload keeps the session, and signing out in one tab signs out the other
   );
 
   const second = await context.newPage();
-  await second.goto(`${demo.url}/_app/org/acme`);
+  await second.goto(`${env.demo.url}/_app/org/acme`);
   await expect.poll(() => second.locator('#session-status').textContent()).toBe(signedIn);
 
   await first.getByRole('button', { name: 'Sign out' }).click();
@@ -58,7 +41,7 @@ test('a reload keeps the session, and signing out in one tab signs out the other
   expect((await context.cookies()).map((c) => c.name)).not.toContain('gatehouse_session');
 
   const account = await context.newPage();
-  const response = await account.goto(`${demo.url}/account`);
+  const response = await account.goto(`${env.demo.url}/account`);
   expect(response?.status()).toBe(401);
   await context.close();
 });
