@@ -61,7 +61,17 @@ export async function createSession(
   return { token, row };
 }
 
-/** A live (known, unexpired, unrevoked) session of the project by token, or null. */
+/** The row when it is a live (known, unexpired, unrevoked) session of the project, else null. */
+function liveOrNull(
+  row: SessionsTable | undefined,
+  projectId: string,
+  now: number,
+): SessionsTable | null {
+  if (!row || row.project_id !== projectId || row.revoked_at !== null) return null;
+  return row.expires_at > isoAt(now) ? row : null;
+}
+
+/** A live session of the project by token, or null. */
 export async function findLiveSession(
   db: Db,
   projectId: string,
@@ -73,14 +83,7 @@ export async function findLiveSession(
     .selectAll()
     .where('token_hash', '=', hashToken(token))
     .executeTakeFirst();
-  if (
-    !row ||
-    row.project_id !== projectId ||
-    row.revoked_at !== null ||
-    row.expires_at <= isoAt(now)
-  )
-    return null;
-  return row;
+  return liveOrNull(row, projectId, now);
 }
 
 /** A live session of the project by id, or null. */
@@ -91,14 +94,7 @@ export async function findLiveSessionById(
   now: number,
 ): Promise<SessionsTable | null> {
   const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
-  if (
-    !row ||
-    row.project_id !== projectId ||
-    row.revoked_at !== null ||
-    row.expires_at <= isoAt(now)
-  )
-    return null;
-  return row;
+  return liveOrNull(row, projectId, now);
 }
 
 /**
