@@ -1,4 +1,4 @@
-/** The host page at /_app: mounts the widget and shows the session the client holds. */
+/** The host pages under /_app: the widget (sign-in or password reset) and the session it holds. */
 import { escapeHtml, jsonForScript, page } from './html.js';
 
 export interface AppPageOptions {
@@ -7,6 +7,8 @@ export interface AppPageOptions {
   baseUrl: string;
   /** Organization slug for the organization flow, or null for discovery. */
   slug: string | null;
+  /** The page password reset e-mails lead to: the widget starts on the reset form. */
+  passwordReset?: boolean;
   /** Where the standalone widget bundle is served. */
   widgetScriptUrl: string;
 }
@@ -21,14 +23,15 @@ const status = document.getElementById('session-status');
 const signOut = document.getElementById('sign-out');
 const account = document.getElementById('account-link');
 const widgetConfig = {
-  products: ['emailMagicLinks'],
-  authFlowType: cfg.slug ? 'organization' : 'discovery',
+  products: ['emailMagicLinks', 'passwords'],
+  authFlowType: cfg.passwordReset ? 'passwordReset' : cfg.slug ? 'organization' : 'discovery',
   sessionOptions: { sessionDurationMinutes: 60 },
   emailMagicLinksOptions: {
     loginRedirectURL: here,
     signupRedirectURL: here,
     discoveryRedirectURL: here,
   },
+  passwordOptions: { resetPasswordRedirectURL: location.origin + '/_app/reset' },
 };
 let handle = null;
 function mountWidget() {
@@ -65,9 +68,17 @@ export function renderAppPage(options: AppPageOptions): string {
 <button id="sign-out" class="link" type="button" hidden>Sign out</button>
 <a href="/_dev/inbox" target="_blank" rel="noopener">Dev inbox</a>
 </nav>`;
-  const config = { publicToken: options.publicToken, baseUrl: options.baseUrl, slug: options.slug };
+  const config = {
+    publicToken: options.publicToken,
+    baseUrl: options.baseUrl,
+    slug: options.slug,
+    passwordReset: options.passwordReset ?? false,
+  };
   const scripts = `<script type="application/json" id="demo-config">${jsonForScript(config)}</script>
 <script type="module" src="${escapeHtml(options.widgetScriptUrl)}"></script>
 <script type="module">${HOST_SCRIPT}</script>`;
-  return page('Sign in · Gatehouse demo', header, '<div id="widget"></div>', scripts);
+  const title = options.passwordReset
+    ? 'Reset your password · Gatehouse demo'
+    : 'Sign in · Gatehouse demo';
+  return page(title, header, '<div id="widget"></div>', scripts);
 }

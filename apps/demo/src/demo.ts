@@ -102,16 +102,21 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
 
   app.get('/', async (_request, reply) => reply.redirect('/_app'));
 
-  const appPage = (slug: string | null) =>
+  const appPage = (slug: string | null, passwordReset = false) =>
     renderAppPage({
       publicToken: project.public_token,
       baseUrl: publicUrl,
       slug,
+      passwordReset,
       widgetScriptUrl: WIDGET_SCRIPT_PATH,
     });
   app.get('/_app', async (_request, reply) => reply.type('text/html').send(appPage(null)));
   app.get<{ Params: { slug: string } }>('/_app/org/:slug', async (request, reply) =>
     reply.type('text/html').send(appPage(request.params.slug)),
+  );
+  // Where password reset e-mails (and the login links of first-time passwords) lead.
+  app.get('/_app/reset', async (_request, reply) =>
+    reply.type('text/html').send(appPage(null, true)),
   );
 
   app.get<{ Params: { '*': string } }>(`${ASSETS_PREFIX}*`, async (request, reply) => {

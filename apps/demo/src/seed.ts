@@ -35,14 +35,16 @@ export async function ensureDemoProject(
   publicUrl: string,
 ): Promise<DemoProject> {
   const appUrl = `${publicUrl}/_app`;
+  // Password resets land on their own page; people without a password reach it by a login link.
+  const resetUrl = `${appUrl}/reset`;
   const settings = {
     createOrganizationEnabled: true,
     slugPattern: `${appUrl}/org/{{slug}}`,
     redirectUrls: {
-      login: [appUrl],
-      signup: [appUrl],
+      login: [appUrl, resetUrl],
+      signup: [appUrl, resetUrl],
       discovery: [appUrl],
-      reset_password: [appUrl],
+      reset_password: [resetUrl],
     },
   };
 

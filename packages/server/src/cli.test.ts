@@ -159,4 +159,52 @@ describe('gatehouse CLI', () => {
       await app.close();
     }
   });
+
+  it('creates a member with a password that then signs in', async () => {
+    const project = await cli('project', 'create', '--name', 'Passwords');
+    const projectId = field(project.stdout, 'project_id');
+    const publicToken = field(project.stdout, 'public_token');
+    const org = await cli('org', 'create', '--project', projectId, '--name', 'Pw', '--slug', 'pw');
+    const organizationId = field(org.stdout, 'organization_id');
+    const create = (email: string, password: string) =>
+      cli(
+        'member',
+        'create',
+        '--project',
+        projectId,
+        '--org',
+        'pw',
+        '--email',
+        email,
+        '--password',
+        password,
+      );
+    const created = await create('grace@pw.test', 'Quartz-Lantern-Orbit-42');
+    expect(created.code).toBe(0);
+    expect(field(created.stdout, 'password_id')).toMatch(/^member-password-test-/);
+    const weak = await create('weak@pw.test', 'password1');
+    expect(weak.code).toBe(1);
+    expect(weak.stderr).toContain('This password may have been used on a different site');
+
+    const app = await createServer({ databaseUrl });
+    try {
+      const res = await app.inject({
+        method: 'POST',
+        url: '/sdk/v1/b2b/passwords/authenticate',
+        headers: {
+          authorization: `Basic ${Buffer.from(`${publicToken}:${publicToken}`).toString('base64')}`,
+          'content-type': 'application/json',
+        },
+        payload: {
+          organization_id: organizationId,
+          email_address: 'grace@pw.test',
+          password: 'Quartz-Lantern-Orbit-42',
+        },
+      });
+      expect(res.statusCode).toBe(200);
+      expect(res.json().data.member_authenticated).toBe(true);
+    } finally {
+      await app.close();
+    }
+  });
 });

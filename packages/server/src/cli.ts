@@ -6,6 +6,8 @@ import { parseArgs, type ParseArgsConfig } from 'node:util';
 import { configFromEnv, resolveConfig } from './config.js';
 import type { Logger } from './context.js';
 import { createServer } from './http/app.js';
+import { MFA_METHODS, type MfaMethod } from '@gatehouse/protocol';
+import type { Admin } from './products/projects/admin.js';
 import { openRuntime, type Runtime } from './runtime.js';
 
 /** Where the CLI writes, and the environment it reads; injectable for tests. */
@@ -22,7 +24,9 @@ Commands:
   migrate                       Bring the database schema up to date
   project create --name N …     Create a project and print its credentials
   org create --project ID …     Create an organization
-  member create --project ID …  Create a member of an organization
+  org update --project ID …     Change an organization's MFA policy
+  member create --project ID …  Create a member of an organization (optionally with a password)
+  member update --project ID …  Change a member's MFA settings
 
 Run "gatehouse <command> --help" for a command's options.
 The database is DATABASE_URL (default sqlite:./data/gatehouse.db).
@@ -49,9 +53,23 @@ discovery; the first one is the default.
 
 Creates an organization. Each --jit-domain lets addresses at that domain join by e-mail.
 `,
-  'member create': `Usage: gatehouse member create --project ID --org ORG_ID_OR_SLUG --email E [--name N]
+  'member create': `Usage: gatehouse member create --project ID --org ORG_ID_OR_SLUG --email E [--name N] [--password P]
 
-Creates an active member of an organization.
+Creates an active member of an organization. With --password, the member can log in with that
+password; it must satisfy the project's password policy.
+`,
+  'org update': `Usage: gatehouse org update --project ID --org ORG_ID_OR_SLUG [--mfa-policy OPTIONAL|REQUIRED_FOR_ALL]
+       [--mfa-methods ALL_ALLOWED|RESTRICTED] [--allowed-mfa-method sms_otp|totp]…
+
+Changes an organization's MFA policy. With --mfa-methods RESTRICTED, members may use only the
+methods given by --allowed-mfa-method.
+`,
+  'member update': `Usage: gatehouse member update --project ID (--member ID | --org ORG_ID_OR_SLUG --email E)
+       [--mfa-enrolled true|false] [--phone P] [--phone-verified true|false]
+       [--default-mfa-method sms_otp|totp|none]
+
+Changes a member's MFA settings. --phone takes any usual format (stored as E.164; "" removes
+it) and is unverified unless --phone-verified true is given.
 `,
 };
 
@@ -76,12 +94,32 @@ const OPTIONS: Record<string, Options> = {
     slug: { type: 'string' },
     'jit-domain': { type: 'string', multiple: true },
   },
+  'org update': {
+    ...help,
+    project: { type: 'string' },
+    org: { type: 'string' },
+    'mfa-policy': { type: 'string' },
+    'mfa-methods': { type: 'string' },
+    'allowed-mfa-method': { type: 'string', multiple: true },
+  },
+  'member update': {
+    ...help,
+    project: { type: 'string' },
+    member: { type: 'string' },
+    org: { type: 'string' },
+    email: { type: 'string' },
+    'mfa-enrolled': { type: 'string' },
+    phone: { type: 'string' },
+    'phone-verified': { type: 'string' },
+    'default-mfa-method': { type: 'string' },
+  },
   'member create': {
     ...help,
     project: { type: 'string' },
     org: { type: 'string' },
     email: { type: 'string' },
     name: { type: 'string' },
+    password: { type: 'string' },
   },
 };
 
@@ -97,6 +135,33 @@ function required(values: Record<string, unknown>, name: string): string {
 function stringList(values: Record<string, unknown>, name: string): string[] {
   const value = values[name];
   return Array.isArray(value) ? value.filter((v): v is string => typeof v === 'string') : [];
+}
+
+/** An optional option restricted to a few values (`undefined` when absent). */
+function oneOf<T extends string>(
+  values: Record<string, unknown>,
+  name: string,
+  allowed: readonly T[],
+): T | undefined {
+  const value = values[name];
+  if (value === undefined) return undefined;
+  if (typeof value === 'string' && (allowed as readonly string[]).includes(value))
+    return value as T;
+  throw new UsageError(`--${name} must be one of ${allowed.join(', ')}`);
+}
+
+/** An optional `true`/`false` option. */
+function flag(values: Record<string, unknown>, name: string): boolean | undefined {
+  const value = oneOf(values, name, ['true', 'false']);
+  return value === undefined ? undefined : value === 'true';
+}
+
+/** An organization id, or a slug looked up in the project. */
+async function organizationIdOf(admin: Admin, projectId: string, ref: string): Promise<string> {
+  if (ref.startsWith('organization-')) return ref;
+  const org = await admin.getOrganizationBySlug(projectId, ref);
+  if (!org) throw new UsageError(`No organization with slug ${ref} in project ${projectId}`);
+  return org.organization_id;
 }
 
 function stderrLogger(io: CliIo): Logger {
@@ -196,6 +261,68 @@ async function run(command: string, values: Record<string, unknown>, io: CliIo):
         });
         io.stdout(
           `Member created.\nmember_id: ${member.member_id}\nemail:     ${member.email_address}\n`,
+        );
+        if (typeof values.password === 'string') {
+          const withPassword = await admin.setMemberPassword(projectId, member.member_id, {
+            password: values.password,
+          });
+          io.stdout(`password_id: ${withPassword.member_password_id}\n`);
+        }
+        return 0;
+      });
+    }
+    case 'org update': {
+      const projectId = required(values, 'project');
+      const orgRef = required(values, 'org');
+      const allowed = stringList(values, 'allowed-mfa-method');
+      const bad = allowed.find((m) => !(MFA_METHODS as readonly string[]).includes(m));
+      if (bad)
+        throw new UsageError(`--allowed-mfa-method must be one of ${MFA_METHODS.join(', ')}`);
+      const patch = {
+        mfa_policy: oneOf(values, 'mfa-policy', ['OPTIONAL', 'REQUIRED_FOR_ALL'] as const),
+        mfa_methods: oneOf(values, 'mfa-methods', ['ALL_ALLOWED', 'RESTRICTED'] as const),
+        ...(allowed.length > 0 ? { allowed_mfa_methods: allowed as MfaMethod[] } : {}),
+      };
+      return withRuntime(io, async ({ admin }) => {
+        const orgId = await organizationIdOf(admin, projectId, orgRef);
+        const org = await admin.updateOrganization(projectId, orgId, patch);
+        io.stdout(
+          `Organization updated.\norganization_id:     ${org.organization_id}\n` +
+            `mfa_policy:          ${org.mfa_policy}\nmfa_methods:         ${org.mfa_methods}\n` +
+            `allowed_mfa_methods: ${org.allowed_mfa_methods.join(', ')}\n`,
+        );
+        return 0;
+      });
+    }
+    case 'member update': {
+      const projectId = required(values, 'project');
+      const memberRef = typeof values.member === 'string' ? values.member : undefined;
+      if (!memberRef && (typeof values.org !== 'string' || typeof values.email !== 'string')) {
+        throw new UsageError('--member, or --org and --email, is required');
+      }
+      const method = oneOf(values, 'default-mfa-method', ['sms_otp', 'totp', 'none'] as const);
+      const patch = {
+        mfa_enrolled: flag(values, 'mfa-enrolled'),
+        mfa_phone_number: typeof values.phone === 'string' ? values.phone : undefined,
+        mfa_phone_number_verified: flag(values, 'phone-verified'),
+        default_mfa_method: method === 'none' ? ('' as const) : method,
+      };
+      return withRuntime(io, async ({ admin }) => {
+        let memberId = memberRef;
+        if (!memberId) {
+          const orgId = await organizationIdOf(admin, projectId, required(values, 'org'));
+          const found = await admin.getMemberByEmail(projectId, orgId, required(values, 'email'));
+          if (!found)
+            throw new UsageError(`No member ${String(values.email)} in that organization`);
+          memberId = found.member_id;
+        }
+        const member = await admin.updateMember(projectId, memberId, patch);
+        io.stdout(
+          `Member updated.\nmember_id:                 ${member.member_id}\n` +
+            `mfa_enrolled:              ${String(member.mfa_enrolled)}\n` +
+            `mfa_phone_number:          ${member.mfa_phone_number}\n` +
+            `mfa_phone_number_verified: ${String(member.mfa_phone_number_verified)}\n` +
+            `default_mfa_method:        ${member.default_mfa_method || 'none'}\n`,
         );
         return 0;
       });

@@ -37,4 +37,14 @@ describe('configFromEnv', () => {
     });
     expect(resolveConfig({ smtp: { host: 'h', port: 25 } }).devInbox).toBe(false);
   });
+
+  it('reads the breach range URL and defaults the password lockout to 10 failures an hour', () => {
+    expect(configFromEnv({ PASSWORD_BREACH_RANGE_URL: 'https://range.example' })).toEqual({
+      passwordBreachRangeUrl: 'https://range.example',
+    });
+    const config = resolveConfig({ passwordLockout: { maxFailures: 3 } });
+    expect(config.passwordLockout).toEqual({ maxFailures: 3, windowMinutes: 60 });
+    expect(resolveConfig().passwordLockout).toEqual({ maxFailures: 10, windowMinutes: 60 });
+    expect(resolveConfig().passwordBreachRangeUrl).toBeNull();
+  });
 });

@@ -4,6 +4,7 @@ import type { ResolvedConfig } from './config.js';
 import type { SigningKeys } from './crypto/signing-keys.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Mailer } from './delivery/email.js';
+import type { SmsProvider } from './delivery/sms.js';
 import type { ProjectService } from './products/projects/service.js';
 import type { Database } from './store/schema.js';
 
@@ -22,6 +23,10 @@ export interface Context {
   box: SecretBox;
   keys: SigningKeys;
   mailer: Mailer;
+  /** The SMS provider, or null to write text messages to the dev outbox. */
+  sms: SmsProvider | null;
+  /** The key of SMS code MACs, derived from the server key (never the encryption key itself). */
+  otpKey: Buffer;
   projects: ProjectService;
   log: Logger;
 }

@@ -9,6 +9,8 @@
  * await app.listen({ port: 3000 });
  */
 export { createServer } from './http/app.js';
-export { configFromEnv, type ServerConfig } from './config.js';
+export { configFromEnv, type ServerConfig, type SmsConfig } from './config.js';
 export type { Admin } from './products/projects/admin.js';
+export type { OrganizationPatch } from './products/organizations/update.js';
+export type { MemberMfaPatch } from './products/members/update.js';
 export type { OutboxMessage } from './delivery/outbox.js';

@@ -3,7 +3,9 @@ import type { ResolvedConfig } from './config.js';
 import type { Context, Logger } from './context.js';
 import { loadServerKey, SecretBox } from './crypto/secret-box.js';
 import { SigningKeys } from './crypto/signing-keys.js';
+import { hkdfSync } from 'node:crypto';
 import { createMailer } from './delivery/email.js';
+import { httpSmsProvider } from './delivery/sms.js';
 import { createAdmin, type Admin } from './products/projects/admin.js';
 import { ProjectService } from './products/projects/service.js';
 import { openStore } from './store/db.js';
@@ -12,6 +14,8 @@ import { migrateToLatest } from './store/migrations.js';
 
 /** How often spent tokens and sessions are purged. */
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
+/** How long an SMS provider may take to accept a message, unless configured. */
+const SMS_TIMEOUT_MS = 10_000;
 
 /** A migrated database with its services; `close` releases it. */
 export interface Runtime {
@@ -65,6 +69,10 @@ export async function openRuntime(config: ResolvedConfig, log: Logger): Promise<
       box,
       keys: new SigningKeys(store.db, box, config.now),
       mailer,
+      sms: config.sms ? httpSmsProvider({ timeoutMs: SMS_TIMEOUT_MS, ...config.sms }) : null,
+      otpKey: Buffer.from(
+        hkdfSync('sha256', serverKey.key, Buffer.alloc(0), 'gatehouse:otp-codes', 32),
+      ),
       projects: new ProjectService(store.db, config.now),
       log,
     };

@@ -17,11 +17,14 @@ import { resolveConfig, type WidgetConfig } from './config.js';
 import { injectStyles } from './injectStyles.js';
 import { RENDER_EVENT_NAME, type WidgetCallbacks } from './machine/callbacks.js';
 import * as effects from './machine/effects.js';
+import { reportFailure } from './machine/context.js';
 import type { EffectContext, WidgetEnvironment } from './machine/effects.js';
+import { describeError } from './machine/errors.js';
 import { isRenderedScreen } from './machine/screens.js';
-import { initialState } from './machine/state.js';
+import { readResetEmail } from './machine/resetEmail.js';
+import { initialState, type StartContext } from './machine/state.js';
 import { createMachineStore } from './machine/store.js';
-import { readUrlToken } from './machine/urls.js';
+import { readResetToken, readUrlToken } from './machine/urls.js';
 import { Spinner } from './parts/Spinner.js';
 import { SCREEN_COMPONENTS } from './screens/registry.js';
 import { themeVariables, type WidgetStyles } from './theme.js';
@@ -36,7 +39,54 @@ function browserEnvironment(): WidgetEnvironment {
     toastError: (message) => {
       toast.error(message);
     },
+    toastSuccess: (message) => {
+      toast.success(message);
+    },
+    copyText: (text) => navigator.clipboard.writeText(text),
+    downloadText,
+    storage: browserStorage(),
   };
+}
+
+/** Saves text as a file through a temporary link, the one way a page can start a download. */
+function downloadText(fileName: string, text: string): void {
+  const url = URL.createObjectURL(new Blob([text], { type: 'text/plain;charset=utf-8' }));
+  const link = document.createElement('a');
+  link.href = url;
+  link.download = fileName;
+  link.style.display = 'none';
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  // Revoked on a later task: some browsers read the blob only after click() returns.
+  setTimeout(() => URL.revokeObjectURL(url), 0);
+}
+
+/** localStorage, or null where reading it throws (sandboxed frames, some privacy modes). */
+function browserStorage(): Storage | null {
+  try {
+    return window.localStorage;
+  } catch {
+    return null;
+  }
+}
+
+/** The password effects, fetched with the first password screen rather than with the widget. */
+const passwordEffects = () => import('./machine/passwords.js');
+/** The MFA effects, fetched only by sign-ins that need a second factor. */
+const mfaEffects = () => import('./machine/mfa.js');
+
+/**
+ * Runs an effect of a module loaded on first use. The effect reports its own failures; a module
+ * that cannot be loaded (offline, a new deployment) is reported like a failed call.
+ */
+function runLazy<M>(ctx: EffectContext, load: () => Promise<M>, run: (m: M) => unknown) {
+  load()
+    .then(run)
+    .catch((error: unknown) => {
+      reportFailure(ctx, error);
+      ctx.env.toastError(describeError(error).message);
+    });
 }
 
 export interface WidgetAppProps {
@@ -63,8 +113,17 @@ export function WidgetApp({
     const resolved = resolveConfig(config);
     const env = { ...browserEnvironment(), ...environment };
     const hasSession = client.session.getSnapshot() !== null;
-    const urlToken = hasSession ? null : readUrlToken(env.location.search);
-    const start = { config: resolved, bootstrap: client.getBootstrap(), hasSession, urlToken };
+    // The reset page redeems its own tokens; elsewhere a session makes the URL token moot.
+    const resetFlow = resolved.authFlowType === 'passwordReset';
+    const urlToken = hasSession || resetFlow ? null : readUrlToken(env.location.search);
+    const start: StartContext = {
+      config: resolved,
+      bootstrap: client.getBootstrap(),
+      hasSession,
+      urlToken,
+      resetToken: resetFlow ? readResetToken(env.location.search) : null,
+      storedResetEmail: readResetEmail(env, client.publicToken),
+    };
     return { resolved, env, urlToken, store: createMachineStore(initialState(start), resolved) };
   });
   const { resolved, env, urlToken, store } = setup;
@@ -99,6 +158,33 @@ export function WidgetApp({
       createOrganization: () => void effects.createOrganization(ctx),
       startOAuth: (provider) => void effects.startOAuth(ctx, provider),
       startSso: (connectionId) => void effects.startSso(ctx, connectionId),
+      showPasswordLogin: (email) => ctx.dispatch({ type: 'PASSWORD_LOGIN_REQUESTED', email }),
+      showForgotPassword: (email) => ctx.dispatch({ type: 'FORGOT_PASSWORD_REQUESTED', email }),
+      authenticatePassword: (email, password) =>
+        runLazy(ctx, passwordEffects, (m) => m.authenticatePassword(ctx, email, password)),
+      forgotPassword: (email) => runLazy(ctx, passwordEffects, (m) => m.forgotPassword(ctx, email)),
+      resendPasswordEmail: (kind) =>
+        runLazy(ctx, passwordEffects, (m) => m.resendPasswordEmail(ctx, kind)),
+      resetPassword: (password) =>
+        runLazy(ctx, passwordEffects, (m) => m.resetPassword(ctx, password)),
+      chooseMfaMethod: (method) => ctx.dispatch({ type: 'MFA_METHOD_CHOSEN', method }),
+      showMfaScreen: (screen) => ctx.dispatch({ type: 'MFA_SCREEN_REQUESTED', screen }),
+      sendSmsCode: (phone) => runLazy(ctx, mfaEffects, (m) => m.sendSmsCode(ctx, phone)),
+      sendSmsCodeIfNonePending: () =>
+        runLazy(ctx, mfaEffects, (m) => m.sendSmsCodeIfNonePending(ctx)),
+      authenticateSms: (code) => runLazy(ctx, mfaEffects, (m) => m.authenticateSms(ctx, code)),
+      createTotp: () => runLazy(ctx, mfaEffects, (m) => m.createTotp(ctx)),
+      authenticateTotp: (code) => runLazy(ctx, mfaEffects, (m) => m.authenticateTotp(ctx, code)),
+      recoverWithCode: (code) => runLazy(ctx, mfaEffects, (m) => m.recoverWithCode(ctx, code)),
+      copyTotpSecret: () => runLazy(ctx, mfaEffects, (m) => m.copyTotpSecret(ctx)),
+      downloadRecoveryCodes: () => runLazy(ctx, mfaEffects, (m) => m.downloadRecoveryCodes(ctx)),
+      copyRecoveryCodes: () => runLazy(ctx, mfaEffects, (m) => m.copyRecoveryCodes(ctx)),
+      finishRecoveryCodes: () => runLazy(ctx, mfaEffects, (m) => m.finishRecoveryCodes(ctx)),
+      checkPasswordStrength: (password) =>
+        passwordEffects().then(
+          (m) => m.checkPasswordStrength(ctx, password),
+          () => null,
+        ),
     }),
     [ctx],
   );
@@ -133,6 +219,7 @@ export function WidgetApp({
     config: resolved,
     styles,
     actions,
+    now: env.now,
     shouldFocusHeading,
   };
   const Screen = isRenderedScreen(state.screen)

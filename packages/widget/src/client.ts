@@ -1,2 +1,8 @@
 /** The client types the widget is written against, imported in one place. */
-export type { BootstrapConfig, GatehouseClient, SessionState } from '@gatehouse/client';
+export type {
+  BootstrapConfig,
+  GatehouseClient,
+  PasswordStrengthResult,
+  SessionState,
+  TotpCreateResult,
+} from '@gatehouse/client';

@@ -1,5 +1,9 @@
 /** The widget configuration of spec §3, its defaults, and the one function that applies them. */
-import { DEFAULT_SESSION_DURATION_MINUTES, type MfaMethod } from '@gatehouse/protocol';
+import {
+  DEFAULT_SESSION_DURATION_MINUTES,
+  PASSWORD_SESSION_DURATION_FALLBACK_MINUTES,
+  type MfaMethod,
+} from '@gatehouse/protocol';
 
 /** The primary sign-in methods the widget can offer. */
 export const PRODUCTS = ['emailMagicLinks', 'passwords', 'oauth', 'sso'] as const;
@@ -22,8 +26,11 @@ export type OAuthProviderOption =
       providerParams?: Record<string, string>;
     };
 
-/** How the widget finds the organization to sign in to. */
-export type AuthFlowType = 'organization' | 'discovery';
+/**
+ * How the widget finds the organization to sign in to, or `passwordReset` for the page a password
+ * reset link leads to (it starts on the reset form).
+ */
+export type AuthFlowType = 'organization' | 'discovery' | 'passwordReset';
 
 /**
  * Configuration of the login widget (spec §3). Only `products` and `authFlowType` are required.
@@ -91,6 +98,8 @@ export interface ResolvedConfig {
   products: readonly Product[];
   authFlowType: AuthFlowType;
   sessionDurationMinutes: number;
+  /** Password login and reset by e-mail fall back to 30 minutes rather than 60 (spec §9). */
+  passwordSessionDurationMinutes: number;
   emailMagicLinksOptions: NonNullable<WidgetConfig['emailMagicLinksOptions']>;
   oauth: {
     providers: ResolvedOAuthProvider[];
@@ -141,6 +150,8 @@ export function resolveConfig(config: WidgetConfig): ResolvedConfig {
     authFlowType: config.authFlowType,
     sessionDurationMinutes:
       config.sessionOptions?.sessionDurationMinutes ?? DEFAULT_SESSION_DURATION_MINUTES,
+    passwordSessionDurationMinutes:
+      config.sessionOptions?.sessionDurationMinutes ?? PASSWORD_SESSION_DURATION_FALLBACK_MINUTES,
     emailMagicLinksOptions: config.emailMagicLinksOptions ?? {},
     oauth: {
       providers: oauthOptions.providers.map((p) => resolveProvider(p, oauthOptions)),

@@ -83,3 +83,47 @@ export function magicLinkEmail(
 `;
   return { subject: copy.subject(organizationName), text, html, links: [link] };
 }
+
+/**
+ * The password reset e-mail: a link to the app's reset page, where the member chooses a new
+ * password.
+ *
+ * @example
+ * const mail = passwordResetEmail(link, 'Acme', 30);
+ */
+export function passwordResetEmail(
+  link: string,
+  organizationName: string,
+  validMinutes: number,
+): RenderedEmail {
+  const lead = `Someone asked to reset the password of your ${organizationName} account. Click the button below to choose a new password.`;
+  const lifetime =
+    validMinutes >= 1440 && validMinutes % 1440 === 0
+      ? `${validMinutes / 1440} days`
+      : `${validMinutes} minutes`;
+  const footer = `This link can be used once and expires in ${lifetime}. If you did not ask for a new password, you can ignore this e-mail: your password stays as it is.`;
+  const text = [lead, '', link, '', footer].join('\n');
+  const html = `<!doctype html>
+<html lang="en">
+  <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
+    <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
+      <tr><td align="center">
+        <table role="presentation" width="480" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
+          <tr><td>
+            <p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(lead)}</p>
+            <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1f2328;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:4px;font-size:16px">Reset password</a></p>
+            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">${escapeHtml(footer)}</p>
+          </td></tr>
+        </table>
+      </td></tr>
+    </table>
+  </body>
+</html>
+`;
+  return {
+    subject: `Reset your password for ${organizationName}`,
+    text,
+    html,
+    links: [link],
+  };
+}

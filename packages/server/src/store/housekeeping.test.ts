@@ -1,7 +1,8 @@
 // Housekeeping deletes only rows that expired more than a day ago.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- tests assert on untyped JSON response bodies */
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../test/harness.js';
+import { magicLogin, mfaOrganization, totpAt } from '../test/mfa.js';
 import { purgeExpired } from './housekeeping.js';
 
 let h: Harness;
@@ -23,6 +24,8 @@ describe('purgeExpired', () => {
       intermediateSessions: 0,
       sessions: 0,
       rateLimits: 0,
+      otpCodes: 0,
+      pendingTotps: 0,
     });
     const later = h.clock.now + 2 * 24 * 60 * 60 * 1000;
     const purged = await purgeExpired(h.db, later);
@@ -31,5 +34,45 @@ describe('purgeExpired', () => {
     h.clock.now = later;
     const res = await h.sdk('/b2b/sessions/authenticate', { body: {}, token: login.session_token });
     expect(res.body.error_type).toBe('session_not_found');
+  });
+
+  it('deletes old SMS codes and abandoned TOTP registrations, keeps confirmed ones', async () => {
+    const { org, member, email } = await mfaOrganization(h, 'purge');
+    const ids = { organization_id: org.organization_id, member_id: member.member_id };
+    const pending = await magicLogin(h, email, org.organization_id);
+    const ist = pending.intermediate_session_token;
+    await h.sdk('/b2b/otps/sms/send', {
+      body: { ...ids, intermediate_session_token: ist, mfa_phone_number: '+14155550191' },
+    });
+    const abandoned = await h.sdk('/b2b/totp', {
+      body: { ...ids, intermediate_session_token: ist },
+    });
+    expect(abandoned.status).toBe(200);
+
+    const other = await h.admin.createMember(h.project.project_id, org.organization_id, {
+      email_address: 'kept@purge.test',
+    });
+    const otherIds = { organization_id: org.organization_id, member_id: other.member_id };
+    const otherIst = (await magicLogin(h, 'kept@purge.test', org.organization_id))
+      .intermediate_session_token;
+    const kept = (
+      await h.sdk('/b2b/totp', { body: { ...otherIds, intermediate_session_token: otherIst } })
+    ).body.data;
+    const done = await h.sdk('/b2b/totp/authenticate', {
+      body: {
+        ...otherIds,
+        intermediate_session_token: otherIst,
+        code: totpAt(kept.secret, h.clock.now),
+      },
+    });
+    expect(done.status).toBe(200);
+
+    const purged = await purgeExpired(h.db, h.clock.now + 2 * 24 * 60 * 60 * 1000);
+    expect([purged.otpCodes, purged.pendingTotps]).toEqual([1, 1]);
+    const registrations = await h.db.selectFrom('totp_registrations').select('id').execute();
+    expect(registrations.map((r) => r.id)).toEqual([kept.totp_id]);
+    const codes = await h.db.selectFrom('recovery_codes').select('totp_registration_id').execute();
+    expect(codes).toHaveLength(10);
+    expect(codes.every((c) => c.totp_registration_id === kept.totp_id)).toBe(true);
   });
 });

@@ -10,11 +10,15 @@ export interface PurgeResult {
   intermediateSessions: number;
   sessions: number;
   rateLimits: number;
+  otpCodes: number;
+  /** TOTP registrations never confirmed, with their recovery codes. */
+  pendingTotps: number;
 }
 
 /**
- * Deletes link tokens, intermediate sessions and sessions that expired (or were revoked) more
- * than a day ago, and rate-limit windows older than a day. Safe to run from every instance.
+ * Deletes link tokens, intermediate sessions, sessions, SMS codes and unconfirmed TOTP
+ * registrations that expired (or were revoked) more than a day ago, and rate-limit windows older
+ * than a day. Safe to run from every instance.
  *
  * @example
  * await purgeExpired(db, Date.now());
@@ -34,10 +38,27 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
     .deleteFrom('rate_limits')
     .where('window_start', '<', Math.floor((now - RETENTION_MS) / 1000))
     .executeTakeFirst();
+  const otpCodes = await db
+    .deleteFrom('otp_codes')
+    .where('expires_at', '<', cutoff)
+    .executeTakeFirst();
+  const abandoned = db
+    .selectFrom('totp_registrations')
+    .select('id')
+    .where('verified_at', 'is', null)
+    .where('expires_at', '<', cutoff);
+  await db.deleteFrom('recovery_codes').where('totp_registration_id', 'in', abandoned).execute();
+  const pendingTotps = await db
+    .deleteFrom('totp_registrations')
+    .where('verified_at', 'is', null)
+    .where('expires_at', '<', cutoff)
+    .executeTakeFirst();
   return {
     tokens: Number(tokens.numDeletedRows),
     intermediateSessions: Number(ists.numDeletedRows),
     sessions: Number(sessions.numDeletedRows),
     rateLimits: Number(windows.numDeletedRows),
+    otpCodes: Number(otpCodes.numDeletedRows),
+    pendingTotps: Number(pendingTotps.numDeletedRows),
   };
 }

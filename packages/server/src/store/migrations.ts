@@ -257,9 +257,35 @@ const passwordsAndMfa: Migration = {
   },
 };
 
+// Failed password attempts per member, for the brute-force lockout.
+const passwordLockouts: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('password_failures')
+      .addColumn('member_id', 'text', (c) => c.primaryKey().references('members.id'))
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('failures', 'integer', (c) => c.notNull())
+      .addColumn('window_start', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
+// Recovery codes are shown again on request (GET /b2b/recovery_codes), so each keeps an encrypted
+// copy beside the hash that recovery matches against.
+const recoveryCodeCopies: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('recovery_codes')
+      .addColumn('code_encrypted', 'text', (c) => c.notNull().defaultTo(''))
+      .execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
+  '0003_password_lockouts': passwordLockouts,
+  '0004_recovery_code_copies': recoveryCodeCopies,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -190,6 +190,8 @@ export interface RecoveryCodesTable {
   member_id: string;
   totp_registration_id: string;
   code_hash: string;
+  /** The code sealed with the server key, for showing the remaining codes again. */
+  code_encrypted: Generated<string>;
   used_at: Timestamp | null;
   created_at: Timestamp;
 }
@@ -205,6 +207,14 @@ export interface OtpCodesTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+}
+
+/** Failed password attempts of a member in the current lockout window (which starts at the first). */
+export interface PasswordFailuresTable {
+  member_id: string;
+  project_id: string;
+  failures: number;
+  window_start: Timestamp;
 }
 
 /** The whole database, as Kysely sees it. */
@@ -226,4 +236,5 @@ export interface Database {
   totp_registrations: TotpRegistrationsTable;
   recovery_codes: RecoveryCodesTable;
   otp_codes: OtpCodesTable;
+  password_failures: PasswordFailuresTable;
 }

@@ -33,6 +33,11 @@ export const EVENT_TYPES = {
   oauthAuthenticate: 'B2B_OAUTH_AUTHENTICATE',
   oauthDiscoveryAuthenticate: 'B2B_OAUTH_DISCOVERY_AUTHENTICATE',
   ssoAuthenticate: 'B2B_SSO_AUTHENTICATE',
+  smsOtpSend: 'B2B_SMS_OTP_SEND',
+  smsOtpAuthenticate: 'B2B_SMS_OTP_AUTHENTICATE',
+  totpCreate: 'B2B_TOTP_CREATE',
+  totpAuthenticate: 'B2B_TOTP_AUTHENTICATE',
+  recoveryCodesRecover: 'B2B_RECOVERY_CODES_RECOVER',
 } as const;
 
 /** A tracked event type. */

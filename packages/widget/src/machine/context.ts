@@ -18,6 +18,14 @@ export interface WidgetEnvironment {
   now: () => number;
   /** Shows a short error notice. */
   toastError: (message: string) => void;
+  /** Shows a short success notice. */
+  toastSuccess: (message: string) => void;
+  /** Puts text on the clipboard; rejects when the page may not. */
+  copyText: (text: string) => Promise<void>;
+  /** Saves text as a file the browser downloads. */
+  downloadText: (fileName: string, text: string) => void;
+  /** The page's localStorage, or null where it is unavailable. */
+  storage: Pick<Storage, 'getItem' | 'setItem' | 'removeItem'> | null;
 }
 
 /** Everything an effect works with. */
@@ -38,10 +46,19 @@ export function reportFailure(ctx: EffectContext, error: unknown): void {
   invokeCallback(ctx.callbacks, 'onError', describeError(error));
 }
 
-/** Reports a login result and moves the machine on; onSuccess fires only for a full session. */
-export function completePrimaryAuth(ctx: EffectContext, result: AuthResult): void {
-  ctx.dispatch({ type: 'PRIMARY_AUTH_SUCCEEDED', result, now: ctx.env.now() });
-  if (result.member_session) invokeCallback(ctx.callbacks, 'onSuccess', result);
+/**
+ * Reports a login result and moves the machine on; onSuccess fires only for a full session, and
+ * not for a reset link's sign-in, whose new password is still to be set.
+ */
+export function completePrimaryAuth(
+  ctx: EffectContext,
+  result: AuthResult,
+  fromResetToken = false,
+): void {
+  ctx.dispatch({ type: 'PRIMARY_AUTH_SUCCEEDED', result, now: ctx.env.now(), fromResetToken });
+  if (result.member_session && !fromResetToken) {
+    invokeCallback(ctx.callbacks, 'onSuccess', result);
+  }
 }
 
 /** Strips the redeemed token from the URL, keeping path and fragment. */

@@ -70,11 +70,25 @@ export async function sendEmailMagicLink(ctx: EffectContext, email: string): Pro
   }
 }
 
-/** Everything the widget does once on mount: bootstrap, then a URL token or the slug lookup. */
+/**
+ * Everything the widget does once on mount: bootstrap, then a URL token or the slug lookup; on
+ * the password reset page, the login link of a reset instead.
+ */
 export async function start(ctx: EffectContext, urlToken: UrlToken | null): Promise<void> {
   const bootstrapped = ctx.client.bootstrap().then((bootstrap) => {
     ctx.dispatch({ type: 'BOOTSTRAP_LOADED', bootstrap });
   });
+  if (ctx.config.authFlowType === 'passwordReset') {
+    const resetToken = ctx.getState().password.resetToken;
+    const work = [bootstrapped];
+    if (resetToken?.type === 'multi_tenant_magic_links') {
+      // The password effects load with the password screens, not with every widget.
+      const { redeemResetLink } = await import('./passwords.js');
+      work.push(redeemResetLink(ctx, resetToken));
+    }
+    await Promise.all(work);
+    return;
+  }
   if (ctx.getState().screen === 'LoggedIn') {
     await bootstrapped;
     return;

@@ -33,7 +33,7 @@ export function describeError(error: unknown): WidgetError {
 }
 
 /** Error types that mean the e-mail may not join the organization (spec §5). */
-const NO_ACCESS_ERROR_TYPES: ReadonlySet<string> = new Set([
+export const NO_ACCESS_ERROR_TYPES: ReadonlySet<string> = new Set([
   'email_jit_provisioning_not_allowed',
   'invalid_email_for_jit_provisioning',
 ]);

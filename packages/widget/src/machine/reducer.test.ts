@@ -107,13 +107,13 @@ describe('after primary authentication', () => {
     expect(next.mfa.primaryInfo).toBeNull();
   });
 
-  it('keeps the MFA facts but shows the default error while MFA screens are not rendered', () => {
+  it('goes to the MFA screen routing names, keeping the MFA facts', () => {
     const next = run(start(), {
       type: 'PRIMARY_AUTH_SUCCEEDED',
       result: mfaPending({ totp_registration_id: 'member-totp-test-1' }),
       now: 0,
     });
-    expect(next).toMatchObject({ screen: 'Error', errorType: 'default' });
+    expect(next.screen).toBe('TOTPEntry');
     expect(next.mfa.primaryInfo?.enrolledMfaMethods).toEqual(['totp']);
   });
 
@@ -178,5 +178,71 @@ describe('bootstrap', () => {
       bootstrap: { ...TEST_BOOTSTRAP, emailDomains: ['x.test'] },
     });
     expect(next.bootstrap.emailDomains).toEqual(['x.test']);
+  });
+});
+
+describe('password flows', () => {
+  const resetConfig = resolveConfig({ products: ['passwords'], authFlowType: 'passwordReset' });
+
+  it('starts the PasswordReset flow on the reset form, even with a session', () => {
+    const state = start({
+      config: resetConfig,
+      hasSession: true,
+      resetToken: { type: 'multi_tenant_passwords', token: 'r' },
+      storedResetEmail: 'ada@acme.test',
+    });
+    expect(state.screen).toBe('PasswordResetForm');
+    expect(state.flow.type).toBe('password_reset');
+    expect(state.password).toEqual({
+      email: '',
+      resetEmail: 'ada@acme.test',
+      resetToken: { type: 'multi_tenant_passwords', token: 'r' },
+    });
+  });
+
+  it('moves between the password screens carrying the e-mail', () => {
+    const login = run(start(), { type: 'PASSWORD_LOGIN_REQUESTED', email: 'ada@acme.test' });
+    expect(login.screen).toBe('PasswordAuthenticate');
+    expect(login.password.email).toBe('ada@acme.test');
+    const help = run(login, { type: 'FORGOT_PASSWORD_REQUESTED', email: 'grace@acme.test' });
+    expect(help).toMatchObject({
+      screen: 'PasswordForgotForm',
+      password: { email: 'grace@acme.test' },
+    });
+    const sent = run(help, { type: 'PASSWORD_RESET_EMAIL_SENT', email: 'grace@acme.test' });
+    expect(sent.screen).toBe('PasswordSetNewConfirmation');
+    expect(sent.password.resetEmail).toBe('grace@acme.test');
+    const link = run(help, { type: 'PASSWORD_RESET_LINK_SENT', email: 'grace@acme.test' });
+    expect(link.screen).toBe('PasswordResetVerifyConfirmation');
+    expect(link.password.resetEmail).toBeNull();
+  });
+
+  it('tracks a form submission and its failure', () => {
+    const busy = run(start(), { type: 'PASSWORD_SUBMITTED', email: 'ada@acme.test' });
+    expect(busy.form).toEqual({ isSubmitting: true, error: null });
+    expect(run(busy, { type: 'FORM_FAILED', message: 'No' }).form).toEqual({
+      isSubmitting: false,
+      error: 'No',
+    });
+    expect(run(busy, { type: 'FORM_SETTLED' }).form).toEqual({ isSubmitting: false, error: null });
+  });
+
+  it('returns to the reset form after a reset login link, showing its member', () => {
+    const reset = start({
+      config: resetConfig,
+      resetToken: { type: 'multi_tenant_magic_links', token: 'm' },
+    });
+    const spent = run(reset, { type: 'RESET_TOKEN_SPENT' });
+    expect(spent.password.resetToken).toBeNull();
+    const signedIn = run(spent, {
+      type: 'PRIMARY_AUTH_SUCCEEDED',
+      result: fullSession(),
+      now: 0,
+      fromResetToken: true,
+    });
+    expect(signedIn.screen).toBe('PasswordResetForm');
+    expect(signedIn.password.resetEmail).toBe('ada@acme.test');
+    const failed = run(reset, { type: 'RESET_TOKEN_SPENT', message: 'Unverified' });
+    expect(failed.form.error).toBe('Unverified');
   });
 });

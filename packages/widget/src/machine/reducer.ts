@@ -2,8 +2,9 @@
 import type { AuthResult, DiscoveredOrganization } from '@gatehouse/protocol';
 import type { BootstrapConfig } from '../client.js';
 import type { ResolvedConfig } from '../config.js';
+import { reduceMfa, type MfaEvent } from './mfaReducer.js';
 import { routeAfterPrimaryAuth } from './routing.js';
-import { isRenderedScreen } from './screens.js';
+import { isRenderedScreen, type Screen } from './screens.js';
 import {
   EMPTY_MFA_STATE,
   IDLE_FORM,
@@ -11,6 +12,8 @@ import {
   type FlowOrganization,
   type WidgetState,
 } from './state.js';
+
+export type { MfaEvent, MfaScreenRequest } from './mfaReducer.js';
 
 /** Everything that can happen to the widget. */
 export type WidgetEvent =
@@ -30,8 +33,30 @@ export type WidgetEvent =
   | { type: 'REDIRECTING' }
   /** The navigation could not start; back to where the user was. */
   | { type: 'REDIRECT_FAILED'; returnTo: 'Main' | 'Discovery' }
-  /** `now` is epoch milliseconds, for MFA code expiry. */
-  | { type: 'PRIMARY_AUTH_SUCCEEDED'; result: AuthResult; now: number }
+  /**
+   * `now` is epoch milliseconds, for MFA code expiry. `fromResetToken`: the result redeemed a
+   * login link sent for a password reset, so the new password is still to be set.
+   */
+  | { type: 'PRIMARY_AUTH_SUCCEEDED'; result: AuthResult; now: number; fromResetToken?: boolean }
+  /** A form of the current screen is being submitted. */
+  | { type: 'FORM_SUBMITTED' }
+  /** The submission failed; `message` is shown under the form. */
+  | { type: 'FORM_FAILED'; message: string }
+  /** A submission that changes no screen (a resend) is over. */
+  | { type: 'FORM_SETTLED' }
+  /** 'Use a password instead', carrying what the e-mail field held. */
+  | { type: 'PASSWORD_LOGIN_REQUESTED'; email: string }
+  /** 'Having trouble signing in? Get help', carrying what the e-mail field held. */
+  | { type: 'FORGOT_PASSWORD_REQUESTED'; email: string }
+  /** A password login is being submitted for this address. */
+  | { type: 'PASSWORD_SUBMITTED'; email: string }
+  /** A member with a password was sent a reset e-mail. */
+  | { type: 'PASSWORD_RESET_EMAIL_SENT'; email: string }
+  /** A member without a password, or a newcomer, was sent a login link to the reset page. */
+  | { type: 'PASSWORD_RESET_LINK_SENT'; email: string }
+  /** The reset page's token was used up (redeemed, or found invalid with `message`). */
+  | { type: 'RESET_TOKEN_SPENT'; message?: string }
+  | MfaEvent
   | {
       type: 'DISCOVERY_AUTHENTICATED';
       email: string;
@@ -53,12 +78,23 @@ function afterPrimaryAuth(
   result: AuthResult,
   now: number,
   config: ResolvedConfig,
+  fromResetToken: boolean,
 ): WidgetState {
-  const route = routeAfterPrimaryAuth(result, config, now);
-  const next: WidgetState = { ...state, mfa: route.mfa, form: IDLE_FORM };
-  // Screens of a later release (MFA) are not rendered yet: say so rather than show nothing.
+  const route = routeAfterPrimaryAuth(result, config, now, fromResetToken);
+  // A reset link's member is who the new password is for: show their address on the form.
+  const password =
+    fromResetToken && !state.password.resetEmail
+      ? { ...state.password, resetEmail: result.member.email_address }
+      : state.password;
+  const next: WidgetState = { ...state, mfa: route.mfa, password, form: IDLE_FORM };
+  // Routing only names rendered screens; should that ever change, say so rather than show nothing.
   if (!isRenderedScreen(route.screen)) return showError(next, 'default');
   return { ...next, screen: route.screen };
+}
+
+/** Moves to a password screen, remembering the e-mail for the forms that follow. */
+function withPasswordEmail(state: WidgetState, screen: Screen, email: string): WidgetState {
+  return { ...state, screen, password: { ...state.password, email }, form: IDLE_FORM };
 }
 
 /**
@@ -115,7 +151,63 @@ export function reduce(
       return { ...state, screen: event.returnTo };
 
     case 'PRIMARY_AUTH_SUCCEEDED':
-      return afterPrimaryAuth(state, event.result, event.now, config);
+      return afterPrimaryAuth(
+        state,
+        event.result,
+        event.now,
+        config,
+        event.fromResetToken ?? false,
+      );
+
+    case 'FORM_SUBMITTED':
+      return { ...state, form: { isSubmitting: true, error: null } };
+
+    case 'FORM_FAILED':
+      return { ...state, form: { isSubmitting: false, error: event.message } };
+
+    case 'FORM_SETTLED':
+      return { ...state, form: IDLE_FORM };
+
+    case 'PASSWORD_LOGIN_REQUESTED':
+      return withPasswordEmail(state, 'PasswordAuthenticate', event.email);
+
+    case 'FORGOT_PASSWORD_REQUESTED':
+      return withPasswordEmail(state, 'PasswordForgotForm', event.email);
+
+    case 'PASSWORD_SUBMITTED':
+      return {
+        ...state,
+        password: { ...state.password, email: event.email },
+        form: { isSubmitting: true, error: null },
+      };
+
+    case 'PASSWORD_RESET_EMAIL_SENT':
+      return {
+        ...withPasswordEmail(state, 'PasswordSetNewConfirmation', event.email),
+        password: { ...state.password, email: event.email, resetEmail: event.email },
+      };
+
+    case 'PASSWORD_RESET_LINK_SENT':
+      return withPasswordEmail(state, 'PasswordResetVerifyConfirmation', event.email);
+
+    case 'MFA_METHOD_CHOSEN':
+    case 'MFA_SCREEN_REQUESTED':
+    case 'SMS_SEND_STARTED':
+    case 'SMS_SENT':
+    case 'SMS_SEND_FAILED':
+    case 'TOTP_CREATE_STARTED':
+    case 'TOTP_CREATED':
+    case 'TOTP_CREATE_FAILED':
+    case 'MFA_SUCCEEDED':
+    case 'RECOVERY_CODES_SAVED':
+      return reduceMfa(state, event);
+
+    case 'RESET_TOKEN_SPENT':
+      return {
+        ...state,
+        password: { ...state.password, resetToken: null },
+        form: { isSubmitting: false, error: event.message ?? null },
+      };
 
     case 'DISCOVERY_AUTHENTICATED':
       return {
@@ -138,7 +230,7 @@ export function reduce(
         ...state,
         screen: 'Main',
         flow: { type: 'organization', organization: event.discovered.organization },
-        password: { email: state.discovery.email },
+        password: { ...state.password, email: state.discovery.email },
         magicLink: { email: state.discovery.email },
         form: IDLE_FORM,
       };

@@ -49,6 +49,20 @@ export function availableMfaMethods(
   return [...MFA_METHODS];
 }
 
+/** Whether the organization lets a method be used (no restriction: every method). */
+export function isMfaMethodSupported(
+  primary: Pick<MfaPrimaryInfo, 'organizationMfaOptionsSupported'>,
+  method: MfaMethod,
+): boolean {
+  const supported = primary.organizationMfaOptionsSupported;
+  return supported.length === 0 || supported.includes(method);
+}
+
+/** The screen that enrolls a method. */
+export function enrollmentScreen(method: MfaMethod): Screen {
+  return ENROLLMENT_SCREEN[method];
+}
+
 /** Reads the MFA facts of an MFA-pending result. */
 export function mfaPrimaryInfo(result: AuthResult): MfaPrimaryInfo {
   const { member, organization } = result;
@@ -58,6 +72,7 @@ export function mfaPrimaryInfo(result: AuthResult): MfaPrimaryInfo {
   return {
     memberId: member.member_id,
     organizationId: organization.organization_id,
+    organizationName: organization.organization_name,
     memberPhoneNumber: member.mfa_phone_number || null,
     enrolledMfaMethods: enrolled,
     // Empty means the organization places no restriction.
@@ -84,7 +99,11 @@ export function routeAfterPrimaryAuth(
     return { screen: fromResetToken ? 'PasswordResetForm' : 'LoggedIn', mfa: EMPTY_MFA_STATE };
   }
 
-  const primaryInfo = mfaPrimaryInfo(result);
+  // After MFA, a reset link's sign-in still has to set the new password.
+  const primaryInfo: MfaPrimaryInfo = {
+    ...mfaPrimaryInfo(result),
+    postAuthScreen: fromResetToken ? 'PasswordResetForm' : 'LoggedIn',
+  };
   const base: MfaState = { ...EMPTY_MFA_STATE, primaryInfo };
 
   if (result.mfa_required.secondary_auth_initiated === 'sms_otp') {
@@ -102,11 +121,7 @@ export function routeAfterPrimaryAuth(
     };
   }
 
-  const allowed =
-    primaryInfo.organizationMfaOptionsSupported.length > 0
-      ? primaryInfo.organizationMfaOptionsSupported
-      : MFA_METHODS;
-  const usable = primaryInfo.enrolledMfaMethods.filter((m) => allowed.includes(m));
+  const usable = primaryInfo.enrolledMfaMethods.filter((m) => isMfaMethodSupported(primaryInfo, m));
   const preferred = result.member.default_mfa_method;
   const method = preferred && usable.includes(preferred) ? preferred : usable[0];
   if (method) return { screen: ENTRY_SCREEN[method], mfa: base };

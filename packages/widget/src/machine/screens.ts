@@ -7,6 +7,7 @@ export const SCREENS = [
   'LoggedIn',
   'Discovery',
   'Error',
+  /** Collects the e-mail: the password form Main shows when passwords are its only e-mail method. */
   'PasswordEmailForm',
   'PasswordAuthenticate',
   'PasswordResetForm',
@@ -39,6 +40,19 @@ export const RENDERED_SCREENS = [
   'Error',
   'LoggingIn',
   'Loading',
+  'PasswordAuthenticate',
+  'PasswordForgotForm',
+  'PasswordSetNewConfirmation',
+  'PasswordResetForm',
+  'PasswordResetVerifyConfirmation',
+  'MFAEnrollmentSelection',
+  'SMSOTPEnrollment',
+  'SMSOTPEntry',
+  'TOTPEnrollmentQRCode',
+  'TOTPEnrollmentManual',
+  'TOTPEntry',
+  'RecoveryCodeEntry',
+  'RecoveryCodeSave',
 ] as const satisfies readonly Screen[];
 
 /** A screen that has a component. */

@@ -166,3 +166,44 @@ describe('discovery', () => {
     expect(directLoginOrganization(withJoin, { ...on, ignoreJitProvisioning: true })).toBe(active);
   });
 });
+
+describe('mainSections with passwords', () => {
+  const both: WidgetConfig = {
+    products: ['emailMagicLinks', 'passwords', 'oauth'],
+    authFlowType: 'organization',
+    oauthOptions: providers,
+  };
+
+  it('offers the password link under the magic link form when both apply', () => {
+    const { config, state } = setup(both, organization());
+    expect(mainSections(state, config)[0]).toEqual({ kind: 'emailForm', offerPassword: true });
+  });
+
+  it('shows the password form in the e-mail block when passwords are the only e-mail method', () => {
+    const { config, state } = setup(
+      { products: ['oauth', 'passwords'], authFlowType: 'organization', oauthOptions: providers },
+      organization(),
+    );
+    expect(mainSections(state, config).map((s) => s.kind)).toEqual(['buttons', 'passwordForm']);
+
+    const noMagicLinks = setup(
+      both,
+      organization({ auth_methods: 'RESTRICTED', allowed_auth_methods: ['password'] }),
+    );
+    expect(mainSections(noMagicLinks.state, noMagicLinks.config)).toEqual([
+      { kind: 'passwordForm' },
+    ]);
+  });
+
+  it('leaves passwords out where the organization forbids them, or in discovery', () => {
+    const restricted = setup(
+      both,
+      organization({ auth_methods: 'RESTRICTED', allowed_auth_methods: ['magic_link'] }),
+    );
+    expect(mainSections(restricted.state, restricted.config)).toEqual([
+      { kind: 'emailForm', offerPassword: false },
+    ]);
+    const discovery = setup({ products: ['passwords'], authFlowType: 'discovery' });
+    expect(mainSections(discovery.state, discovery.config)).toEqual([]);
+  });
+});

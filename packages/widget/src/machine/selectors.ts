@@ -22,13 +22,21 @@ export type MainButton =
   | { kind: 'oauth'; provider: ResolvedOAuthProvider }
   | { kind: 'sso'; connection: SsoConnectionRef };
 
-/** A block of the Main screen: the e-mail form, or a group of sign-in buttons. */
-export type MainSection = { kind: 'emailForm' } | { kind: 'buttons'; buttons: MainButton[] };
+/**
+ * A block of the Main screen: the e-mail magic link form (with 'Use a password instead' when
+ * passwords are offered too), the password form when passwords are the only e-mail method, or a
+ * group of sign-in buttons.
+ */
+export type MainSection =
+  | { kind: 'emailForm'; offerPassword: boolean }
+  | { kind: 'passwordForm' }
+  | { kind: 'buttons'; buttons: MainButton[] };
 
-type SectionKind = MainSection['kind'];
-const SECTION_OF: Record<Product, SectionKind> = {
-  emailMagicLinks: 'emailForm',
-  passwords: 'emailForm',
+/** Where a product's block sits: the e-mail methods share one, the buttons share the other. */
+type BlockKind = 'email' | 'buttons';
+const BLOCK_OF: Record<Product, BlockKind> = {
+  emailMagicLinks: 'email',
+  passwords: 'email',
   oauth: 'buttons',
   sso: 'buttons',
 };
@@ -49,28 +57,43 @@ function buttonsFor(product: Product, state: WidgetState, config: ResolvedConfig
   return [];
 }
 
+/** Whether Main offers passwords: they need an organization to sign in to, and its consent. */
+export function offersPasswords(state: WidgetState, config: ResolvedConfig): boolean {
+  const organization = state.flow.organization;
+  return (
+    config.products.includes('passwords') &&
+    state.flow.type === 'organization' &&
+    organization !== null &&
+    isAuthMethodAllowed(organization, 'password')
+  );
+}
+
+/** The e-mail block: magic links (with the password link when both apply), else passwords. */
+function emailSection(state: WidgetState, config: ResolvedConfig): MainSection | null {
+  const magicLinks =
+    config.products.includes('emailMagicLinks') &&
+    isAuthMethodAllowed(state.flow.organization, 'magic_link');
+  const passwords = offersPasswords(state, config);
+  if (magicLinks) return { kind: 'emailForm', offerPassword: passwords };
+  return passwords ? { kind: 'passwordForm' } : null;
+}
+
 /**
- * The blocks of the Main screen, in the order their products are configured. The e-mail form and
- * the buttons each form one block, so when both exist the divider goes before the last one.
+ * The blocks of the Main screen, in the order their products are configured. The e-mail methods
+ * form one block and the buttons another, so when both exist the divider goes before the last.
  */
 export function mainSections(state: WidgetState, config: ResolvedConfig): MainSection[] {
-  const order: SectionKind[] = [];
+  const order: BlockKind[] = [];
   const buttons: MainButton[] = [];
-  let emailForm = false;
   for (const product of config.products) {
-    const kind = SECTION_OF[product];
-    if (
-      product === 'emailMagicLinks' &&
-      isAuthMethodAllowed(state.flow.organization, 'magic_link')
-    ) {
-      emailForm = true;
-    }
     buttons.push(...buttonsFor(product, state, config));
-    if (!order.includes(kind)) order.push(kind);
+    const block = BLOCK_OF[product];
+    if (!order.includes(block)) order.push(block);
   }
-  return order.flatMap((kind): MainSection[] => {
-    if (kind === 'emailForm') return emailForm ? [{ kind }] : [];
-    return buttons.length > 0 ? [{ kind, buttons }] : [];
+  return order.flatMap((block): MainSection[] => {
+    if (block === 'buttons') return buttons.length > 0 ? [{ kind: 'buttons', buttons }] : [];
+    const section = emailSection(state, config);
+    return section ? [section] : [];
   });
 }
 

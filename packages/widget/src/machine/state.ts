@@ -1,13 +1,14 @@
 /** The widget's state (spec §3) and how it starts. */
 import type {
   DiscoveredOrganization,
+  FullSessionResult,
   MfaMethod,
   OrganizationSlugSubset,
 } from '@gatehouse/protocol';
 import type { BootstrapConfig } from '../client.js';
 import type { ResolvedConfig } from '../config.js';
 import type { Screen } from './screens.js';
-import type { AutoAuthenticatedTokenType } from './urls.js';
+import type { AutoAuthenticatedTokenType, ResetToken } from './urls.js';
 
 /** How the user reaches an organization. Password reset starts on the reset form. */
 export type FlowType = 'organization' | 'discovery' | 'password_reset';
@@ -33,6 +34,8 @@ export interface DiscoveryState {
 export interface MfaPrimaryInfo {
   memberId: string;
   organizationId: string;
+  /** Names the backup codes file. */
+  organizationName: string;
   memberPhoneNumber: string | null;
   enrolledMfaMethods: MfaMethod[];
   organizationMfaOptionsSupported: MfaMethod[];
@@ -57,6 +60,21 @@ export interface MfaState {
     enrollment: { qrCode: string; secret: string; recoveryCodes: string[] } | null;
     displayMethod: 'qr' | 'manual';
   };
+  /**
+   * The session an enrollment ended with, held while the member saves the backup codes: the host
+   * hears of it on 'Done', so that leaving the page cannot lose the codes.
+   */
+  completedResult: FullSessionResult | null;
+}
+
+/** The password flows' memory (spec §3 "password state"). */
+export interface PasswordState {
+  /** The e-mail last typed into a password form, carried to the next one. */
+  email: string;
+  /** The address a reset was sent to, shown (disabled) on the reset form. */
+  resetEmail: string | null;
+  /** The reset page's token, until it is redeemed. */
+  resetToken: ResetToken | null;
 }
 
 /** The state of a form being submitted on the current screen. */
@@ -74,7 +92,7 @@ export interface WidgetState {
   errorType: ErrorScreenType;
   bootstrap: BootstrapConfig;
   magicLink: { email: string };
-  password: { email: string };
+  password: PasswordState;
   discovery: DiscoveryState;
   mfa: MfaState;
   form: FormState;
@@ -93,6 +111,10 @@ export interface StartContext {
   hasSession: boolean;
   /** A token the widget will authenticate on load, if any. */
   urlToken: UrlToken | null;
+  /** The token of the password reset page (PasswordReset flow only). */
+  resetToken?: ResetToken | null;
+  /** The reset e-mail this browser stored when it asked for a reset link. */
+  storedResetEmail?: string | null;
 }
 
 /** The MFA state with nothing in progress. */
@@ -107,6 +129,7 @@ export const EMPTY_MFA_STATE: MfaState = {
     enrolledNumber: null,
   },
   totp: { isCreating: false, error: null, enrollment: null, displayMethod: 'qr' },
+  completedResult: null,
 };
 
 export const EMPTY_DISCOVERY_STATE: DiscoveryState = {
@@ -117,8 +140,19 @@ export const EMPTY_DISCOVERY_STATE: DiscoveryState = {
 
 export const IDLE_FORM: FormState = { isSubmitting: false, error: null };
 
-/** The first screen: LoggedIn with a session, a spinner while a token or organization loads. */
+/** The flow state's name for each configured flow. */
+const FLOW_TYPE: Record<StartContext['config']['authFlowType'], FlowType> = {
+  organization: 'organization',
+  discovery: 'discovery',
+  passwordReset: 'password_reset',
+};
+
+/**
+ * The first screen: the reset form in the PasswordReset flow, LoggedIn with a session, a spinner
+ * while a token or organization loads, Main otherwise.
+ */
 function firstScreen(start: StartContext): Screen {
+  if (start.config.authFlowType === 'passwordReset') return 'PasswordResetForm';
   if (start.hasSession) return 'LoggedIn';
   if (start.urlToken) return 'LoggingIn';
   // The organization flow cannot show Main until the slug lookup has answered.
@@ -130,11 +164,15 @@ function firstScreen(start: StartContext): Screen {
 export function initialState(start: StartContext): WidgetState {
   return {
     screen: firstScreen(start),
-    flow: { type: start.config.authFlowType, organization: null },
+    flow: { type: FLOW_TYPE[start.config.authFlowType], organization: null },
     errorType: 'default',
     bootstrap: start.bootstrap,
     magicLink: { email: '' },
-    password: { email: '' },
+    password: {
+      email: '',
+      resetEmail: start.storedResetEmail ?? null,
+      resetToken: start.resetToken ?? null,
+    },
     discovery: EMPTY_DISCOVERY_STATE,
     mfa: EMPTY_MFA_STATE,
     form: IDLE_FORM,

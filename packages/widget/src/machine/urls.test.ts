@@ -1,5 +1,27 @@
 import { describe, expect, it } from 'vitest';
-import { readUrlToken, slugFromUrl, urlWithoutQuery, webmailLinks } from './urls.js';
+import {
+  readResetToken,
+  readUrlToken,
+  slugFromUrl,
+  urlWithoutQuery,
+  webmailLinks,
+} from './urls.js';
+
+describe('readResetToken', () => {
+  it('reads a reset link and a login link sent for a reset, nothing else', () => {
+    expect(readResetToken('?stytch_token_type=multi_tenant_passwords&token=r')).toEqual({
+      type: 'multi_tenant_passwords',
+      token: 'r',
+    });
+    expect(readResetToken('?stytch_token_type=multi_tenant_magic_links&token=m')).toEqual({
+      type: 'multi_tenant_magic_links',
+      token: 'm',
+    });
+    expect(readResetToken('?stytch_token_type=discovery&token=d')).toBeNull();
+    expect(readResetToken('?stytch_token_type=multi_tenant_passwords')).toBeNull();
+    expect(readResetToken('')).toBeNull();
+  });
+});
 
 describe('readUrlToken', () => {
   it('reads the two token types handled on load and ignores the rest', () => {

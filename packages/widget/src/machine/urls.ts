@@ -26,6 +26,31 @@ export function readUrlToken(search: string): UrlToken | null {
   return { type, token };
 }
 
+/** A token the password reset form redeems: a reset link's, or a login link sent for a reset. */
+export type ResetTokenType = Extract<
+  TokenType,
+  'multi_tenant_passwords' | 'multi_tenant_magic_links'
+>;
+
+/** A redirect token found on the password reset page. */
+export interface ResetToken {
+  type: ResetTokenType;
+  token: string;
+}
+
+/**
+ * The token of the password reset page (PROTOCOL §8): a reset link, or the login link sent to a
+ * member who has no password yet. Anything else is not the reset form's to redeem.
+ */
+export function readResetToken(search: string): ResetToken | null {
+  const params = new URLSearchParams(search);
+  const token = params.get(TOKEN_PARAM);
+  const type = params.get(TOKEN_TYPE_PARAM);
+  if (!token) return null;
+  if (type !== 'multi_tenant_passwords' && type !== 'multi_tenant_magic_links') return null;
+  return { type, token };
+}
+
 /** The page URL without its query: path and fragment kept (used once a token is redeemed). */
 export function urlWithoutQuery(location: { pathname: string; hash: string }): string {
   return location.pathname + location.hash;

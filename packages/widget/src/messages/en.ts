@@ -62,7 +62,14 @@ export const en = {
   'loading.loggingIn': 'Logging in...',
   'loading.label': 'Loading',
 
-  // Passwords (screens of a later release; the strings are part of the contract now)
+  // Passwords
+  'common.back': 'Back',
+  'password.label': 'Password',
+  'password.newLabel': 'New password',
+  'password.show': 'Show password',
+  'password.strength': 'Password strength',
+  'password.requirementMet': 'Requirement met:',
+  'password.requirementMissing': 'Requirement not met:',
   'passwordAuthenticate.heading': 'Log in with email and password',
   'passwordAuthenticate.continue': 'Continue',
   'passwordAuthenticate.help': 'Having trouble signing in? Get help',
@@ -89,7 +96,7 @@ export const en = {
   'password.magicLinkResetFailed':
     'We were unable to verify your email. Please contact your admin for help.',
 
-  // MFA (screens of a later release)
+  // MFA
   'mfaEnrollment.heading': 'Set up Multi-Factor Authentication',
   'mfaEnrollment.body':
     'Your organization requires an additional form of verification to make your account more secure.',
@@ -123,6 +130,13 @@ export const en = {
   'recoverySave.copied': 'Copied',
   'recoverySave.copyFailed': "Couldn't copy codes to clipboard",
   'recoverySave.done': 'Done',
+  'totpEntry.enrollingHint':
+    "If the verification code doesn't work, go back to your authenticator app to get a new code.",
+  'totpQr.alt': 'QR code for your authenticator app',
+  'smsEntry.expiresIn': 'Your code expires in {time}.',
+  'otp.label': 'Passcode',
+  'phone.country': 'Country',
+  'phone.label': 'Phone number',
   'mfa.invalidBackupCode': 'Invalid backup code, please try again.',
   'mfa.invalidPasscode': 'Invalid passcode, please try again.',
   'phone.invalid': 'Invalid phone number, please try again.',

@@ -1,4 +1,7 @@
-/** The e-mail magic link form: one required e-mail field and 'Continue with email'. */
+/**
+ * The e-mail magic link form: one required e-mail field and 'Continue with email', with 'Use a
+ * password instead' when passwords are offered too.
+ */
 import { useId, useState, type FormEvent } from 'react';
 import { format } from '../messages/en.js';
 import { isValidEmail } from '../machine/validation.js';
@@ -6,7 +9,7 @@ import { useWidget } from '../WidgetContext.js';
 import { Button } from './Button.js';
 import { LinkifiedText } from './LinkifiedText.js';
 
-export function EmailForm() {
+export function EmailForm({ offerPassword = false }: { offerPassword?: boolean }) {
   const { state, actions } = useWidget();
   const [email, setEmail] = useState(state.magicLink.email);
   const [invalid, setInvalid] = useState(false);
@@ -52,6 +55,11 @@ export function EmailForm() {
       <Button type="submit" loading={state.form.isSubmitting}>
         {format('email.submit')}
       </Button>
+      {offerPassword && (
+        <Button variant="text" onClick={() => actions.showPasswordLogin(email.trim())}>
+          {format('main.usePassword')}
+        </Button>
+      )}
     </form>
   );
 }

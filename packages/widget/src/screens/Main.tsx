@@ -1,12 +1,28 @@
 /** Main: the heading of the flow and the sign-in blocks, with the 'or' rule between them. */
-import { Fragment } from 'react';
+import { Fragment, lazy, Suspense } from 'react';
 import { format } from '../messages/en.js';
-import { mainHeading, mainSections } from '../machine/selectors.js';
+import { mainHeading, mainSections, type MainSection } from '../machine/selectors.js';
 import { AuthButtons } from '../parts/AuthButtons.js';
 import { Divider } from '../parts/Divider.js';
 import { EmailForm } from '../parts/EmailForm.js';
 import { Heading } from '../parts/Heading.js';
+import { Spinner } from '../parts/Spinner.js';
 import { useWidget } from '../WidgetContext.js';
+
+// Password sign-in is loaded only by the organizations that offer it alone.
+const PasswordLoginForm = lazy(() =>
+  import('../parts/PasswordLoginForm.js').then((m) => ({ default: m.PasswordLoginForm })),
+);
+
+function Section({ section }: { section: MainSection }) {
+  if (section.kind === 'buttons') return <AuthButtons buttons={section.buttons} />;
+  if (section.kind === 'emailForm') return <EmailForm offerPassword={section.offerPassword} />;
+  return (
+    <Suspense fallback={<Spinner />}>
+      <PasswordLoginForm />
+    </Suspense>
+  );
+}
 
 export function Main() {
   const { state, config, styles } = useWidget();
@@ -44,7 +60,7 @@ export function Main() {
         <Fragment key={section.kind}>
           {/* At most two blocks, so this puts the rule before the last one. */}
           {index > 0 && <Divider />}
-          {section.kind === 'emailForm' ? <EmailForm /> : <AuthButtons buttons={section.buttons} />}
+          <Section section={section} />
         </Fragment>
       ))}
     </div>

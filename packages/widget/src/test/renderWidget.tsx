@@ -10,6 +10,10 @@ import { createFakeClient, type FakeClient } from './fakeClient.js';
 export interface RenderedWidget extends RenderResult {
   client: FakeClient;
   toasts: string[];
+  /** Success toasts, recorded apart from the error ones. */
+  successToasts: string[];
+  clipboard: string[];
+  downloads: { fileName: string; text: string }[];
   url: { current: string };
   events: WidgetEventReport[];
   errors: WidgetError[];
@@ -22,6 +26,10 @@ export interface RenderOptions {
   styles?: WidgetStyles;
   /** Answers to set on the client before the widget mounts. */
   prepare?(client: FakeClient): void;
+  /** The widget's clock; the real one (or the fake timers' Date) by default. */
+  now?: () => number;
+  /** Makes the clipboard refuse writes, as insecure pages do. */
+  clipboardFails?: boolean;
 }
 
 /** Mounts the widget; the page URL, navigations and toasts are recorded instead of performed. */
@@ -31,6 +39,9 @@ export function renderWidget(config: WidgetConfig, options: RenderOptions = {}):
   const location = new URL(options.pageUrl ?? 'http://localhost:3000/acme/login');
   const recorded = {
     toasts: [] as string[],
+    successToasts: [] as string[],
+    clipboard: [] as string[],
+    downloads: [] as { fileName: string; text: string }[],
     url: { current: location.href },
     events: [] as WidgetEventReport[],
     errors: [] as WidgetError[],
@@ -50,8 +61,15 @@ export function renderWidget(config: WidgetConfig, options: RenderOptions = {}):
       environment={{
         location,
         replaceUrl: (url) => (recorded.url.current = new URL(url, location).href),
-        now: () => 0,
+        now: options.now ?? (() => Date.now()),
         toastError: (message) => recorded.toasts.push(message),
+        toastSuccess: (message) => recorded.successToasts.push(message),
+        copyText: (text) => {
+          if (options.clipboardFails) return Promise.reject(new Error('Write permission denied.'));
+          recorded.clipboard.push(text);
+          return Promise.resolve();
+        },
+        downloadText: (fileName, text) => recorded.downloads.push({ fileName, text }),
       }}
     />,
   );

@@ -19,8 +19,14 @@ export function bootstrapData(
     pkce_required_for_sso: project.pkceRequired.sso,
     slug_pattern: project.slugPattern,
     create_organization_enabled: project.createOrganizationEnabled,
-    // The key must be present: null means the zxcvbn strength policy, not LUDS.
-    password_config: null,
+    // The key must be present: the LUDS numbers under LUDS, null under any other policy.
+    password_config:
+      project.passwordPolicy.strength_policy === 'luds'
+        ? {
+            luds_complexity: project.passwordPolicy.luds_complexity,
+            luds_minimum_count: project.passwordPolicy.luds_minimum_count,
+          }
+        : null,
     dfp_protected_auth_enabled: false,
     rbac_policy: DEFAULT_RBAC_POLICY,
   };

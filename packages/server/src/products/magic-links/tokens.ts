@@ -1,11 +1,11 @@
-/** One-time link tokens (magic and discovery links): issued hashed, redeemed once, PKCE-bound. */
+/** One-time link tokens (magic, discovery and password-reset links): issued hashed, redeemed once, PKCE-bound. */
 import { isoAt, type Db } from '../../context.js';
 import { hashToken, newToken, pkceMatches } from '../../crypto/random.js';
 import { randomUUID } from 'node:crypto';
 import type { TokensTable } from '../../store/schema.js';
 
 /** The kinds of link token. */
-export type LinkTokenKind = 'magic_link' | 'discovery';
+export type LinkTokenKind = 'magic_link' | 'discovery' | 'password_reset';
 
 /** Issues a link token; returns the token itself, which only the e-mail will carry. */
 export async function issueLinkToken(
@@ -43,11 +43,10 @@ export async function issueLinkToken(
 export type RedeemFailure = 'not_found' | 'pkce_mismatch';
 
 /**
- * Redeems a link token of the project. Run it inside the transaction that acts on the token:
- * the conditional update marks it used for exactly one caller, and a PKCE mismatch returns
- * before that update so the token stays usable (§10).
+ * Reads a live link token of the project and checks its PKCE binding, without using it up: for
+ * checks that must pass before a token is spent (a new password's strength). Redeem it afterwards.
  */
-export async function redeemLinkToken(
+export async function peekLinkToken(
   db: Db,
   projectId: string,
   kind: LinkTokenKind,
@@ -75,6 +74,24 @@ export async function redeemLinkToken(
   ) {
     return 'pkce_mismatch';
   }
+  return row;
+}
+
+/**
+ * Redeems a link token of the project. Run it inside the transaction that acts on the token:
+ * the conditional update marks it used for exactly one caller, and a PKCE mismatch returns
+ * before that update so the token stays usable (§10).
+ */
+export async function redeemLinkToken(
+  db: Db,
+  projectId: string,
+  kind: LinkTokenKind,
+  token: string,
+  verifier: string | undefined,
+  now: number,
+): Promise<TokensTable | RedeemFailure> {
+  const row = await peekLinkToken(db, projectId, kind, token, verifier, now);
+  if (typeof row === 'string') return row;
   const result = await db
     .updateTable('tokens')
     .set({ used_at: isoAt(now) })

@@ -1,6 +1,6 @@
 /** The management API under /v1/b2b for host backends, authenticated by `project_id:secret`. */
 import type { FastifyInstance } from 'fastify';
-import { AUTH_METHODS, type AuthMethod } from '@gatehouse/protocol';
+import { AUTH_METHODS, MFA_METHODS, type AuthMethod, type MfaMethod } from '@gatehouse/protocol';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { secretCaller } from '../../http/auth.js';
@@ -13,6 +13,9 @@ import {
   manageCreateOrganization,
   manageGetMember,
   manageGetOrganization,
+  manageSetMemberPassword,
+  manageUpdateMember,
+  manageUpdateOrganization,
 } from './service.js';
 
 const CreateOrganizationBody = z.object({
@@ -43,6 +46,34 @@ const SessionAuthenticateBody = z
     path: ['session_token'],
   });
 
+const SetPasswordBody = z
+  .object({
+    password: fields.text.max(256).optional(),
+    password_hash: fields.text.max(1024).optional(),
+  })
+  .refine((b) => (b.password === undefined) !== (b.password_hash === undefined), {
+    message: 'exactly one of password and password_hash is required',
+    path: ['password'],
+  });
+
+const UpdateOrganizationBody = z.object({
+  organization_name: fields.text.max(128).optional(),
+  organization_logo_url: z.string().max(2048).optional(),
+  auth_methods: z.enum(['ALL_ALLOWED', 'RESTRICTED']).optional(),
+  allowed_auth_methods: z.array(z.enum(AUTH_METHODS as [AuthMethod, ...AuthMethod[]])).optional(),
+  mfa_policy: z.enum(['OPTIONAL', 'REQUIRED_FOR_ALL']).optional(),
+  mfa_methods: z.enum(['ALL_ALLOWED', 'RESTRICTED']).optional(),
+  allowed_mfa_methods: z.array(z.enum(MFA_METHODS as [MfaMethod, ...MfaMethod[]])).optional(),
+});
+
+const UpdateMemberBody = z.object({
+  name: z.string().max(256).optional(),
+  mfa_enrolled: z.boolean().optional(),
+  mfa_phone_number: z.string().max(64).optional(),
+  mfa_phone_number_verified: z.boolean().optional(),
+  default_mfa_method: z.enum(['', 'sms_otp', 'totp']).optional(),
+});
+
 type OrgParams = { organization_id: string };
 type MemberParams = OrgParams & { member_id: string };
 
@@ -65,6 +96,29 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     });
   });
 
+  app.put<{ Params: OrgParams }>('/v1/b2b/organizations/:organization_id', async (request) => {
+    const project = await secretCaller(ctx, request);
+    const body = parseBody(UpdateOrganizationBody, request.body);
+    return ok(request, {
+      organization: unwrap(
+        await manageUpdateOrganization(ctx, project, request.params.organization_id, body),
+      ),
+    });
+  });
+
+  app.put<{ Params: MemberParams }>(
+    '/v1/b2b/organizations/:organization_id/members/:member_id',
+    async (request) => {
+      const project = await secretCaller(ctx, request);
+      const body = parseBody(UpdateMemberBody, request.body);
+      const { organization_id, member_id } = request.params;
+      return ok(
+        request,
+        unwrap(await manageUpdateMember(ctx, project, organization_id, member_id, body)),
+      );
+    },
+  );
+
   app.post<{ Params: OrgParams }>(
     '/v1/b2b/organizations/:organization_id/members',
     async (request) => {
@@ -83,6 +137,19 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
       const project = await secretCaller(ctx, request);
       const { organization_id, member_id } = request.params;
       return ok(request, unwrap(await manageGetMember(ctx, project, organization_id, member_id)));
+    },
+  );
+
+  app.put<{ Params: MemberParams }>(
+    '/v1/b2b/organizations/:organization_id/members/:member_id/password',
+    async (request) => {
+      const project = await secretCaller(ctx, request);
+      const body = parseBody(SetPasswordBody, request.body);
+      const { organization_id, member_id } = request.params;
+      return ok(
+        request,
+        unwrap(await manageSetMemberPassword(ctx, project, organization_id, member_id, body)),
+      );
     },
   );
 

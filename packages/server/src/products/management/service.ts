@@ -8,7 +8,10 @@ import {
   organizationById,
   type CreateOrganizationInput,
 } from '../organizations/service.js';
+import { updateMember, type MemberMfaPatch } from '../members/update.js';
+import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
 import type { Project } from '../projects/service.js';
+import { setMemberPassword } from '../passwords/service.js';
 import { fail, type Failure } from '../result.js';
 
 /** Creates an organization in the project. */
@@ -80,4 +83,52 @@ export async function manageGetMember(
     return fail('member_not_found', 'No member has this id.');
   }
   return { member, organization };
+}
+
+/**
+ * Sets the password of a member of one of the project's organizations: `password` in clear, or
+ * `password_hash` to import one from another system.
+ */
+export async function manageSetMemberPassword(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  memberId: string,
+  input: { password?: string | undefined; password_hash?: string | undefined },
+): Promise<{ member: Member; organization: Organization } | Failure> {
+  const found = await manageGetMember(ctx, project, organizationId, memberId);
+  if ('failure' in found) return found;
+  if (found.member.status === 'deleted') return fail('member_not_found', 'No member has this id.');
+  const member = await setMemberPassword(ctx, project, found.member, {
+    password: input.password,
+    hash: input.password_hash,
+  });
+  return 'failure' in member ? member : { member, organization: found.organization };
+}
+
+/** Changes an organization's settings (name, logo, auth and MFA policies). */
+export async function manageUpdateOrganization(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  patch: OrganizationPatch,
+): Promise<Organization | Failure> {
+  return (
+    (await updateOrganization(ctx.db, project.id, organizationId, patch, ctx.now())) ??
+    fail('organization_not_found', 'No organization has this id.')
+  );
+}
+
+/** Changes a member's name or MFA settings. */
+export async function manageUpdateMember(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  memberId: string,
+  patch: MemberMfaPatch,
+): Promise<{ member: Member; organization: Organization } | Failure> {
+  const found = await manageGetMember(ctx, project, organizationId, memberId);
+  if ('failure' in found) return found;
+  const member = await updateMember(ctx.db, project.id, memberId, patch, ctx.now());
+  return 'failure' in member ? member : { member, organization: found.organization };
 }

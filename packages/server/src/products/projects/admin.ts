@@ -2,13 +2,16 @@
 import type { AuthMethod, Environment, Member, Organization } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
-import { createMember, memberByEmail } from '../members/service.js';
+import { createMember, memberByEmail, memberById } from '../members/service.js';
+import { updateMember, type MemberMfaPatch } from '../members/update.js';
+import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
 import {
   createOrganization,
   organizationById,
   organizationBySlug,
 } from '../organizations/service.js';
-import type { CreatedProject, PkceRequired, RedirectUrls } from './service.js';
+import { setMemberPassword } from '../passwords/service.js';
+import type { CreatedProject, PasswordPolicyInput, PkceRequired, RedirectUrls } from './service.js';
 
 /** Administration of projects, organizations and members, without HTTP. */
 export interface Admin {
@@ -20,6 +23,7 @@ export interface Admin {
     redirectUrls?: RedirectUrls;
     slugPattern?: string | null;
     pkceRequired?: Partial<PkceRequired>;
+    passwordPolicy?: PasswordPolicyInput;
   }): Promise<CreatedProject>;
   getProject(projectId: string): Promise<{
     project_id: string;
@@ -35,6 +39,7 @@ export interface Admin {
       createOrganizationEnabled?: boolean;
       slugPattern?: string | null;
       pkceRequired?: Partial<PkceRequired>;
+      passwordPolicy?: PasswordPolicyInput;
     },
   ): Promise<void>;
   createOrganization(
@@ -66,6 +71,27 @@ export interface Admin {
     organizationId: string,
     email: string,
   ): Promise<Member | null>;
+  /**
+   * Sets a member's password: `password` in clear (it must satisfy the project's policy) or an
+   * imported `hash` (argon2, bcrypt, scrypt or pbkdf2_sha256; re-hashed with argon2id at the
+   * member's next login). Clears the member's password lockout.
+   */
+  setMemberPassword(
+    projectId: string,
+    memberId: string,
+    passwordOrHash: { password?: string; hash?: string },
+  ): Promise<Member>;
+  /** Changes an organization's name, logo, auth or MFA policy; absent fields stay. */
+  updateOrganization(
+    projectId: string,
+    organizationId: string,
+    patch: OrganizationPatch,
+  ): Promise<Organization>;
+  /**
+   * Changes a member's MFA settings (enrollment, phone number in any usual format, its
+   * verification, default method) or name; absent fields stay.
+   */
+  updateMember(projectId: string, memberId: string, patch: MemberMfaPatch): Promise<Member>;
   listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
 }
 
@@ -126,6 +152,26 @@ export function createAdmin(ctx: Context): Admin {
     async getMemberByEmail(projectId, organizationId, email) {
       const org = await organizationById(ctx.db, projectId, organizationId);
       return org ? memberByEmail(ctx.db, org.organization_id, email) : null;
+    },
+    async setMemberPassword(projectId, memberId, passwordOrHash) {
+      const project = await requireProject(projectId);
+      const member = await memberById(ctx.db, project.id, memberId);
+      if (!member) throw new TypeError(`Unknown member: ${memberId}`);
+      const updated = await setMemberPassword(ctx, project, member, passwordOrHash);
+      if ('failure' in updated) throw new Error(updated.message);
+      return updated;
+    },
+    async updateOrganization(projectId, organizationId, patch) {
+      const project = await requireProject(projectId);
+      const org = await updateOrganization(ctx.db, project.id, organizationId, patch, ctx.now());
+      if (!org) throw new TypeError(`Unknown organization: ${organizationId}`);
+      return org;
+    },
+    async updateMember(projectId, memberId, patch) {
+      const project = await requireProject(projectId);
+      const member = await updateMember(ctx.db, project.id, memberId, patch, ctx.now());
+      if ('failure' in member) throw new Error(member.message);
+      return member;
     },
     listOutbox: (opts) => listOutbox(ctx.db, opts),
   };

@@ -3,6 +3,7 @@ import type { Environment } from '@gatehouse/protocol';
 import type { Kysely } from 'kysely';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto/random.js';
 import type { Database, ProjectsTable } from '../../store/schema.js';
+import type { PasswordPolicy } from '../passwords/strength.js';
 
 /** Redirect URL allow-lists by kind; the first of each is the default. */
 export interface RedirectUrls {
@@ -32,6 +33,14 @@ export interface Project {
   redirectUrls: RedirectUrls;
   slugPattern: string | null;
   pkceRequired: PkceRequired;
+  passwordPolicy: PasswordPolicy;
+}
+
+/** A password policy setting: LUDS numbers left out keep their value (default 3 classes, 8 characters). */
+export interface PasswordPolicyInput {
+  strength_policy: PasswordPolicy['strength_policy'];
+  luds_complexity?: number;
+  luds_minimum_count?: number;
 }
 
 /** Input of {@link ProjectService.create}. */
@@ -43,6 +52,7 @@ export interface CreateProjectInput {
   redirectUrls?: RedirectUrls;
   slugPattern?: string | null;
   pkceRequired?: Partial<PkceRequired>;
+  passwordPolicy?: PasswordPolicyInput;
 }
 
 /** Input of {@link ProjectService.update}. */
@@ -76,6 +86,40 @@ function toProject(row: ProjectsTable): Project {
     redirectUrls: JSON.parse(row.redirect_urls) as RedirectUrls,
     slugPattern: row.slug_pattern,
     pkceRequired: { ...NO_PKCE, ...(JSON.parse(row.pkce_required) as Partial<PkceRequired>) },
+    passwordPolicy: {
+      strength_policy: row.password_policy,
+      luds_complexity: row.luds_complexity,
+      luds_minimum_count: row.luds_minimum_count,
+    },
+  };
+}
+
+const DEFAULT_PASSWORD_POLICY: PasswordPolicy = {
+  strength_policy: 'zxcvbn',
+  luds_complexity: 3,
+  luds_minimum_count: 8,
+};
+
+/** Applies a policy setting over the current policy, refusing values no password could meet. */
+function passwordPolicyColumns(
+  input: PasswordPolicyInput,
+  current: PasswordPolicy,
+): Pick<ProjectsTable, 'password_policy' | 'luds_complexity' | 'luds_minimum_count'> {
+  if (!['none', 'zxcvbn', 'luds'].includes(input.strength_policy)) {
+    throw new TypeError(`Unknown password strength policy: ${String(input.strength_policy)}`);
+  }
+  const complexity = input.luds_complexity ?? current.luds_complexity;
+  const minimum = input.luds_minimum_count ?? current.luds_minimum_count;
+  if (!Number.isInteger(complexity) || complexity < 1 || complexity > 4) {
+    throw new TypeError('luds_complexity must be an integer from 1 to 4');
+  }
+  if (!Number.isInteger(minimum) || minimum < 1 || minimum > 256) {
+    throw new TypeError('luds_minimum_count must be an integer from 1 to 256');
+  }
+  return {
+    password_policy: input.strength_policy,
+    luds_complexity: complexity,
+    luds_minimum_count: minimum,
   };
 }
 
@@ -129,9 +173,10 @@ export class ProjectService {
           redirect_urls: JSON.stringify(validateRedirectUrls(input.redirectUrls ?? {})),
           slug_pattern: input.slugPattern ?? null,
           pkce_required: JSON.stringify({ ...NO_PKCE, ...input.pkceRequired }),
-          password_policy: 'zxcvbn',
-          luds_complexity: 3,
-          luds_minimum_count: 8,
+          ...passwordPolicyColumns(
+            input.passwordPolicy ?? DEFAULT_PASSWORD_POLICY,
+            DEFAULT_PASSWORD_POLICY,
+          ),
           created_at: at,
           updated_at: at,
         })
@@ -164,6 +209,8 @@ export class ProjectService {
     if (patch.slugPattern !== undefined) values.slug_pattern = patch.slugPattern;
     if (patch.pkceRequired)
       values.pkce_required = JSON.stringify({ ...current.pkceRequired, ...patch.pkceRequired });
+    if (patch.passwordPolicy)
+      Object.assign(values, passwordPolicyColumns(patch.passwordPolicy, current.passwordPolicy));
     await this.db.updateTable('projects').set(values).where('id', '=', projectId).execute();
     this.#cache.delete(current.publicToken);
     return true;

@@ -8,9 +8,12 @@ import type {
   Organization,
 } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
+import { SmsDeliveryError } from '../../delivery/sms.js';
 import { roleIds } from '../members/service.js';
+import { issueSmsCode, smsSendAllowed } from '../otp-sms/codes.js';
 import type { Project } from '../projects/service.js';
 import { consumeIntermediateSession, createIntermediateSession } from './intermediate.js';
+import { chosenMfaMethod } from './mfa-policy.js';
 import {
   createSession,
   mergeFactors,
@@ -64,9 +67,36 @@ export function mfaRequiredFor(member: Member): MfaRequired {
 }
 
 /**
- * Grants the result of an authentication: variant B with a member-bound IST when MFA remains,
- * else a full session (the presented one extended, same token, when it belongs to the same member
- * and organization; otherwise a new one).
+ * Starts the second factor when the server can (§9): if the login will use a verified phone, the
+ * code is texted now and `secondary_auth_initiated` says so. Over the send limits, or if the
+ * provider fails, nothing is sent and the widget sends when it shows the code entry.
+ */
+async function initiateMfa(
+  ctx: Context,
+  db: Db,
+  project: Project,
+  organization: Organization,
+  member: Member,
+): Promise<MfaRequired> {
+  const required = mfaRequiredFor(member);
+  if (chosenMfaMethod(organization, member) !== 'sms_otp') return required;
+  const phone = member.mfa_phone_number;
+  if (!(await smsSendAllowed(ctx, db, member.member_id, phone))) return required;
+  try {
+    await issueSmsCode(ctx, db, project, member.member_id, phone);
+  } catch (error) {
+    if (!(error instanceof SmsDeliveryError)) throw error;
+    ctx.log.warn({ err: error, member_id: member.member_id }, 'MFA code could not be texted');
+    return required;
+  }
+  return { ...required, secondary_auth_initiated: 'sms_otp' };
+}
+
+/**
+ * Grants the result of an authentication: variant B with a member-bound IST when MFA remains
+ * (the SMS code already sent when the member's method is a verified phone), else a full session
+ * (the presented one extended, same token, when it belongs to the same member and organization;
+ * otherwise a new one).
  */
 export async function completeAuthentication(
   ctx: Context,
@@ -96,7 +126,7 @@ export async function completeAuthentication(
       session_jwt: '',
       member_authenticated: false,
       intermediate_session_token: ist,
-      mfa_required: mfaRequiredFor(member),
+      mfa_required: await initiateMfa(ctx, db, project, organization, member),
     };
   }
 

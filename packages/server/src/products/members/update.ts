@@ -1,0 +1,81 @@
+/** Changing a member's MFA settings: enrollment, phone number, default method. */
+import type { Member, MfaMethod } from '@gatehouse/protocol';
+import { isoAt, type Db } from '../../context.js';
+import type { MembersTable } from '../../store/schema.js';
+import { normalizePhoneNumber } from '../otp-sms/phone.js';
+import { fail, type Failure } from '../result.js';
+import { memberById } from './service.js';
+
+/** The MFA fields an update may change; absent fields stay as they are. */
+export interface MemberMfaPatch {
+  name?: string | undefined;
+  mfa_enrolled?: boolean | undefined;
+  /** Any usual format, stored as E.164; `''` removes the number. */
+  mfa_phone_number?: string | undefined;
+  mfa_phone_number_verified?: boolean | undefined;
+  default_mfa_method?: '' | MfaMethod | undefined;
+}
+
+/** Whether another live member of the member's organization has this (E.164) number. */
+export async function phoneNumberTaken(db: Db, member: Member, phone: string): Promise<boolean> {
+  const other = await db
+    .selectFrom('members')
+    .select('id')
+    .where('organization_id', '=', member.organization_id)
+    .where('mfa_phone_number', '=', phone)
+    .where('id', '!=', member.member_id)
+    .where('status', '!=', 'deleted')
+    .executeTakeFirst();
+  return other !== undefined;
+}
+
+/**
+ * Applies a patch to a member of the project. A new phone number is normalized, must not be
+ * another member's in the organization, and is unverified unless the patch says otherwise.
+ *
+ * @example
+ * await updateMember(db, project.id, memberId, { mfa_phone_number: '+1 415 555 2671', mfa_phone_number_verified: true }, Date.now());
+ */
+export async function updateMember(
+  db: Db,
+  projectId: string,
+  memberId: string,
+  patch: MemberMfaPatch,
+  now: number,
+): Promise<Member | Failure> {
+  const member = await memberById(db, projectId, memberId);
+  if (!member) return fail('member_not_found', 'No member has this id.');
+  const set: Partial<MembersTable> = { updated_at: isoAt(now) };
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.mfa_enrolled !== undefined) set.mfa_enrolled = patch.mfa_enrolled ? 1 : 0;
+  if (patch.default_mfa_method !== undefined) set.default_mfa_method = patch.default_mfa_method;
+  if (patch.mfa_phone_number !== undefined) {
+    let phone = '';
+    if (patch.mfa_phone_number.trim() !== '') {
+      const parsed = normalizePhoneNumber(patch.mfa_phone_number);
+      if (!parsed) return fail('invalid_phone_number', 'The phone number is not valid.');
+      phone = parsed.e164;
+    }
+    if (phone !== member.mfa_phone_number) {
+      const taken = phone !== '' && (await phoneNumberTaken(db, member, phone));
+      if (taken) {
+        return fail(
+          'duplicate_member_phone_number',
+          'A member with the specified phone number already exists for this organization.',
+        );
+      }
+      set.mfa_phone_number = phone;
+      set.mfa_phone_verified = 0;
+    }
+  }
+  // A verified flag without a number would claim a phone that does not exist.
+  const phoneAfter = set.mfa_phone_number ?? member.mfa_phone_number;
+  if (patch.mfa_phone_number_verified !== undefined) {
+    set.mfa_phone_verified = patch.mfa_phone_number_verified && phoneAfter !== '' ? 1 : 0;
+  }
+  await db.updateTable('members').set(set).where('id', '=', memberId).execute();
+  return (
+    (await memberById(db, projectId, memberId)) ??
+    fail('member_not_found', 'No member has this id.')
+  );
+}

@@ -1,0 +1,70 @@
+/** Changing an organization's settings: name, logo, and its auth and MFA policies. */
+import {
+  AUTH_METHODS,
+  MFA_METHODS,
+  type AuthMethod,
+  type AuthMethodsPolicy,
+  type MfaMethod,
+  type MfaMethodsPolicy,
+  type MfaPolicy,
+  type Organization,
+} from '@gatehouse/protocol';
+import { isoAt, type Db } from '../../context.js';
+import type { OrganizationsTable } from '../../store/schema.js';
+import { organizationById } from './service.js';
+
+/** The settings an update may change; absent fields stay as they are. */
+export interface OrganizationPatch {
+  organization_name?: string | undefined;
+  organization_logo_url?: string | undefined;
+  auth_methods?: AuthMethodsPolicy | undefined;
+  allowed_auth_methods?: AuthMethod[] | undefined;
+  mfa_policy?: MfaPolicy | undefined;
+  mfa_methods?: MfaMethodsPolicy | undefined;
+  allowed_mfa_methods?: MfaMethod[] | undefined;
+}
+
+/**
+ * Applies a patch to an organization of the project; null when there is none. As at creation,
+ * an `ALL_ALLOWED` policy lists every method, so the organization object stays self-consistent.
+ *
+ * @example
+ * await updateOrganization(db, project.id, org.organization_id, { mfa_policy: 'REQUIRED_FOR_ALL' }, Date.now());
+ */
+export async function updateOrganization(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+  patch: OrganizationPatch,
+  now: number,
+): Promise<Organization | null> {
+  const current = await organizationById(db, projectId, organizationId);
+  if (!current) return null;
+  const authMethods = patch.auth_methods ?? current.auth_methods;
+  const mfaMethods = patch.mfa_methods ?? current.mfa_methods;
+  const allowedAuth =
+    authMethods === 'ALL_ALLOWED'
+      ? [...AUTH_METHODS]
+      : (patch.allowed_auth_methods ?? current.allowed_auth_methods);
+  const allowedMfa =
+    mfaMethods === 'ALL_ALLOWED'
+      ? [...MFA_METHODS]
+      : (patch.allowed_mfa_methods ?? current.allowed_mfa_methods);
+  const set: Partial<OrganizationsTable> = {
+    auth_methods: authMethods,
+    allowed_auth_methods: JSON.stringify([...new Set(allowedAuth)]),
+    mfa_methods: mfaMethods,
+    allowed_mfa_methods: JSON.stringify(MFA_METHODS.filter((m) => allowedMfa.includes(m))),
+    updated_at: isoAt(now),
+  };
+  if (patch.organization_name !== undefined) set.name = patch.organization_name;
+  if (patch.organization_logo_url !== undefined) set.logo_url = patch.organization_logo_url;
+  if (patch.mfa_policy !== undefined) set.mfa_policy = patch.mfa_policy;
+  await db
+    .updateTable('organizations')
+    .set(set)
+    .where('id', '=', organizationId)
+    .where('project_id', '=', projectId)
+    .execute();
+  return organizationById(db, projectId, organizationId);
+}

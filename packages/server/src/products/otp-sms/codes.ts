@@ -1,0 +1,83 @@
+/** Issuing SMS codes: limits, storage (keyed hash, 2 minutes, one live code per member) and delivery. */
+import { randomUUID } from 'node:crypto';
+import { isoAt, type Context, type Db } from '../../context.js';
+import { writeOutbox } from '../../delivery/outbox.js';
+import { smsText } from '../../delivery/sms.js';
+import type { RateRule } from '../../http/rate-limit.js';
+import { countHit } from '../../store/rate-limits.js';
+import type { Project } from '../projects/service.js';
+import { generateOtpCode, hashOtpCode, OTP_TTL_SECONDS } from './otp-code.js';
+
+/** The send limits of one SMS: per number and per member (the route adds per IP). */
+export function smsSendRules(ctx: Context, memberId: string, phone: string): RateRule[] {
+  const limits = ctx.config.rateLimits;
+  return [
+    { key: `sms:number:${phone}`, limit: limits.smsSendsPerNumberPerHour, windowSeconds: 3600 },
+    { key: `sms:member:${memberId}`, limit: limits.smsSendsPerMemberPerHour, windowSeconds: 3600 },
+  ];
+}
+
+/**
+ * Counts a send against the limits inside `db` (which may be an open transaction); false when
+ * any is exceeded.
+ */
+export async function smsSendAllowed(
+  ctx: Context,
+  db: Db,
+  memberId: string,
+  phone: string,
+): Promise<boolean> {
+  let allowed = true;
+  for (const rule of smsSendRules(ctx, memberId, phone)) {
+    const hit = await countHit(db, rule.key, rule.limit, rule.windowSeconds, ctx.now());
+    allowed &&= hit.allowed;
+  }
+  return allowed;
+}
+
+/**
+ * Sends a text message through the provider, or writes it to the dev outbox through `db`, so
+ * that inside a transaction the message commits (or not) with it.
+ */
+export async function deliverSms(ctx: Context, db: Db, to: string, text: string): Promise<void> {
+  if (ctx.sms) {
+    await ctx.sms.send({ to, body: text });
+    return;
+  }
+  await writeOutbox(db, { channel: 'sms', to, subject: '', text, html: '', links: [] }, ctx.now());
+}
+
+/**
+ * Creates a 6-digit code for the member, valid 2 minutes, and texts it to `phone` (E.164). Any
+ * earlier live code of the member is voided: only the newest one works.
+ */
+export async function issueSmsCode(
+  ctx: Context,
+  db: Db,
+  project: Project,
+  memberId: string,
+  phone: string,
+): Promise<void> {
+  const now = ctx.now();
+  const code = generateOtpCode();
+  await db
+    .updateTable('otp_codes')
+    .set({ used_at: isoAt(now) })
+    .where('member_id', '=', memberId)
+    .where('used_at', 'is', null)
+    .execute();
+  await db
+    .insertInto('otp_codes')
+    .values({
+      id: `otp-code-${project.environment}-${randomUUID()}`,
+      project_id: project.id,
+      member_id: memberId,
+      phone_number: phone,
+      code_hash: hashOtpCode(code, ctx.otpKey),
+      created_at: isoAt(now),
+      expires_at: isoAt(now + OTP_TTL_SECONDS * 1000),
+      used_at: null,
+    })
+    .execute();
+  await deliverSms(ctx, db, phone, smsText(code, project.name));
+}

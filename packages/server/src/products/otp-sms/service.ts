@@ -1,0 +1,165 @@
+/** SMS one-time codes as a second factor (§7.7): sending to a member's phone and checking the code. */
+import type { AuthenticationFactor } from '@gatehouse/protocol';
+import { isoAt, type Context } from '../../context.js';
+import { memberById } from '../members/service.js';
+import { phoneNumberTaken } from '../members/update.js';
+import { fail, type Failure } from '../result.js';
+import type { FullSession } from '../sessions/complete.js';
+import { allowsMfaMethod, hasSecondFactor } from '../sessions/mfa-policy.js';
+import {
+  completeSecondFactor,
+  mayRegisterFactor,
+  registrationRefused,
+  type MfaCaller,
+} from '../sessions/secondary.js';
+import { issueSmsCode } from './codes.js';
+import { OTP_MAX_ATTEMPTS, otpCodeMatches } from './otp-code.js';
+import { normalizePhoneNumber } from './phone.js';
+
+/** What `set_mfa_enrollment` may ask for. */
+export type MfaEnrollmentChange = 'enroll' | 'unenroll';
+
+const NOT_ALLOWED = 'This organization does not allow SMS codes as a second factor.';
+
+/** The factor a passed SMS code proves. */
+export function smsFactor(phone: string, now: number): AuthenticationFactor {
+  return {
+    type: 'otp',
+    delivery_method: 'sms',
+    last_authenticated_at: isoAt(now),
+    sequence_order: 'SECONDARY',
+    phone_number_factor: { phone_id: '', phone_number: phone },
+  };
+}
+
+/**
+ * Decides where a send goes: the given number (E.164-normalized, not another member's), else the
+ * member's number on file. Checked before the rate limits are counted, so a refused request
+ * costs the member nothing.
+ */
+export async function smsDestination(
+  ctx: Context,
+  caller: MfaCaller,
+  requested: string | undefined,
+): Promise<{ phone: string } | Failure> {
+  const { member } = caller;
+  if (!allowsMfaMethod(caller.organization, 'sms_otp')) {
+    return fail('mfa_method_not_allowed', NOT_ALLOWED);
+  }
+  if (requested === undefined || requested.trim() === '') {
+    if (member.mfa_phone_number === '') {
+      return fail(
+        'invalid_phone_number',
+        'This member has no phone number: give mfa_phone_number.',
+      );
+    }
+    return { phone: member.mfa_phone_number };
+  }
+  const parsed = normalizePhoneNumber(requested);
+  if (!parsed) return fail('invalid_phone_number', 'The phone number is not valid.');
+  const phone = parsed.e164;
+  if (phone === member.mfa_phone_number) return { phone };
+  if (!mayRegisterFactor(caller, hasSecondFactor(member))) return registrationRefused();
+  if (await phoneNumberTaken(ctx.db, member, phone)) {
+    return fail(
+      'duplicate_member_phone_number',
+      'A member with the specified phone number already exists for this organization.',
+    );
+  }
+  return { phone };
+}
+
+/**
+ * Texts a new code to `phone` (from {@link smsDestination}). A number new to the member is stored
+ * on it unverified; the code's success verifies it.
+ */
+export async function sendSmsCode(ctx: Context, caller: MfaCaller, phone: string): Promise<void> {
+  const { member } = caller;
+  await ctx.db.transaction().execute(async (trx) => {
+    if (phone !== member.mfa_phone_number) {
+      await trx
+        .updateTable('members')
+        .set({ mfa_phone_number: phone, mfa_phone_verified: 0, updated_at: isoAt(ctx.now()) })
+        .where('id', '=', member.member_id)
+        .execute();
+    }
+    await issueSmsCode(ctx, trx, caller.project, member.member_id, phone);
+  });
+}
+
+/** Input of {@link authenticateSmsCode}. */
+export interface SmsAuthenticateInput {
+  code: string;
+  set_mfa_enrollment?: MfaEnrollmentChange | undefined;
+  session_duration_minutes?: number | undefined;
+}
+
+/**
+ * Checks the member's newest code and grants result F. A wrong code counts against the code
+ * (void after five) and answers 401; no live code answers 404 `otp_code_not_found`. Success
+ * verifies the number the code was sent to and applies `set_mfa_enrollment`.
+ */
+export async function authenticateSmsCode(
+  ctx: Context,
+  caller: MfaCaller,
+  input: SmsAuthenticateInput,
+  defaultDurationMinutes: number,
+): Promise<FullSession | Failure> {
+  if (!allowsMfaMethod(caller.organization, 'sms_otp')) {
+    return fail('mfa_method_not_allowed', NOT_ALLOWED);
+  }
+  const memberId = caller.member.member_id;
+  // Failures are values, so the transaction commits the attempt count they record.
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const row = await trx
+      .selectFrom('otp_codes')
+      .selectAll()
+      .where('member_id', '=', memberId)
+      .where('used_at', 'is', null)
+      .orderBy('created_at', 'desc')
+      .executeTakeFirst();
+    const notFound = fail('otp_code_not_found', 'No code is pending: it expired or was used.');
+    if (!row || row.expires_at <= isoAt(now) || row.attempts >= OTP_MAX_ATTEMPTS) return notFound;
+    if (!otpCodeMatches(input.code, row.code_hash, ctx.otpKey)) {
+      const attempts = row.attempts + 1;
+      await trx
+        .updateTable('otp_codes')
+        .set({ attempts, ...(attempts >= OTP_MAX_ATTEMPTS ? { used_at: isoAt(now) } : {}) })
+        .where('id', '=', row.id)
+        .execute();
+      return fail('unauthorized_credentials', 'The code is not correct.');
+    }
+    // Single use: only one concurrent redemption flips used_at.
+    const used = await trx
+      .updateTable('otp_codes')
+      .set({ used_at: isoAt(now) })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (used.numUpdatedRows !== 1n) return notFound;
+    await trx
+      .updateTable('members')
+      .set({
+        mfa_phone_number: row.phone_number,
+        mfa_phone_verified: 1,
+        ...(input.set_mfa_enrollment
+          ? { mfa_enrolled: input.set_mfa_enrollment === 'enroll' ? 1 : 0 }
+          : {}),
+        updated_at: isoAt(now),
+      })
+      .where('id', '=', memberId)
+      .execute();
+    const member = await memberById(trx, caller.project.id, memberId);
+    if (!member) return fail('member_not_found', 'This member no longer exists.');
+    return completeSecondFactor(
+      ctx,
+      trx,
+      caller,
+      member,
+      smsFactor(row.phone_number, now),
+      input.session_duration_minutes,
+      defaultDurationMinutes,
+    );
+  });
+}

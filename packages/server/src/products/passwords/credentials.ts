@@ -1,0 +1,92 @@
+/** Stored password hashes: one per member, mirrored as the member's `member_password_id`. */
+import type { Environment } from '@gatehouse/protocol';
+import { isoAt, type Db } from '../../context.js';
+import { newId } from '../../crypto/random.js';
+
+/** A member's stored password. */
+export interface StoredPassword {
+  id: string;
+  hash: string;
+}
+
+/**
+ * The hash formats `verifyPassword` understands: argon2 (PHC), bcrypt, PHC-style scrypt and
+ * Django's pbkdf2_sha256. Imports are checked against this so a typo cannot lock a member out.
+ */
+const SUPPORTED_HASHES = [
+  /^\$argon2(id|i|d)\$(v=\d+\$)?m=\d+,t=\d+,p=\d+\$[A-Za-z0-9+/.]+\$[A-Za-z0-9+/.]+$/,
+  /^\$2[aby]\$\d\d\$[./A-Za-z0-9]{53}$/,
+  /^\$scrypt\$ln=\d+,r=\d+,p=\d+\$[A-Za-z0-9+/.=]+\$[A-Za-z0-9+/.=]+$/,
+  /^pbkdf2_sha256\$\d+\$[^$]+\$[A-Za-z0-9+/=]+$/,
+];
+
+/**
+ * Whether an imported hash is in a format that can be verified.
+ *
+ * @example
+ * isSupportedHash('$2b$10$…'); // true
+ */
+export function isSupportedHash(hash: string): boolean {
+  return hash.length <= 1024 && SUPPORTED_HASHES.some((pattern) => pattern.test(hash));
+}
+
+/** The member's stored password, or null when the member has none. */
+export async function storedPassword(db: Db, memberId: string): Promise<StoredPassword | null> {
+  const row = await db
+    .selectFrom('passwords')
+    .select(['id', 'hash'])
+    .where('member_id', '=', memberId)
+    .executeTakeFirst();
+  return row ?? null;
+}
+
+/**
+ * Sets a member's password hash. A member keeps one password id for life, so a reset replaces
+ * the hash under the same `member_password_id`; one upsert, so concurrent first passwords of
+ * the same member cannot both insert.
+ */
+export async function savePassword(
+  db: Db,
+  input: { projectId: string; environment: Environment; memberId: string; hash: string },
+  now: number,
+): Promise<string> {
+  const at = isoAt(now);
+  const { id } = await db
+    .insertInto('passwords')
+    .values({
+      id: newId('member-password', input.environment),
+      project_id: input.projectId,
+      member_id: input.memberId,
+      hash: input.hash,
+      created_at: at,
+      updated_at: at,
+    })
+    .onConflict((oc) => oc.column('member_id').doUpdateSet({ hash: input.hash, updated_at: at }))
+    .returning('id')
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('members')
+    .set({ password_id: id, updated_at: at })
+    .where('id', '=', input.memberId)
+    .execute();
+  return id;
+}
+
+/**
+ * Replaces an imported or outdated hash after a successful login, only if it is still the hash
+ * that was verified: a reset that happened meanwhile wins.
+ */
+export async function upgradePasswordHash(
+  db: Db,
+  passwordId: string,
+  verifiedHash: string,
+  newHash: string,
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('passwords')
+    .set({ hash: newHash, updated_at: isoAt(now) })
+    .where('id', '=', passwordId)
+    .where('hash', '=', verifiedHash)
+    .execute();
+}

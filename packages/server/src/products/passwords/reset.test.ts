@@ -1,0 +1,434 @@
+// Password resets (§7.2, §8, §10): by e-mail link with PKCE, by existing password, by session.
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
+import { createHash, randomBytes } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../test/harness.js';
+
+const PASSWORD = 'Quartz-Lantern-Orbit-42';
+const NEW_PASSWORD = 'Velvet-Harbor-Compass-77';
+const RESET_URL = 'http://localhost:3000/reset';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  await h.admin.updateProject(h.project.project_id, {
+    redirectUrls: {
+      login: ['http://localhost:3000/authenticate'],
+      signup: ['http://localhost:3000/authenticate'],
+      discovery: ['http://localhost:3000/discovery'],
+      reset_password: [RESET_URL],
+    },
+  });
+  await h.admin.setMemberPassword(h.project.project_id, h.member.member_id, { password: PASSWORD });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+const start = (body: Record<string, unknown>, options = {}) =>
+  h.sdk('/b2b/passwords/email/reset/start', {
+    body: { organization_id: h.org.organization_id, ...body },
+    ...options,
+  });
+const resetByEmail = (body: Record<string, unknown>, options = {}) =>
+  h.sdk('/b2b/passwords/email/reset', { body, ...options });
+const login = (email: string, password: string, organizationId = h.org.organization_id) =>
+  h.sdk('/b2b/passwords/authenticate', {
+    body: { organization_id: organizationId, email_address: email, password },
+  });
+
+/** A fresh active member of the seeded organization, with a password. */
+async function member(email: string) {
+  const created = await h.admin.createMember(h.project.project_id, h.org.organization_id, {
+    email_address: email,
+  });
+  return h.admin.setMemberPassword(h.project.project_id, created.member_id, { password: PASSWORD });
+}
+
+/** The newest e-mail to `to` and the link in it. */
+async function lastMail(to: string) {
+  const message = (await h.admin.listOutbox()).find((m) => m.to === to);
+  if (!message) throw new Error(`no mail to ${to}`);
+  return { message, url: new URL(message.links[0] ?? '') };
+}
+
+async function resetToken(email: string, body: Record<string, unknown> = {}) {
+  const res = await start({ email_address: email, ...body });
+  expect(res.status).toBe(200);
+  return (await lastMail(email)).url.searchParams.get('token') ?? '';
+}
+
+function pkcePair() {
+  const verifier = randomBytes(32).toString('hex');
+  return { verifier, challenge: createHash('sha256').update(verifier).digest('base64url') };
+}
+
+describe('passwords/email/reset/start', () => {
+  it('e-mails the member a reset link (HTML and text) to the default reset URL', async () => {
+    const res = await start({ email_address: 'ADA@acme.test' });
+    expect(res.status).toBe(200);
+    expect(res.body.data.member_id).toBe(h.member.member_id);
+    expect(res.body.data.member.email_address).toBe('ada@acme.test');
+    expect(res.body.data.organization.organization_id).toBe(h.org.organization_id);
+    const { message, url } = await lastMail('ada@acme.test');
+    expect(url.origin + url.pathname).toBe(RESET_URL);
+    expect(url.searchParams.get('stytch_token_type')).toBe('multi_tenant_passwords');
+    expect(url.searchParams.get('token')).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(message.subject).toBe('Reset your password for Acme');
+    expect(message.text).toContain(url.toString());
+    expect(message.text).toContain('expires in 30 minutes');
+    expect(message.html).toContain(`href="${url.toString().replaceAll('&', '&amp;')}"`);
+    expect(message.html).toMatch(/^<!doctype html>/);
+  });
+
+  it('uses a given reset URL and ignores a template id sent as login_redirect_url', async () => {
+    const res = await start({
+      email_address: 'ada@acme.test',
+      reset_password_redirect_url: 'http://localhost:3000/reset?from=mail#top',
+      login_redirect_url: 'my-reset-template',
+      reset_password_template_id: 'my-reset-template',
+      locale: 'en',
+    });
+    expect(res.status).toBe(200);
+    const { url } = await lastMail('ada@acme.test');
+    expect(url.searchParams.get('from')).toBe('mail');
+    expect(url.hash).toBe('#top');
+  });
+
+  it('refuses unknown members, bad addresses, foreign URLs and bad input', async () => {
+    const unknown = await start({ email_address: 'nobody@acme.test' });
+    expect([unknown.status, unknown.body.error_type]).toEqual([404, 'member_not_found']);
+    const badEmail = await start({ email_address: 'nope' });
+    expect([badEmail.status, badEmail.body.error_type]).toEqual([400, 'invalid_email']);
+    const foreign = await start({
+      email_address: 'ada@acme.test',
+      reset_password_redirect_url: 'https://evil.example/reset',
+    });
+    expect([foreign.status, foreign.body.error_type]).toEqual([400, 'invalid_redirect_url']);
+    const foreignLogin = await start({
+      email_address: 'ada@acme.test',
+      login_redirect_url: 'https://evil.example/login',
+    });
+    expect([foreignLogin.status, foreignLogin.body.error_type]).toEqual([
+      400,
+      'invalid_redirect_url',
+    ]);
+    const badExpiry = await start({
+      email_address: 'ada@acme.test',
+      reset_password_expiration_minutes: '30',
+    });
+    expect(badExpiry.status).toBe(400);
+    expect(badExpiry.body.body[0].dataPath).toBe('.reset_password_expiration_minutes');
+    const noOrg = await start({
+      email_address: 'ada@acme.test',
+      organization_id: 'organization-test-00000000-0000-4000-8000-000000000000',
+    });
+    expect([noOrg.status, noOrg.body.error_type]).toEqual([404, 'organization_not_found']);
+  });
+
+  it('requires a code_challenge when the project requires PKCE for password resets', async () => {
+    await h.admin.updateProject(h.project.project_id, { pkceRequired: { password_resets: true } });
+    try {
+      const bootstrap = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`);
+      expect(bootstrap.body.data.pkce_required_for_password_resets).toBe(true);
+      const res = await start({ email_address: 'ada@acme.test' });
+      expect([res.status, res.body.error_type]).toEqual([400, 'pkce_required']);
+      const { challenge } = pkcePair();
+      expect(
+        (await start({ email_address: 'ada@acme.test', code_challenge: challenge })).status,
+      ).toBe(200);
+    } finally {
+      await h.admin.updateProject(h.project.project_id, {
+        pkceRequired: { password_resets: false },
+      });
+    }
+  });
+});
+
+describe('passwords/email/reset', () => {
+  it('sets the new password and signs the member in for 30 minutes by default', async () => {
+    const before = await member('reset@acme.test');
+    const token = await resetToken('reset@acme.test');
+    const res = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    // The password id is the member's for life: a reset replaces only the hash.
+    expect(data.member.member_password_id).toBe(before.member_password_id);
+    expect(data.member_authenticated).toBe(true);
+    expect(data.session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    const session = data.member_session;
+    expect(Date.parse(session.expires_at) - Date.parse(session.started_at)).toBe(30 * 60_000);
+    expect(session.authentication_factors).toEqual([
+      expect.objectContaining({
+        type: 'password',
+        delivery_method: 'email',
+        email_factor: expect.objectContaining({ email_address: 'reset@acme.test' }),
+      }),
+    ]);
+    expect((await login('reset@acme.test', NEW_PASSWORD)).status).toBe(200);
+    expect((await login('reset@acme.test', PASSWORD)).status).toBe(401);
+  });
+
+  it('is single-use', async () => {
+    await member('once@acme.test');
+    const token = await resetToken('once@acme.test');
+    const first = await resetByEmail({
+      password_reset_token: token,
+      password: NEW_PASSWORD,
+      session_duration_minutes: 60,
+    });
+    expect(first.status).toBe(200);
+    const second = await resetByEmail({
+      password_reset_token: token,
+      password: 'Some-Other-Password-99',
+      session_duration_minutes: 60,
+    });
+    expect([second.status, second.body.error_type]).toEqual([
+      404,
+      'password_reset_token_not_found',
+    ]);
+    expect((await login('once@acme.test', NEW_PASSWORD)).status).toBe(200);
+  });
+
+  it('expires after 30 minutes, or after reset_password_expiration_minutes', async () => {
+    await member('expiry@acme.test');
+    const standard = await resetToken('expiry@acme.test');
+    const short = await resetToken('expiry@acme.test', { reset_password_expiration_minutes: 5 });
+    expect((await lastMail('expiry@acme.test')).message.text).toContain('expires in 5 minutes');
+    h.clock.advance(6 * 60_000);
+    const late = await resetByEmail({ password_reset_token: short, password: NEW_PASSWORD });
+    expect([late.status, late.body.error_type]).toEqual([404, 'password_reset_token_not_found']);
+    h.clock.advance(23 * 60_000);
+    expect(
+      (await resetByEmail({ password_reset_token: standard, password: NEW_PASSWORD })).status,
+    ).toBe(200);
+    const again = await resetToken('expiry@acme.test');
+    h.clock.advance(31 * 60_000);
+    const expired = await resetByEmail({ password_reset_token: again, password: NEW_PASSWORD });
+    expect([expired.status, expired.body.error_type]).toEqual([
+      404,
+      'password_reset_token_not_found',
+    ]);
+  });
+
+  it("refuses another project's token, a magic-link token and a made-up one", async () => {
+    const other = await h.admin.createProject({
+      name: 'Other',
+      redirectUrls: { reset_password: [RESET_URL] },
+    });
+    const otherOrg = await h.admin.createOrganization(other.project_id, {
+      organization_name: 'Other Org',
+      organization_slug: 'other-org',
+    });
+    const otherMember = await h.admin.createMember(other.project_id, otherOrg.organization_id, {
+      email_address: 'foreign@acme.test',
+    });
+    const sent = await h.sdk('/b2b/passwords/email/reset/start', {
+      publicToken: other.public_token,
+      body: { organization_id: otherOrg.organization_id, email_address: 'foreign@acme.test' },
+    });
+    expect(sent.status).toBe(200);
+    const foreignToken = (await lastMail('foreign@acme.test')).url.searchParams.get('token');
+    const foreign = await resetByEmail({
+      password_reset_token: foreignToken,
+      password: NEW_PASSWORD,
+    });
+    expect([foreign.status, foreign.body.error_type]).toEqual([
+      404,
+      'password_reset_token_not_found',
+    ]);
+    expect(otherMember.member_password_id).toBe('');
+
+    await h.sdk('/b2b/magic_links/email/login_or_signup', {
+      body: { organization_id: h.org.organization_id, email_address: 'ada@acme.test' },
+    });
+    const magic = await resetByEmail({
+      password_reset_token: await h.lastToken('ada@acme.test'),
+      password: NEW_PASSWORD,
+    });
+    expect(magic.body.error_type).toBe('password_reset_token_not_found');
+    const madeUp = await resetByEmail({
+      password_reset_token: randomBytes(32).toString('base64url'),
+      password: NEW_PASSWORD,
+    });
+    expect(madeUp.body.error_type).toBe('password_reset_token_not_found');
+    const missing = await resetByEmail({ password: NEW_PASSWORD });
+    expect([missing.status, missing.body.body[0].dataPath]).toEqual([400, '.password_reset_token']);
+  });
+
+  it('binds the link to the code_challenge: a mismatch leaves it usable', async () => {
+    await member('pkce@acme.test');
+    const { verifier, challenge } = pkcePair();
+    const token = await resetToken('pkce@acme.test', { code_challenge: challenge });
+    const none = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
+    expect([none.status, none.body.error_type]).toEqual([400, 'pkce_mismatch']);
+    expect(none.body.error_message.toLowerCase()).toContain('pkce');
+    const wrong = await resetByEmail({
+      password_reset_token: token,
+      password: NEW_PASSWORD,
+      code_verifier: pkcePair().verifier,
+    });
+    expect(wrong.body.error_type).toBe('pkce_mismatch');
+    const right = await resetByEmail({
+      password_reset_token: token,
+      password: NEW_PASSWORD,
+      code_verifier: verifier,
+    });
+    expect(right.status).toBe(200);
+    // A link issued without a challenge ignores any verifier.
+    const plain = await resetToken('pkce@acme.test');
+    const ignored = await resetByEmail({
+      password_reset_token: plain,
+      password: 'Another-Velvet-Harbor-8',
+      code_verifier: verifier,
+    });
+    expect(ignored.status).toBe(200);
+  });
+
+  it('refuses weak and breached passwords without spending the link', async () => {
+    await member('weak@acme.test');
+    const token = await resetToken('weak@acme.test');
+    const weak = await resetByEmail({ password_reset_token: token, password: 'abcabc' });
+    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
+    expect(weak.body.error_message).toMatch(/too easy to guess/);
+    const breached = await resetByEmail({ password_reset_token: token, password: 'iloveyou' });
+    expect(breached.body.error_type).toBe('weak_password');
+    expect(breached.body.error_message).toBe(
+      'This password may have been used on a different site that experienced a security issue. Please choose another password.',
+    );
+    const ok = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
+    expect(ok.status).toBe(200);
+  });
+
+  it('activates an invited member, lifts a lockout, and returns variant B when MFA is required', async () => {
+    const strict = await h.admin.createOrganization(h.project.project_id, {
+      organization_name: 'Strict',
+      organization_slug: 'strict',
+      mfa_policy: 'REQUIRED_FOR_ALL',
+    });
+    const invited = await h.admin.createMember(h.project.project_id, strict.organization_id, {
+      email_address: 'invitee@elsewhere.example',
+      status: 'invited',
+    });
+    const sent = await start({
+      organization_id: strict.organization_id,
+      email_address: 'invitee@elsewhere.example',
+    });
+    expect(sent.status).toBe(200);
+    const token = (await lastMail('invitee@elsewhere.example')).url.searchParams.get('token');
+    const res = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.member_authenticated).toBe(false);
+    expect(data.intermediate_session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(data.member.status).toBe('active');
+    expect(data.member.email_address_verified).toBe(true);
+    expect(data.member.member_password_id).toMatch(/^member-password-test-/);
+    expect(data.member_id).toBe(invited.member_id);
+
+    await member('unlock@acme.test');
+    for (let i = 0; i < 10; i += 1) await login('unlock@acme.test', 'wrong-password');
+    expect((await login('unlock@acme.test', PASSWORD)).body.error_type).toBe('member_locked');
+    const unlockToken = await resetToken('unlock@acme.test');
+    expect(
+      (await resetByEmail({ password_reset_token: unlockToken, password: NEW_PASSWORD })).status,
+    ).toBe(200);
+    expect((await login('unlock@acme.test', NEW_PASSWORD)).status).toBe(200);
+  });
+});
+
+describe('passwords/existing_password/reset', () => {
+  const resetExisting = (body: Record<string, unknown>) =>
+    h.sdk('/b2b/passwords/existing_password/reset', {
+      body: {
+        organization_id: h.org.organization_id,
+        session_duration_minutes: 60,
+        ...body,
+      },
+    });
+
+  it('changes the password after checking the current one', async () => {
+    await member('change@acme.test');
+    const res = await resetExisting({
+      email_address: 'change@acme.test',
+      existing_password: PASSWORD,
+      new_password: NEW_PASSWORD,
+    });
+    expect(res.status).toBe(200);
+    expect(res.body.data.member_authenticated).toBe(true);
+    expect((await login('change@acme.test', NEW_PASSWORD)).status).toBe(200);
+    expect((await login('change@acme.test', PASSWORD)).status).toBe(401);
+  });
+
+  it('refuses a wrong current password (counting towards the lockout) and a weak new one', async () => {
+    await member('careful@acme.test');
+    const weak = await resetExisting({
+      email_address: 'careful@acme.test',
+      existing_password: PASSWORD,
+      new_password: 'password1',
+    });
+    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
+    for (let i = 0; i < 10; i += 1) {
+      const wrong = await resetExisting({
+        email_address: 'careful@acme.test',
+        existing_password: 'not-it',
+        new_password: NEW_PASSWORD,
+      });
+      expect([wrong.status, wrong.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    }
+    const locked = await resetExisting({
+      email_address: 'careful@acme.test',
+      existing_password: PASSWORD,
+      new_password: NEW_PASSWORD,
+    });
+    expect([locked.status, locked.body.error_type]).toEqual([403, 'member_locked']);
+    const unknown = await resetExisting({
+      email_address: 'ghost@acme.test',
+      existing_password: PASSWORD,
+      new_password: NEW_PASSWORD,
+    });
+    expect(unknown.body.error_type).toBe('unauthorized_credentials');
+    const missing = await resetExisting({ email_address: 'careful@acme.test' });
+    expect(missing.status).toBe(400);
+    expect(missing.body.body.map((i: { dataPath: string }) => i.dataPath).sort()).toEqual([
+      '.existing_password',
+      '.new_password',
+    ]);
+  });
+});
+
+describe('passwords/session/reset', () => {
+  it('needs a live session', async () => {
+    const none = await h.sdk('/b2b/passwords/session/reset', { body: { password: NEW_PASSWORD } });
+    expect([none.status, none.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    const dead = await h.sdk('/b2b/passwords/session/reset', {
+      body: { password: NEW_PASSWORD },
+      token: randomBytes(32).toString('base64url'),
+    });
+    expect([dead.status, dead.body.error_type]).toEqual([404, 'session_not_found']);
+  });
+
+  it("sets the session member's password and returns F for the same session", async () => {
+    await h.admin.createMember(h.project.project_id, h.org.organization_id, {
+      email_address: 'linkonly@acme.test',
+    });
+    const session = await h.login('linkonly@acme.test');
+    const weak = await h.sdk('/b2b/passwords/session/reset', {
+      body: { password: 'qwerty123' },
+      token: session.session_token,
+    });
+    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
+    const res = await h.sdk('/b2b/passwords/session/reset', {
+      body: { password: NEW_PASSWORD },
+      token: session.session_token,
+    });
+    expect(res.status).toBe(200);
+    const data = res.body.data;
+    expect(data.member_authenticated).toBe(true);
+    expect(data.session_token).toBe(session.session_token);
+    expect(data.member_session.member_session_id).toBe(session.member_session.member_session_id);
+    expect(data.member.member_password_id).toMatch(/^member-password-test-/);
+    expect(data.session_jwt).not.toBe('');
+    expect((await login('linkonly@acme.test', NEW_PASSWORD)).status).toBe(200);
+  });
+});

@@ -1,0 +1,194 @@
+/** Password reset by e-mail (§7.2, §8, §10): the reset link, and the new password set with it. */
+import { RESET_LINK_DEFAULT_MINUTES, type Member, type Organization } from '@gatehouse/protocol';
+import type { Context } from '../../context.js';
+import { hashPassword } from '../../crypto/password-hash.js';
+import { passwordResetEmail } from '../../delivery/templates.js';
+import {
+  issueLinkToken,
+  peekLinkToken,
+  redeemLinkToken,
+  type RedeemFailure,
+} from '../magic-links/tokens.js';
+import {
+  activateMember,
+  isEmail,
+  memberByEmail,
+  memberEmailId,
+  normalizeEmail,
+} from '../members/service.js';
+import { allowsAuthMethod, organizationById } from '../organizations/service.js';
+import { resolveRedirectUrl, withToken } from '../projects/policy.js';
+import type { Project } from '../projects/service.js';
+import { fail, type Failure } from '../result.js';
+import {
+  completeAuthentication,
+  type AuthOutcome,
+  type PresentedSession,
+} from '../sessions/complete.js';
+import { savePassword } from './credentials.js';
+import { passwordResetFactor, withIntermediateFactors } from './factors.js';
+import { clearFailures } from './lockout.js';
+import { acceptableNewPassword } from './rules.js';
+
+/** Input of {@link startPasswordReset}. */
+export interface ResetStartInput {
+  organization_id: string;
+  email_address: string;
+  login_redirect_url?: string | undefined;
+  reset_password_redirect_url?: string | undefined;
+  reset_password_expiration_minutes?: number | undefined;
+  code_challenge?: string | undefined;
+}
+
+/**
+ * E-mails a member a single-use link to the reset page (`stytch_token_type=multi_tenant_passwords`).
+ * The member need not have a password yet: setting one by reset link also proves the address.
+ */
+export async function startPasswordReset(
+  ctx: Context,
+  project: Project,
+  input: ResetStartInput,
+): Promise<{ member_id: string; member: Member; organization: Organization } | Failure> {
+  const email = normalizeEmail(input.email_address);
+  if (!isEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  if (project.pkceRequired.password_resets && !input.code_challenge) {
+    return fail('pkce_required', 'This project requires a code_challenge for password resets.');
+  }
+  const organization = await organizationById(ctx.db, project.id, input.organization_id);
+  if (!organization) return fail('organization_not_found', 'No organization has this id.');
+  if (!allowsAuthMethod(organization, 'password')) {
+    return fail('auth_method_not_allowed', 'This organization does not allow passwords.');
+  }
+  const target = resolveRedirectUrl(project, 'reset_password', input.reset_password_redirect_url);
+  if (!target.ok) return fail('invalid_redirect_url', target.message);
+  // The published widget's resend path puts a template id here: only absolute URLs are checked.
+  if (input.login_redirect_url && URL.canParse(input.login_redirect_url)) {
+    const login = resolveRedirectUrl(project, 'login', input.login_redirect_url);
+    if (!login.ok) return fail('invalid_redirect_url', login.message);
+  }
+  const member = await memberByEmail(ctx.db, organization.organization_id, email);
+  if (!member || member.status === 'deleted') {
+    return fail(
+      'member_not_found',
+      `${email} is not a member of ${organization.organization_name}.`,
+    );
+  }
+
+  const now = ctx.now();
+  const lifetime = input.reset_password_expiration_minutes ?? RESET_LINK_DEFAULT_MINUTES;
+  const token = await issueLinkToken(
+    ctx.db,
+    {
+      projectId: project.id,
+      kind: 'password_reset',
+      email,
+      organizationId: organization.organization_id,
+      pkceChallenge: input.code_challenge ?? null,
+      lifetimeMinutes: lifetime,
+    },
+    now,
+  );
+  const link = withToken(target.url, 'multi_tenant_passwords', token);
+  await ctx.mailer.send(email, passwordResetEmail(link, organization.organization_name, lifetime));
+  return { member_id: member.member_id, member, organization };
+}
+
+/** Input of {@link resetPasswordByEmail}. */
+export interface ResetByEmailInput {
+  password_reset_token: string;
+  password: string;
+  session_duration_minutes: number;
+  code_verifier?: string | undefined;
+  intermediate_session_token?: string | undefined;
+}
+
+/** The pkce failure message must contain `pkce`: the client tells it apart by that (§10). */
+const PKCE_MISMATCH =
+  'The PKCE code_verifier does not match the code_challenge of this reset link.';
+const TOKEN_NOT_FOUND = 'The password reset link is unknown, expired or already used.';
+
+function tokenFailure(reason: RedeemFailure): Failure {
+  return reason === 'pkce_mismatch'
+    ? fail('pkce_mismatch', PKCE_MISMATCH)
+    : fail('password_reset_token_not_found', TOKEN_NOT_FOUND);
+}
+
+/**
+ * Sets a new password with a reset link and signs the member in: result AM. The link is spent
+ * only once the password is accepted: a weak password or a PKCE mismatch leaves it usable.
+ */
+export async function resetPasswordByEmail(
+  ctx: Context,
+  project: Project,
+  input: ResetByEmailInput,
+  presented: PresentedSession | null,
+): Promise<AuthOutcome | Failure> {
+  const peeked = await peekLinkToken(
+    ctx.db,
+    project.id,
+    'password_reset',
+    input.password_reset_token,
+    input.code_verifier,
+    ctx.now(),
+  );
+  if (typeof peeked === 'string') return tokenFailure(peeked);
+  const weak = await acceptableNewPassword(ctx, project, input.password, peeked.email);
+  if (weak) return weak;
+  const hash = await hashPassword(input.password);
+
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    // Single-use: spent in the same transaction that sets the password.
+    const token = await redeemLinkToken(
+      trx,
+      project.id,
+      'password_reset',
+      input.password_reset_token,
+      input.code_verifier,
+      now,
+    );
+    if (typeof token === 'string') return tokenFailure(token);
+    const organization = token.organization_id
+      ? await organizationById(trx, project.id, token.organization_id)
+      : null;
+    if (!organization) {
+      return fail('organization_not_found', 'The organization of this link no longer exists.');
+    }
+    const existing = await memberByEmail(trx, organization.organization_id, token.email);
+    if (!existing || existing.status === 'deleted') {
+      return fail('member_not_found', 'This member has been removed.');
+    }
+    // The link proves the address: an invited or pending member becomes active.
+    const activated = await activateMember(trx, existing, now);
+    const passwordId = await savePassword(
+      trx,
+      {
+        projectId: project.id,
+        environment: project.environment,
+        memberId: activated.member_id,
+        hash,
+      },
+      now,
+    );
+    await clearFailures(trx, activated.member_id);
+    const member = { ...activated, member_password_id: passwordId };
+    const emailId = await memberEmailId(trx, member.member_id);
+    const merged = await withIntermediateFactors(
+      trx,
+      project.id,
+      input.intermediate_session_token,
+      member,
+      [passwordResetFactor(member, emailId, now)],
+      now,
+    );
+    return completeAuthentication(ctx, trx, {
+      project,
+      organization,
+      member,
+      factors: merged.factors,
+      durationMinutes: input.session_duration_minutes,
+      presented,
+      intermediateSessionId: merged.intermediateSessionId,
+    });
+  });
+}

@@ -1,0 +1,141 @@
+/** The password endpoints of §7.2. */
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import {
+  DEFAULT_SESSION_DURATION_MINUTES,
+  PASSWORD_SESSION_DURATION_FALLBACK_MINUTES,
+} from '@gatehouse/protocol';
+import { z } from 'zod';
+import type { Context } from '../../context.js';
+import { optionalSession, requiredSession, sdkCaller } from '../../http/auth.js';
+import { unwrap } from '../../http/errors.js';
+import { enforceRateLimits } from '../../http/rate-limit.js';
+import { ok } from '../../http/reply.js';
+import { fields, parseBody } from '../../http/validate.js';
+import { normalizeEmail } from '../members/service.js';
+import { resetPasswordByEmail, startPasswordReset } from './reset.js';
+import {
+  authenticatePassword,
+  passwordStrength,
+  resetByExistingPassword,
+  resetBySession,
+} from './service.js';
+
+const email = fields.text.max(254);
+// Long enough for any passphrase; the bound keeps zxcvbn's and argon2's work per request small.
+const password = fields.text.max(256);
+const organizationId = fields.text.max(200);
+const ist = z.string().max(200).optional();
+/** Password login and reset by e-mail fall back to 30 minutes (widget-spec §9). */
+const passwordDuration = fields.sessionDuration.default(PASSWORD_SESSION_DURATION_FALLBACK_MINUTES);
+
+const AuthenticateBody = z.object({
+  organization_id: organizationId,
+  email_address: email,
+  password,
+  session_duration_minutes: passwordDuration,
+  locale: z.string().optional(),
+  // Sent by the client from its `passwords` PKCE pair; a login has nothing to bind it to.
+  code_verifier: z.string().optional(),
+  intermediate_session_token: ist,
+});
+
+const ResetStartBody = z.object({
+  organization_id: organizationId,
+  email_address: email,
+  login_redirect_url: z.string().max(2048).optional(),
+  reset_password_redirect_url: z.string().max(2048).optional(),
+  reset_password_expiration_minutes: z
+    .number()
+    .int('must be an integer')
+    .min(5, 'must be at least 5')
+    .max(10_080, 'must be at most 10080')
+    .optional(),
+  reset_password_template_id: z.string().optional(),
+  locale: z.string().optional(),
+  code_challenge: fields.pkceChallenge.optional(),
+});
+
+const ResetByEmailBody = z.object({
+  password_reset_token: fields.text.max(200),
+  password,
+  session_duration_minutes: passwordDuration,
+  locale: z.string().optional(),
+  code_verifier: fields.pkceVerifier.optional(),
+  intermediate_session_token: ist,
+});
+
+const ExistingPasswordBody = z.object({
+  organization_id: organizationId,
+  email_address: email,
+  existing_password: password,
+  new_password: password,
+  session_duration_minutes: fields.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
+  locale: z.string().optional(),
+});
+
+const SessionResetBody = z.object({ password });
+
+const StrengthCheckBody = z.object({
+  password: z.string().max(256),
+  email_address: z.string().max(254).optional(),
+});
+
+/** Reset e-mails share the magic-link send limits, per address and per client IP. */
+async function limitSends(ctx: Context, request: FastifyRequest, address: string): Promise<void> {
+  const limits = ctx.config.rateLimits;
+  await enforceRateLimits(ctx, [
+    { key: `send:ip:${request.ip}`, limit: limits.sendsPerIpPerHour, windowSeconds: 3600 },
+    {
+      key: `send:email:${normalizeEmail(address)}`,
+      limit: limits.sendsPerEmailPerHour,
+      windowSeconds: 3600,
+    },
+  ]);
+}
+
+/** Registers the password routes. */
+export function registerPasswords(app: FastifyInstance, ctx: Context): void {
+  app.post('/sdk/v1/b2b/passwords/authenticate', async (request) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parseBody(AuthenticateBody, request.body);
+    const presented = await optionalSession(ctx, caller);
+    return ok(request, unwrap(await authenticatePassword(ctx, caller.project, body, presented)));
+  });
+
+  app.post('/sdk/v1/b2b/passwords/email/reset/start', async (request) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parseBody(ResetStartBody, request.body);
+    await limitSends(ctx, request, body.email_address);
+    return ok(request, unwrap(await startPasswordReset(ctx, caller.project, body)));
+  });
+
+  app.post('/sdk/v1/b2b/passwords/email/reset', async (request) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parseBody(ResetByEmailBody, request.body);
+    const presented = await optionalSession(ctx, caller);
+    return ok(request, unwrap(await resetPasswordByEmail(ctx, caller.project, body, presented)));
+  });
+
+  app.post('/sdk/v1/b2b/passwords/existing_password/reset', async (request) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parseBody(ExistingPasswordBody, request.body);
+    const presented = await optionalSession(ctx, caller);
+    return ok(request, unwrap(await resetByExistingPassword(ctx, caller.project, body, presented)));
+  });
+
+  app.post('/sdk/v1/b2b/passwords/session/reset', async (request) => {
+    const caller = await sdkCaller(ctx, request);
+    const session = await requiredSession(ctx, caller);
+    const body = parseBody(SessionResetBody, request.body);
+    return ok(request, unwrap(await resetBySession(ctx, caller.project, session, body.password)));
+  });
+
+  app.post('/sdk/v1/b2b/passwords/strength_check', async (request) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parseBody(StrengthCheckBody, request.body);
+    return ok(
+      request,
+      await passwordStrength(ctx, caller.project, body.password, body.email_address),
+    );
+  });
+}

@@ -1,0 +1,286 @@
+/** Passwords (§7.2): sign-in, reset by existing password and by session, strength check, and setting a member's password. */
+import type { Member, Organization } from '@gatehouse/protocol';
+import type { Context } from '../../context.js';
+import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../crypto/password-hash.js';
+import { isEmail, memberByEmail, memberById, normalizeEmail } from '../members/service.js';
+import { allowsAuthMethod, organizationById } from '../organizations/service.js';
+import type { Project } from '../projects/service.js';
+import { fail, type Failure } from '../result.js';
+import {
+  completeAuthentication,
+  fullSession,
+  type AuthOutcome,
+  type FullSession,
+  type PresentedSession,
+} from '../sessions/complete.js';
+import { touchSession } from '../sessions/service.js';
+import {
+  isSupportedHash,
+  savePassword,
+  storedPassword,
+  upgradePasswordHash,
+} from './credentials.js';
+import { passwordFactor, withIntermediateFactors } from './factors.js';
+import { clearFailures, lockState, recordFailure } from './lockout.js';
+import { acceptableNewPassword, strengthFor } from './rules.js';
+import type { PasswordStrengthCheck } from './strength.js';
+
+/** The one answer to a wrong e-mail or a wrong password: the two must be indistinguishable. */
+export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
+
+/** The answer while a member's password sign-in is locked after too many failures. */
+export const MEMBER_LOCKED_MESSAGE =
+  'Too many failed login attempts for this account. Try again later, or reset your password to log in now.';
+
+/** The organization of a password call, if it exists and accepts passwords. */
+async function passwordOrganization(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+): Promise<Organization | Failure> {
+  const org = await organizationById(ctx.db, project.id, organizationId);
+  if (!org) return fail('organization_not_found', 'No organization has this id.');
+  if (!allowsAuthMethod(org, 'password')) {
+    return fail('auth_method_not_allowed', 'This organization does not allow passwords.');
+  }
+  return org;
+}
+
+/** A member who proved their password, with the stored row that was checked. */
+interface VerifiedMember {
+  organization: Organization;
+  member: Member;
+  password: { id: string; hash: string };
+  needsRehash: boolean;
+}
+
+/**
+ * Checks an e-mail and password against the organization's members. Unknown addresses, members
+ * without a password and wrong passwords all fail alike, after the same argon2 work; failures of
+ * a known member count towards the lockout, and a locked member is refused before any check.
+ */
+async function verifyCredentials(
+  ctx: Context,
+  project: Project,
+  input: { organization_id: string; email_address: string; password: string },
+): Promise<VerifiedMember | Failure> {
+  const email = normalizeEmail(input.email_address);
+  if (!isEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  const organization = await passwordOrganization(ctx, project, input.organization_id);
+  if ('failure' in organization) return organization;
+  const member = await memberByEmail(ctx.db, organization.organization_id, email);
+  const lockout = ctx.config.passwordLockout;
+  if (member && (await lockState(ctx.db, member.member_id, lockout, ctx.now())).locked) {
+    return fail('member_locked', MEMBER_LOCKED_MESSAGE);
+  }
+  // Only active members sign in with a password; invited and pending ones prove their address first.
+  const password =
+    member?.status === 'active' ? await storedPassword(ctx.db, member.member_id) : null;
+  const verdict = password
+    ? await verifyPassword(password.hash, input.password)
+    : { valid: await verifyAgainstDummy(input.password), needsRehash: false };
+  if (!member || !password || !verdict.valid) {
+    if (member) await recordFailure(ctx.db, project.id, member.member_id, lockout, ctx.now());
+    return fail('unauthorized_credentials', INVALID_CREDENTIALS_MESSAGE);
+  }
+  return { organization, member, password, needsRehash: verdict.needsRehash };
+}
+
+/** Input of {@link authenticatePassword}. */
+export interface PasswordAuthenticateInput {
+  organization_id: string;
+  email_address: string;
+  password: string;
+  session_duration_minutes: number;
+  intermediate_session_token?: string | undefined;
+}
+
+/**
+ * Signs a member in with their password: result AM. An imported or outdated hash is replaced
+ * by an argon2id hash of the same password on the way.
+ */
+export async function authenticatePassword(
+  ctx: Context,
+  project: Project,
+  input: PasswordAuthenticateInput,
+  presented: PresentedSession | null,
+): Promise<AuthOutcome | Failure> {
+  const verified = await verifyCredentials(ctx, project, input);
+  if ('failure' in verified) return verified;
+  const { organization, member, password } = verified;
+  // Hashing is slow: it happens before the transaction so no write lock waits on it.
+  const upgraded = verified.needsRehash ? await hashPassword(input.password) : null;
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    if (upgraded) await upgradePasswordHash(trx, password.id, password.hash, upgraded, now);
+    await clearFailures(trx, member.member_id);
+    const merged = await withIntermediateFactors(
+      trx,
+      project.id,
+      input.intermediate_session_token,
+      member,
+      [passwordFactor(now)],
+      now,
+    );
+    return completeAuthentication(ctx, trx, {
+      project,
+      organization,
+      member,
+      factors: merged.factors,
+      durationMinutes: input.session_duration_minutes,
+      presented,
+      intermediateSessionId: merged.intermediateSessionId,
+    });
+  });
+}
+
+/** Input of {@link resetByExistingPassword}. */
+export interface ExistingPasswordResetInput {
+  organization_id: string;
+  email_address: string;
+  existing_password: string;
+  new_password: string;
+  session_duration_minutes: number;
+}
+
+/**
+ * Changes a password by proving the current one (a wrong one counts towards the lockout), then
+ * signs the member in: result AM.
+ */
+export async function resetByExistingPassword(
+  ctx: Context,
+  project: Project,
+  input: ExistingPasswordResetInput,
+  presented: PresentedSession | null,
+): Promise<AuthOutcome | Failure> {
+  const verified = await verifyCredentials(ctx, project, {
+    organization_id: input.organization_id,
+    email_address: input.email_address,
+    password: input.existing_password,
+  });
+  if ('failure' in verified) return verified;
+  const { organization, member } = verified;
+  const weak = await acceptableNewPassword(ctx, project, input.new_password, member.email_address);
+  if (weak) return weak;
+  const hash = await hashPassword(input.new_password);
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    await savePassword(
+      trx,
+      { projectId: project.id, environment: project.environment, memberId: member.member_id, hash },
+      now,
+    );
+    await clearFailures(trx, member.member_id);
+    return completeAuthentication(ctx, trx, {
+      project,
+      organization,
+      member,
+      factors: [passwordFactor(now)],
+      durationMinutes: input.session_duration_minutes,
+      presented,
+    });
+  });
+}
+
+/**
+ * Sets the password of the session's member (after a login link, for a member who had none, or
+ * to change it): result F for the same session.
+ */
+export async function resetBySession(
+  ctx: Context,
+  project: Project,
+  session: PresentedSession,
+  password: string,
+): Promise<FullSession | Failure> {
+  const [member, organization] = await Promise.all([
+    memberById(ctx.db, project.id, session.row.member_id),
+    organizationById(ctx.db, project.id, session.row.organization_id),
+  ]);
+  if (!member || !organization || member.status === 'deleted') {
+    return fail('session_not_found', 'The session is unknown, expired or revoked.');
+  }
+  if (!allowsAuthMethod(organization, 'password')) {
+    return fail('auth_method_not_allowed', 'This organization does not allow passwords.');
+  }
+  const weak = await acceptableNewPassword(ctx, project, password, member.email_address);
+  if (weak) return weak;
+  const hash = await hashPassword(password);
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const passwordId = await savePassword(
+      trx,
+      { projectId: project.id, environment: project.environment, memberId: member.member_id, hash },
+      now,
+    );
+    await clearFailures(trx, member.member_id);
+    const row = await touchSession(trx, session.row, now);
+    const updated = { ...member, member_password_id: passwordId };
+    return fullSession(ctx, project, organization, updated, row, session.token);
+  });
+}
+
+/**
+ * Rates a candidate password under the project's policy, as the reset form shows it.
+ *
+ * @example
+ * const check = await passwordStrength(ctx, project, 'correct horse', 'ada@acme.test');
+ */
+export function passwordStrength(
+  ctx: Context,
+  project: Project,
+  password: string,
+  email: string | undefined,
+): Promise<PasswordStrengthCheck> {
+  return strengthFor(ctx, project, password, email ? normalizeEmail(email) : undefined);
+}
+
+/** A password to set for a member: in clear (checked against the policy) or an imported hash. */
+export interface SetPasswordInput {
+  password?: string | undefined;
+  hash?: string | undefined;
+}
+
+/**
+ * Sets a member's password on behalf of the project (management API, admin, CLI). A clear
+ * password must satisfy the project's policy; an imported hash must be in a format we verify,
+ * and is replaced by argon2id at the member's next login. Either clears the lockout.
+ */
+export async function setMemberPassword(
+  ctx: Context,
+  project: Project,
+  member: Member,
+  input: SetPasswordInput,
+): Promise<Member | Failure> {
+  if ((input.password === undefined) === (input.hash === undefined)) {
+    return fail('invalid_request', 'Give either a password or a password hash, not both.');
+  }
+  let hash: string;
+  if (input.hash !== undefined) {
+    if (!isSupportedHash(input.hash)) {
+      return fail(
+        'invalid_request',
+        'The password hash is not in a supported format (argon2, bcrypt, scrypt, pbkdf2_sha256).',
+      );
+    }
+    hash = input.hash;
+  } else {
+    const password = input.password ?? '';
+    const weak = await acceptableNewPassword(ctx, project, password, member.email_address);
+    if (weak) return weak;
+    hash = await hashPassword(password);
+  }
+  return ctx.db.transaction().execute(async (trx) => {
+    const passwordId = await savePassword(
+      trx,
+      { projectId: project.id, environment: project.environment, memberId: member.member_id, hash },
+      ctx.now(),
+    );
+    await clearFailures(trx, member.member_id);
+    return (
+      (await memberById(trx, project.id, member.member_id)) ?? {
+        ...member,
+        member_password_id: passwordId,
+      }
+    );
+  });
+}

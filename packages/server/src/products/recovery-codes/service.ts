@@ -1,0 +1,172 @@
+/** Recovery (backup) codes of a TOTP registration (§7.7): stored hashed and sealed, each used once. */
+import type { AuthenticationFactor } from '@gatehouse/protocol';
+import { randomUUID } from 'node:crypto';
+import { isoAt, type Context, type Db } from '../../context.js';
+import {
+  generateRecoveryCodes,
+  hashRecoveryCode,
+  matchRecoveryCode,
+} from '../../crypto/recovery-codes.js';
+import { memberById } from '../members/service.js';
+import type { Project } from '../projects/service.js';
+import { fail, type Failure } from '../result.js';
+import type { FullSession, PresentedSession } from '../sessions/complete.js';
+import { completeSecondFactor, type MfaCaller } from '../sessions/secondary.js';
+
+const NO_TOTP = 'This member has no authenticator app, so no recovery codes.';
+
+/** The factor a used recovery code proves. */
+export function recoveryCodeFactor(codeId: string, now: number): AuthenticationFactor {
+  return {
+    type: 'recovery_code',
+    delivery_method: 'recovery_code',
+    last_authenticated_at: isoAt(now),
+    sequence_order: 'SECONDARY',
+    recovery_code_factor: { totp_recovery_code_id: codeId },
+  };
+}
+
+/**
+ * Makes a fresh set of codes for a TOTP registration and stores them: a hash to match against
+ * and a sealed copy to show again. Returns the codes in clear, for the member to save.
+ */
+export async function storeNewRecoveryCodes(
+  ctx: Context,
+  db: Db,
+  project: Project,
+  memberId: string,
+  registrationId: string,
+): Promise<string[]> {
+  const codes = generateRecoveryCodes();
+  const at = isoAt(ctx.now());
+  await db
+    .insertInto('recovery_codes')
+    .values(
+      codes.map((code, index) => ({
+        // The position leads the random part so the codes list back in the order they were shown.
+        id: `recovery-code-${project.environment}-${String(index).padStart(2, '0')}-${randomUUID()}`,
+        project_id: project.id,
+        member_id: memberId,
+        totp_registration_id: registrationId,
+        code_hash: hashRecoveryCode(code),
+        code_encrypted: ctx.box.seal(code),
+        used_at: null,
+        created_at: at,
+      })),
+    )
+    .execute();
+  return codes;
+}
+
+/** The unused codes of the member's verified TOTP registration. */
+async function unusedCodes(db: Db, memberId: string, registrationId: string) {
+  return db
+    .selectFrom('recovery_codes')
+    .select(['id', 'code_hash', 'code_encrypted'])
+    .where('member_id', '=', memberId)
+    .where('totp_registration_id', '=', registrationId)
+    .where('used_at', 'is', null)
+    .orderBy('created_at')
+    .orderBy('id')
+    .execute();
+}
+
+/** Input of {@link recoverWithCode}. */
+export interface RecoverInput {
+  recovery_code: string;
+  session_duration_minutes?: number | undefined;
+}
+
+/**
+ * Passes MFA with a recovery code of the member's TOTP registration: result F plus how many codes
+ * remain. Each code works once (consumed by a conditional update in the same transaction).
+ */
+export async function recoverWithCode(
+  ctx: Context,
+  caller: MfaCaller,
+  input: RecoverInput,
+  defaultDurationMinutes: number,
+): Promise<(FullSession & { recovery_codes_remaining: number }) | Failure> {
+  const { member } = caller;
+  if (member.totp_registration_id === '') return fail('totp_not_found', NO_TOTP);
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const rows = await unusedCodes(trx, member.member_id, member.totp_registration_id);
+    const index = matchRecoveryCode(
+      input.recovery_code,
+      rows.map((r) => r.code_hash),
+    );
+    const row = rows[index];
+    const wrong = fail('unauthorized_credentials', 'The recovery code is not correct or was used.');
+    if (!row) return wrong;
+    const used = await trx
+      .updateTable('recovery_codes')
+      .set({ used_at: isoAt(now) })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .executeTakeFirst();
+    if (used.numUpdatedRows !== 1n) return wrong;
+    const outcome = await completeSecondFactor(
+      ctx,
+      trx,
+      caller,
+      member,
+      recoveryCodeFactor(row.id, now),
+      input.session_duration_minutes,
+      defaultDurationMinutes,
+    );
+    if ('failure' in outcome) return outcome;
+    return { ...outcome, recovery_codes_remaining: rows.length - 1 };
+  });
+}
+
+/** The signed-in member, when they have a verified TOTP registration. */
+async function totpMember(ctx: Context, db: Db, project: Project, session: PresentedSession) {
+  const member = await memberById(db, project.id, session.row.member_id);
+  if (!member || member.status === 'deleted') {
+    return fail('session_not_found', 'The session is unknown, expired or revoked.');
+  }
+  return member.totp_registration_id === '' ? fail('totp_not_found', NO_TOTP) : member;
+}
+
+/** Replaces the signed-in member's recovery codes with ten new ones. */
+export async function rotateRecoveryCodes(
+  ctx: Context,
+  project: Project,
+  session: PresentedSession,
+): Promise<{ recovery_codes: string[] } | Failure> {
+  return ctx.db.transaction().execute(async (trx) => {
+    const member = await totpMember(ctx, trx, project, session);
+    if ('failure' in member) return member;
+    await trx
+      .deleteFrom('recovery_codes')
+      .where('member_id', '=', member.member_id)
+      .where('totp_registration_id', '=', member.totp_registration_id)
+      .execute();
+    return {
+      recovery_codes: await storeNewRecoveryCodes(
+        ctx,
+        trx,
+        project,
+        member.member_id,
+        member.totp_registration_id,
+      ),
+    };
+  });
+}
+
+/** The signed-in member's unused recovery codes, in clear. */
+export async function listRecoveryCodes(
+  ctx: Context,
+  project: Project,
+  session: PresentedSession,
+): Promise<{ recovery_codes: string[] } | Failure> {
+  const member = await totpMember(ctx, ctx.db, project, session);
+  if ('failure' in member) return member;
+  const rows = await unusedCodes(ctx.db, member.member_id, member.totp_registration_id);
+  return {
+    recovery_codes: rows
+      .filter((r) => r.code_encrypted !== '')
+      .map((r) => ctx.box.open(r.code_encrypted)),
+  };
+}

@@ -1,0 +1,205 @@
+/** TOTP authenticator apps as a second factor (§7.7): registration with recovery codes, and code checks. */
+import { TOTP_PENDING_MINUTES, type AuthenticationFactor } from '@gatehouse/protocol';
+import { isoAt, type Context, type Db } from '../../context.js';
+import { newId } from '../../crypto/random.js';
+import { generateTotpSecret, totpQrCodeDataUrl, totpUri, verifyTotp } from '../../crypto/totp.js';
+import { memberById } from '../members/service.js';
+import type { MfaEnrollmentChange } from '../otp-sms/service.js';
+import { storeNewRecoveryCodes } from '../recovery-codes/service.js';
+import { fail, type Failure } from '../result.js';
+import type { FullSession } from '../sessions/complete.js';
+import { allowsMfaMethod, hasSecondFactor } from '../sessions/mfa-policy.js';
+import {
+  completeSecondFactor,
+  mayRegisterFactor,
+  registrationRefused,
+  type MfaCaller,
+} from '../sessions/secondary.js';
+import type { TotpRegistrationsTable } from '../../store/schema.js';
+
+const NOT_ALLOWED = 'This organization does not allow authenticator apps as a second factor.';
+
+/** The factor a passed TOTP code proves. */
+export function totpFactor(totpId: string, now: number): AuthenticationFactor {
+  return {
+    type: 'totp',
+    delivery_method: 'authenticator_app',
+    last_authenticated_at: isoAt(now),
+    sequence_order: 'SECONDARY',
+    authenticator_app_factor: { totp_id: totpId },
+  };
+}
+
+/** A new TOTP registration, as `POST /b2b/totp` answers it. */
+export interface TotpCreated {
+  totp_id: string;
+  secret: string;
+  qr_code: string;
+  recovery_codes: string[];
+}
+
+/**
+ * Starts a TOTP registration: a new secret (sealed at rest), its QR code as a PNG data URL and
+ * ten recovery codes. An earlier unconfirmed registration of the member is dropped. The new one
+ * stays pending for `expirationMinutes` (default 60) until a code from it is authenticated.
+ */
+export async function createTotp(
+  ctx: Context,
+  caller: MfaCaller,
+  expirationMinutes: number | undefined,
+): Promise<TotpCreated | Failure> {
+  const { member, project } = caller;
+  if (!allowsMfaMethod(caller.organization, 'totp')) {
+    return fail('mfa_method_not_allowed', NOT_ALLOWED);
+  }
+  if (!mayRegisterFactor(caller, hasSecondFactor(member))) return registrationRefused();
+  const secret = generateTotpSecret();
+  const totpId = newId('member-totp', project.environment);
+  const now = ctx.now();
+  const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
+    // One enrollment at a time: a new registration replaces any earlier unconfirmed one.
+    const unconfirmed = trx
+      .selectFrom('totp_registrations')
+      .select('id')
+      .where('member_id', '=', member.member_id)
+      .where('verified_at', 'is', null);
+    await trx
+      .deleteFrom('recovery_codes')
+      .where('totp_registration_id', 'in', unconfirmed)
+      .execute();
+    await trx
+      .deleteFrom('totp_registrations')
+      .where('member_id', '=', member.member_id)
+      .where('verified_at', 'is', null)
+      .execute();
+    await trx
+      .insertInto('totp_registrations')
+      .values({
+        id: totpId,
+        project_id: project.id,
+        member_id: member.member_id,
+        secret_encrypted: ctx.box.seal(secret),
+        last_used_step: null,
+        verified_at: null,
+        created_at: isoAt(now),
+        expires_at: isoAt(now + (expirationMinutes ?? TOTP_PENDING_MINUTES) * 60_000),
+      })
+      .execute();
+    return storeNewRecoveryCodes(ctx, trx, project, member.member_id, totpId);
+  });
+  const uri = totpUri({ secret, issuer: project.name, account: member.email_address });
+  return {
+    totp_id: totpId,
+    secret,
+    qr_code: await totpQrCodeDataUrl(uri),
+    recovery_codes: recoveryCodes,
+  };
+}
+
+/** Input of {@link authenticateTotp}. */
+export interface TotpAuthenticateInput {
+  code: string;
+  set_mfa_enrollment?: MfaEnrollmentChange | undefined;
+  set_default_mfa?: boolean | undefined;
+  session_duration_minutes?: number | undefined;
+}
+
+/**
+ * The registrations a code may belong to: the newest pending one (an enrollment in progress),
+ * then the member's verified one.
+ */
+async function candidateRegistrations(
+  db: Db,
+  memberId: string,
+  verifiedId: string,
+  now: number,
+): Promise<TotpRegistrationsTable[]> {
+  const pending = await db
+    .selectFrom('totp_registrations')
+    .selectAll()
+    .where('member_id', '=', memberId)
+    .where('verified_at', 'is', null)
+    .where('expires_at', '>', isoAt(now))
+    .orderBy('created_at', 'desc')
+    .executeTakeFirst();
+  const verified = verifiedId
+    ? await db
+        .selectFrom('totp_registrations')
+        .selectAll()
+        .where('id', '=', verifiedId)
+        .where('member_id', '=', memberId)
+        .executeTakeFirst()
+    : undefined;
+  return [pending, verified].filter((r): r is TotpRegistrationsTable => r !== undefined);
+}
+
+/**
+ * Checks a code (RFC 6238, 30 s steps, one step either way) and grants result F. Each code works
+ * once: the step is stored by a conditional update, so a replay, even a concurrent one, fails.
+ * The first success of a pending registration makes it the member's `totp_registration_id`.
+ */
+export async function authenticateTotp(
+  ctx: Context,
+  caller: MfaCaller,
+  input: TotpAuthenticateInput,
+  defaultDurationMinutes: number,
+): Promise<FullSession | Failure> {
+  if (!allowsMfaMethod(caller.organization, 'totp')) {
+    return fail('mfa_method_not_allowed', NOT_ALLOWED);
+  }
+  const memberId = caller.member.member_id;
+  return ctx.db.transaction().execute(async (trx) => {
+    const now = ctx.now();
+    const candidates = await candidateRegistrations(
+      trx,
+      memberId,
+      caller.member.totp_registration_id,
+      now,
+    );
+    if (candidates.length === 0) {
+      return fail('totp_not_found', 'This member has no authenticator app registered.');
+    }
+    let matched: TotpRegistrationsTable | null = null;
+    for (const registration of candidates) {
+      const { valid, step } = verifyTotp({
+        secret: ctx.box.open(registration.secret_encrypted),
+        code: input.code,
+        now,
+        lastUsedStep: registration.last_used_step,
+      });
+      if (!valid || step === null) continue;
+      const stored = await trx
+        .updateTable('totp_registrations')
+        .set({ last_used_step: step, verified_at: registration.verified_at ?? isoAt(now) })
+        .where('id', '=', registration.id)
+        .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
+        .executeTakeFirst();
+      if (stored.numUpdatedRows === 1n) matched = registration;
+      break;
+    }
+    if (!matched) return fail('unauthorized_credentials', 'The code is not correct.');
+    await trx
+      .updateTable('members')
+      .set({
+        totp_registration_id: matched.id,
+        ...(input.set_mfa_enrollment
+          ? { mfa_enrolled: input.set_mfa_enrollment === 'enroll' ? 1 : 0 }
+          : {}),
+        ...(input.set_default_mfa ? { default_mfa_method: 'totp' } : {}),
+        updated_at: isoAt(now),
+      })
+      .where('id', '=', memberId)
+      .execute();
+    const member = await memberById(trx, caller.project.id, memberId);
+    if (!member) return fail('member_not_found', 'This member no longer exists.');
+    return completeSecondFactor(
+      ctx,
+      trx,
+      caller,
+      member,
+      totpFactor(matched.id, now),
+      input.session_duration_minutes,
+      defaultDurationMinutes,
+    );
+  });
+}

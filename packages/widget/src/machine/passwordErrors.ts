@@ -1,0 +1,35 @@
+/** The messages of failed password calls (spec §8), loaded with the password effects. */
+import { format } from '../messages/en.js';
+import { apiErrorOf, describeError, NO_ACCESS_ERROR_TYPES } from './errors.js';
+
+/** Error types that mean the e-mail and password do not match a member (PROTOCOL §3, §7.2). */
+const BAD_CREDENTIALS_ERROR_TYPES: ReadonlySet<string> = new Set([
+  'unauthorized_credentials',
+  'member_not_found',
+]);
+
+/** The message under the password login form when it failed (spec §8). */
+export function passwordLoginErrorMessage(error: unknown): string {
+  const api = apiErrorOf(error);
+  if (api && BAD_CREDENTIALS_ERROR_TYPES.has(api.error_type)) {
+    return format('passwordAuthenticate.invalid');
+  }
+  return describeError(error).message;
+}
+
+/**
+ * The message when the login link of a reset for a member without a password (or a newcomer)
+ * could not be sent: the access message for e-mails that may not join (spec §5), else the
+ * spec's "unable to verify" message.
+ */
+export function resetLinkErrorMessage(
+  error: unknown,
+  email: string,
+  organizationName: string,
+): string {
+  const api = apiErrorOf(error);
+  if (api && NO_ACCESS_ERROR_TYPES.has(api.error_type)) {
+    return format('email.noAccess', { email, organizationName });
+  }
+  return format('password.nonMemberResetFailed');
+}

@@ -1,0 +1,222 @@
+/** The password effects: login, forgotten passwords, resets and strength checks (spec §4, §5). */
+import type { PasswordStrengthResult } from '../client.js';
+import { format } from '../messages/en.js';
+import { EVENT_TYPES } from './callbacks.js';
+import {
+  clearUrlQuery,
+  completePrimaryAuth,
+  reportFailure,
+  reportSuccess,
+  type EffectContext,
+} from './context.js';
+import { describeError } from './errors.js';
+import { passwordLoginErrorMessage, resetLinkErrorMessage } from './passwordErrors.js';
+import { clearResetEmail, writeResetEmail } from './resetEmail.js';
+import { emailMayJoin } from './passwordRules.js';
+import type { FlowOrganization } from './state.js';
+import type { ResetToken } from './urls.js';
+
+/** The organization password calls are made in, unless a submission is already under way. */
+function readyOrganization(ctx: EffectContext): FlowOrganization | null {
+  const state = ctx.getState();
+  if (state.form.isSubmitting) return null;
+  return state.flow.organization;
+}
+
+/** Logs in with e-mail and password (spec §4 "Password flows"). */
+export async function authenticatePassword(
+  ctx: EffectContext,
+  email: string,
+  password: string,
+): Promise<void> {
+  const organization = readyOrganization(ctx);
+  if (!organization) return;
+  ctx.dispatch({ type: 'PASSWORD_SUBMITTED', email });
+  try {
+    const result = await ctx.client.passwords.authenticate({
+      organization_id: organization.organization_id,
+      email_address: email,
+      password,
+      session_duration_minutes: ctx.config.passwordSessionDurationMinutes,
+    });
+    completePrimaryAuth(ctx, result);
+  } catch (error) {
+    reportFailure(ctx, error);
+    ctx.dispatch({ type: 'FORM_FAILED', message: passwordLoginErrorMessage(error) });
+  }
+}
+
+/** Sends a member who has a password the reset e-mail, and remembers the address for the form. */
+async function sendResetEmail(ctx: EffectContext, organizationId: string, email: string) {
+  const options = ctx.config.passwordOptions;
+  await ctx.client.passwords.resetByEmailStart({
+    organization_id: organizationId,
+    email_address: email,
+    login_redirect_url: ctx.config.emailMagicLinksOptions.loginRedirectURL,
+    reset_password_redirect_url: options.resetPasswordRedirectURL,
+    reset_password_expiration_minutes: options.resetPasswordExpirationMinutes,
+    reset_password_template_id: options.resetPasswordTemplateId,
+  });
+  writeResetEmail(ctx.env, ctx.client.publicToken, email);
+}
+
+/**
+ * Sends anyone else a login link that lands on the reset page, where the signed-in member sets a
+ * password (both redirect URLs are the reset URL, PROTOCOL §7.1).
+ */
+async function sendResetLink(ctx: EffectContext, organizationId: string, email: string) {
+  const resetUrl = ctx.config.passwordOptions.resetPasswordRedirectURL;
+  const options = ctx.config.emailMagicLinksOptions;
+  await ctx.client.magicLinks.email.loginOrSignup({
+    email_address: email,
+    organization_id: organizationId,
+    login_redirect_url: resetUrl,
+    signup_redirect_url: resetUrl,
+    login_template_id: options.loginTemplateId,
+    signup_template_id: options.signupTemplateId,
+  });
+}
+
+/**
+ * 'Having trouble signing in?': a member with a password gets a reset e-mail; a member without
+ * one, or a newcomer the organization lets join, gets a login link to the reset page.
+ */
+export async function forgotPassword(ctx: EffectContext, email: string): Promise<void> {
+  const organization = readyOrganization(ctx);
+  if (!organization) return;
+  const organizationId = organization.organization_id;
+  ctx.dispatch({ type: 'FORM_SUBMITTED' });
+  let hasPassword: boolean;
+  try {
+    const { member } = await ctx.client.organization.members.search({
+      email_address: email,
+      organization_id: organizationId,
+    });
+    hasPassword = Boolean(member?.member_password_id);
+  } catch (error) {
+    reportFailure(ctx, error);
+    ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error).message });
+    return;
+  }
+
+  if (hasPassword) {
+    try {
+      await sendResetEmail(ctx, organizationId, email);
+      ctx.dispatch({ type: 'PASSWORD_RESET_EMAIL_SENT', email });
+    } catch (error) {
+      reportFailure(ctx, error);
+      ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error).message });
+    }
+    return;
+  }
+
+  const organizationName = organization.organization_name;
+  if (!emailMayJoin(organization, email)) {
+    ctx.dispatch({
+      type: 'FORM_FAILED',
+      message: format('email.noAccess', { email, organizationName }),
+    });
+    return;
+  }
+  try {
+    await sendResetLink(ctx, organizationId, email);
+    ctx.dispatch({ type: 'PASSWORD_RESET_LINK_SENT', email });
+  } catch (error) {
+    reportFailure(ctx, error);
+    ctx.dispatch({
+      type: 'FORM_FAILED',
+      message: resetLinkErrorMessage(error, email, organizationName),
+    });
+  }
+}
+
+/** 'Resend email' on the confirmations: the same message again, and a toast that says so. */
+export async function resendPasswordEmail(
+  ctx: EffectContext,
+  kind: 'resetEmail' | 'resetLink',
+): Promise<void> {
+  const organization = readyOrganization(ctx);
+  if (!organization) return;
+  const { email } = ctx.getState().password;
+  ctx.dispatch({ type: 'FORM_SUBMITTED' });
+  try {
+    const send = kind === 'resetEmail' ? sendResetEmail : sendResetLink;
+    await send(ctx, organization.organization_id, email);
+    ctx.env.toastSuccess(format('passwordSetNew.resent'));
+  } catch (error) {
+    reportFailure(ctx, error);
+    ctx.env.toastError(describeError(error).message);
+  }
+  ctx.dispatch({ type: 'FORM_SETTLED' });
+}
+
+/**
+ * Signs in with the login link a reset sent to a member without a password. The new password is
+ * set afterwards, by session; a link that fails says so on the reset form.
+ */
+export async function redeemResetLink(ctx: EffectContext, token: ResetToken): Promise<void> {
+  ctx.dispatch({ type: 'FORM_SUBMITTED' });
+  try {
+    const result = await ctx.client.magicLinks.authenticate({
+      magic_links_token: token.token,
+      session_duration_minutes: ctx.config.sessionDurationMinutes,
+    });
+    // Tokens are single-use: a reload must not replay this one.
+    clearUrlQuery(ctx);
+    reportSuccess(ctx, EVENT_TYPES.magicLinkAuthenticate, result);
+    ctx.dispatch({ type: 'RESET_TOKEN_SPENT' });
+    completePrimaryAuth(ctx, result, true);
+  } catch (error) {
+    reportFailure(ctx, error);
+    ctx.dispatch({ type: 'RESET_TOKEN_SPENT', message: format('password.magicLinkResetFailed') });
+  }
+}
+
+/**
+ * Sets the new password: with the reset link's token when there is one, otherwise for the member
+ * signed in now (after a login link, or from an existing session).
+ */
+export async function resetPassword(ctx: EffectContext, password: string): Promise<void> {
+  const state = ctx.getState();
+  if (state.form.isSubmitting) return;
+  const token = state.password.resetToken;
+  ctx.dispatch({ type: 'FORM_SUBMITTED' });
+  try {
+    if (token?.type === 'multi_tenant_passwords') {
+      const result = await ctx.client.passwords.resetByEmail({
+        password_reset_token: token.token,
+        password,
+        session_duration_minutes: ctx.config.passwordSessionDurationMinutes,
+      });
+      clearUrlQuery(ctx);
+      clearResetEmail(ctx.env, ctx.client.publicToken);
+      ctx.dispatch({ type: 'RESET_TOKEN_SPENT' });
+      completePrimaryAuth(ctx, result);
+    } else {
+      completePrimaryAuth(ctx, await ctx.client.passwords.resetBySession({ password }));
+    }
+  } catch (error) {
+    reportFailure(ctx, error);
+    ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error).message });
+  }
+}
+
+/**
+ * The server's verdict on a candidate password, or null when it could not be had (the failure is
+ * reported to the host; the server still checks the password when it is submitted).
+ */
+export async function checkPasswordStrength(
+  ctx: EffectContext,
+  password: string,
+): Promise<PasswordStrengthResult | null> {
+  const email = ctx.getState().password.resetEmail;
+  try {
+    return await ctx.client.passwords.strengthCheck({
+      password,
+      ...(email ? { email_address: email } : {}),
+    });
+  } catch (error) {
+    reportFailure(ctx, error);
+    return null;
+  }
+}
