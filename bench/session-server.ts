@@ -1,6 +1,7 @@
 /**
- * Child process of the sessions benchmark: starts Gatehouse on a temporary SQLite database, signs a
- * member in through the real magic-link endpoints, and prints what the load generator needs.
+ * Child process of the server benchmarks: starts Gatehouse on a temporary SQLite database, gives a
+ * member a password, signs them in through the real magic-link endpoints, and prints what the load
+ * generator needs.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +14,7 @@ const app = await createServer({
   logger: false,
   devInbox: true,
   rateLimits: { sendsPerEmailPerHour: 1_000_000, sendsPerIpPerHour: 1_000_000 },
+  passwordLockout: { maxFailures: 1_000_000 },
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 const admin = app.gatehouse;
@@ -26,7 +28,11 @@ const org = await admin.createOrganization(project.project_id, {
   organization_slug: 'bench',
 });
 const email = 'load@bench.test';
-await admin.createMember(project.project_id, org.organization_id, { email_address: email });
+const password = 'correct horse battery staple 42!';
+const member = await admin.createMember(project.project_id, org.organization_id, {
+  email_address: email,
+});
+await admin.setMemberPassword(project.project_id, member.member_id, { password });
 
 const auth = `Basic ${Buffer.from(`${project.public_token}:${project.public_token}`).toString('base64')}`;
 const post = async (path: string, body: unknown) => {
@@ -55,6 +61,9 @@ process.stdout.write(
     url: address,
     publicToken: project.public_token,
     sessionToken: result.session_token,
+    organizationId: org.organization_id,
+    email,
+    password,
   }) + '\n',
 );
 process.on('SIGTERM', () => {

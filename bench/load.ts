@@ -1,0 +1,68 @@
+/** The benchmark server in its own process, and bounded autocannon runs against it on loopback. */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import autocannon from 'autocannon';
+
+const here = dirname(fileURLToPath(import.meta.url));
+
+/** What the benchmark server prints once it is ready. */
+export interface BenchTarget {
+  url: string;
+  publicToken: string;
+  sessionToken: string;
+  organizationId: string;
+  email: string;
+  password: string;
+}
+
+/** Starts `session-server.ts` in a child process (the server gets a core of its own). */
+export async function startBenchServer(): Promise<{ child: ChildProcess; target: BenchTarget }> {
+  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'session-server.ts')], {
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const line = await new Promise<string>((resolve, reject) => {
+    createInterface({ input: child.stdout }).once('line', resolve);
+    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+  });
+  return { child, target: JSON.parse(line) as BenchTarget };
+}
+
+const basic = (user: string, secret: string) =>
+  `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
+
+/** A bounded load of `POST /sdk/v1/b2b/sessions/authenticate` with a live session. */
+export function sessionLoad(target: BenchTarget, seconds: number, connections: number) {
+  return autocannon({
+    url: `${target.url}/sdk/v1/b2b/sessions/authenticate`,
+    method: 'POST',
+    headers: {
+      authorization: basic(target.publicToken, target.sessionToken),
+      'content-type': 'application/json',
+    },
+    body: '{}',
+    connections,
+    duration: seconds,
+  });
+}
+
+/** A bounded load of correct password sign-ins. */
+export function passwordLoad(target: BenchTarget, seconds: number, connections: number) {
+  return autocannon({
+    url: `${target.url}/sdk/v1/b2b/passwords/authenticate`,
+    method: 'POST',
+    headers: {
+      authorization: basic(target.publicToken, target.publicToken),
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      organization_id: target.organizationId,
+      email_address: target.email,
+      password: target.password,
+      session_duration_minutes: 60,
+    }),
+    connections,
+    duration: seconds,
+  });
+}
