@@ -39,8 +39,9 @@ export const ERROR_TYPES = [
   'endpoint_not_found',
   // 429
   'too_many_requests',
-  // 500
+  // 500, 503
   'internal_server_error',
+  'sms_delivery_failed',
 ] as const;
 
 export type ErrorType = (typeof ERROR_TYPES)[number];
@@ -80,6 +81,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
   endpoint_not_found: 404,
   too_many_requests: 429,
   internal_server_error: 500,
+  sms_delivery_failed: 503,
 };
 
 /**

@@ -402,8 +402,9 @@ describe('the HTTP SMS provider', () => {
       },
       withProvider,
     );
-    expect(sent.status).toBe(500);
-    expect(sent.body.error_type).toBe('internal_server_error');
+    expect(sent.status).toBe(503);
+    expect(sent.body.error_type).toBe('sms_delivery_failed');
+    expect(sent.body.error_message).toMatch(/could not be sent/);
     failing = false;
   });
 

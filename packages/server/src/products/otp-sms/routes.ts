@@ -52,11 +52,12 @@ export function registerOtpSms(app: FastifyInstance, ctx: Context): void {
       await sendSmsCode(ctx, caller, phone);
     } catch (error) {
       if (!(error instanceof SmsDeliveryError)) throw error;
-      // The provider's outage is not the caller's fault, and retrying later may well work.
+      // The provider's outage is not the caller's fault, and retrying later may well work:
+      // a 503 that says so, never a bare 500.
       request.log.error({ err: error }, 'SMS provider failed');
       throw new ApiError(
-        'internal_server_error',
-        'The text message could not be sent. Please try again.',
+        'sms_delivery_failed',
+        'The text message could not be sent right now. Please try again in a moment.',
       );
     }
     return ok(request, {});
