@@ -4,6 +4,7 @@ import { createInterface } from 'node:readline';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
+import { threadPoolSize } from '@gatehouse/server';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -21,6 +22,8 @@ export interface BenchTarget {
 export async function startBenchServer(): Promise<{ child: ChildProcess; target: BenchTarget }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'session-server.ts')], {
     stdio: ['ignore', 'pipe', 'inherit'],
+    // The pool size a deployment should run with; argon2-rate.ts measures with as many threads.
+    env: { ...process.env, UV_THREADPOOL_SIZE: String(threadPoolSize()) },
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);

@@ -385,7 +385,8 @@ function isMain(): boolean {
   }
 }
 
-if (isMain()) {
+/** Runs the command line of this process (`bin/gatehouse.cjs` calls it). */
+export async function main(): Promise<void> {
   const io: CliIo = {
     stdout: (text) => process.stdout.write(text),
     stderr: (text) => process.stderr.write(text),
@@ -393,3 +394,5 @@ if (isMain()) {
   };
   process.exitCode = await runCli(process.argv.slice(2), io);
 }
+
+if (isMain()) await main();

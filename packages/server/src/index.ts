@@ -15,3 +15,4 @@ export type { OrganizationPatch } from './products/organizations/update.js';
 export type { MemberMfaPatch } from './products/members/update.js';
 export type { OutboxMessage } from './delivery/outbox.js';
 export { PASSWORD_HASH_PARAMS } from './crypto/password-hash.js';
+export { threadPoolSize } from './threadpool.js';

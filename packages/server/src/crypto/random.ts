@@ -1,5 +1,5 @@
 /** Random identifiers and tokens, token hashing and constant-time comparison. */
-import { createHash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
+import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node:crypto';
 import type { Environment, IdKind } from '@gatehouse/protocol';
 
 /**
@@ -30,7 +30,8 @@ export function newToken(): string {
  * await db.selectFrom('sessions').where('token_hash', '=', hashToken(token));
  */
 export function hashToken(token: string): string {
-  return createHash('sha256').update(token, 'utf8').digest('hex');
+  // The one-shot form skips the streaming Hash object: this runs on every call with a session.
+  return hash('sha256', token, 'hex');
 }
 
 /**

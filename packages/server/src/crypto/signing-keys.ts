@@ -1,6 +1,6 @@
 /** RS256 keys for session JWTs: created once, stored encrypted, cached parsed, published as JWKS. */
-import { randomUUID } from 'node:crypto';
-import { exportJWK, exportPKCS8, generateKeyPair, importPKCS8, type JWK } from 'jose';
+import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
+import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { SecretBox } from './secret-box.js';
@@ -10,7 +10,8 @@ const ALGORITHM = 'RS256';
 /** The active signing key, parsed once per process. */
 export interface ActiveKey {
   kid: string;
-  privateKey: Awaited<ReturnType<typeof importPKCS8>>;
+  /** The private key for node:crypto's `sign` (see `jwt-sign.ts`). */
+  privateKey: KeyObject;
 }
 
 /** The keyring: the active key for signing and every stored public key for verification. */
@@ -47,8 +48,7 @@ export class SigningKeys {
       };
       await this.db.insertInto('signing_keys').values(row).execute();
     }
-    const privateKey = await importPKCS8(this.box.open(row.private_key), ALGORITHM);
-    this.#active = { kid: row.id, privateKey };
+    this.#active = { kid: row.id, privateKey: createPrivateKey(this.box.open(row.private_key)) };
     return this.#active;
   }
 

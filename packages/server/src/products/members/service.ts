@@ -8,6 +8,7 @@ import type {
 } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
+import { preparedQuery } from '../../store/prepared.js';
 import type { MembersTable } from '../../store/schema.js';
 
 /** The roles every member has, and the extra role of an organization's creator (§14). */
@@ -75,6 +76,22 @@ export function toMember(
 export function roleIds(member: Member): string[] {
   return member.roles.map((r) => r.role_id);
 }
+
+// Every session refresh loads its member: built once (see `preparedQuery`).
+const memberRowById = preparedQuery((db, p: { memberId: string; projectId: string }) =>
+  db
+    .selectFrom('members')
+    .selectAll()
+    .where('id', '=', p.memberId)
+    .where('project_id', '=', p.projectId),
+);
+const rolesOfMember = preparedQuery((db, p: { memberId: string }) =>
+  db
+    .selectFrom('member_roles')
+    .select(['role_id', 'source_type'])
+    .where('member_id', '=', p.memberId)
+    .orderBy('role_id'),
+);
 
 async function withRoles(db: Db, rows: MembersTable[]): Promise<Member[]> {
   if (rows.length === 0) return [];
@@ -168,14 +185,9 @@ export async function memberById(
   projectId: string,
   memberId: string,
 ): Promise<Member | null> {
-  const row = await db
-    .selectFrom('members')
-    .selectAll()
-    .where('id', '=', memberId)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
-  const [member] = await withRoles(db, row ? [row] : []);
-  return member ?? null;
+  const [row] = await memberRowById(db, { memberId, projectId });
+  if (!row) return null;
+  return toMember(row, await rolesOfMember(db, { memberId }));
 }
 
 /** Every membership of an address in the project, deleted ones excluded. */

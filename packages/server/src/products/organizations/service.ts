@@ -12,6 +12,7 @@ import {
 } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
+import { preparedQuery } from '../../store/prepared.js';
 import type { OrganizationsTable } from '../../store/schema.js';
 
 /** Fields accepted when creating an organization. */
@@ -123,18 +124,22 @@ export async function createOrganization(
   return toOrganization(row);
 }
 
+// Every session refresh loads its organization: built once (see `preparedQuery`).
+const organizationRowById = preparedQuery((db, p: { id: string; projectId: string }) =>
+  db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('id', '=', p.id)
+    .where('project_id', '=', p.projectId),
+);
+
 /** An organization of the project by id, or null (ids of other projects are not found). */
 export async function organizationById(
   db: Db,
   projectId: string,
   id: string,
 ): Promise<Organization | null> {
-  const row = await db
-    .selectFrom('organizations')
-    .selectAll()
-    .where('id', '=', id)
-    .where('project_id', '=', projectId)
-    .executeTakeFirst();
+  const [row] = await organizationRowById(db, { id, projectId });
   return row ? toOrganization(row) : null;
 }
 

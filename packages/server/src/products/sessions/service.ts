@@ -6,9 +6,10 @@ import {
   type MemberSession,
   type Organization,
 } from '@gatehouse/protocol';
-import { SignJWT } from 'jose';
 import { isoAt, type Context, type Db } from '../../context.js';
+import { signRs256 } from '../../crypto/jwt-sign.js';
 import { hashToken, newId, newToken } from '../../crypto/random.js';
+import { preparedQuery } from '../../store/prepared.js';
 import type { SessionsTable } from '../../store/schema.js';
 import type { Project } from '../projects/service.js';
 import { rememberJwt, reusableJwt } from './jwt-reuse.js';
@@ -71,6 +72,21 @@ function liveOrNull(
   return row.expires_at > isoAt(now) ? row : null;
 }
 
+// Every SDK call with a session looks it up, and every refresh writes its access time.
+const sessionByTokenHash = preparedQuery((db, p: { tokenHash: string }) =>
+  db.selectFrom('sessions').selectAll().where('token_hash', '=', p.tokenHash),
+);
+const sessionById = preparedQuery((db, p: { id: string }) =>
+  db.selectFrom('sessions').selectAll().where('id', '=', p.id),
+);
+const updateSessionAccess = preparedQuery(
+  (db, p: { id: string; lastAccessedAt: string; expiresAt: string; factors: string }) =>
+    db
+      .updateTable('sessions')
+      .set({ last_accessed_at: p.lastAccessedAt, expires_at: p.expiresAt, factors: p.factors })
+      .where('id', '=', p.id),
+);
+
 /** A live session of the project by token, or null. */
 export async function findLiveSession(
   db: Db,
@@ -78,11 +94,7 @@ export async function findLiveSession(
   token: string,
   now: number,
 ): Promise<SessionsTable | null> {
-  const row = await db
-    .selectFrom('sessions')
-    .selectAll()
-    .where('token_hash', '=', hashToken(token))
-    .executeTakeFirst();
+  const [row] = await sessionByTokenHash(db, { tokenHash: hashToken(token) });
   return liveOrNull(row, projectId, now);
 }
 
@@ -93,7 +105,7 @@ export async function findLiveSessionById(
   id: string,
   now: number,
 ): Promise<SessionsTable | null> {
-  const row = await db.selectFrom('sessions').selectAll().where('id', '=', id).executeTakeFirst();
+  const [row] = await sessionById(db, { id });
   return liveOrNull(row, projectId, now);
 }
 
@@ -113,19 +125,20 @@ export async function touchSession(
     last_accessed_at: isoAt(now),
     expires_at:
       durationMinutes === undefined ? row.expires_at : isoAt(now + durationMinutes * 60_000),
-    factors: JSON.stringify(
-      mergeFactors(JSON.parse(row.factors) as AuthenticationFactor[], newFactors),
-    ),
+    // Stored factors are already merged, so a plain refresh keeps the text as it is.
+    factors:
+      newFactors.length === 0
+        ? row.factors
+        : JSON.stringify(
+            mergeFactors(JSON.parse(row.factors) as AuthenticationFactor[], newFactors),
+          ),
   };
-  await db
-    .updateTable('sessions')
-    .set({
-      last_accessed_at: updated.last_accessed_at,
-      expires_at: updated.expires_at,
-      factors: updated.factors,
-    })
-    .where('id', '=', row.id)
-    .execute();
+  await updateSessionAccess(db, {
+    id: row.id,
+    lastAccessedAt: updated.last_accessed_at,
+    expiresAt: updated.expires_at,
+    factors: updated.factors,
+  });
   return updated;
 }
 
@@ -178,29 +191,31 @@ export async function signSessionJwt(
   const nowSeconds = Math.floor(now / 1000);
   const sessionEnd = Math.floor(Date.parse(session.expires_at) / 1000);
   const exp = Math.min(nowSeconds + SESSION_JWT_MINUTES * 60, sessionEnd);
-  const jwt = await new SignJWT({
-    [SESSION_CLAIM]: {
-      id: session.member_session_id,
-      started_at: session.started_at,
-      last_accessed_at: session.last_accessed_at,
-      expires_at: session.expires_at,
-      attributes: { ip_address: '', user_agent: '' },
-      authentication_factors: session.authentication_factors,
+  const jwt = signRs256(
+    key.privateKey,
+    { kid: key.kid, typ: 'JWT' },
+    {
+      [SESSION_CLAIM]: {
+        id: session.member_session_id,
+        started_at: session.started_at,
+        last_accessed_at: session.last_accessed_at,
+        expires_at: session.expires_at,
+        attributes: { ip_address: '', user_agent: '' },
+        authentication_factors: session.authentication_factors,
+      },
+      [ORGANIZATION_CLAIM]: {
+        organization_id: organization.organization_id,
+        slug: organization.organization_slug,
+      },
+      roles: session.roles,
+      sub: session.member_id,
+      iss: ctx.config.publicUrl,
+      aud: project.id,
+      iat: nowSeconds,
+      nbf: nowSeconds,
+      exp,
     },
-    [ORGANIZATION_CLAIM]: {
-      organization_id: organization.organization_id,
-      slug: organization.organization_slug,
-    },
-    roles: session.roles,
-  })
-    .setProtectedHeader({ alg: 'RS256', kid: key.kid, typ: 'JWT' })
-    .setSubject(session.member_id)
-    .setIssuer(ctx.config.publicUrl)
-    .setAudience(project.id)
-    .setIssuedAt(nowSeconds)
-    .setNotBefore(nowSeconds)
-    .setExpirationTime(exp)
-    .sign(key.privateKey);
+  );
   rememberJwt(ctx, session.member_session_id, fingerprint, jwt, now);
   return jwt;
 }
