@@ -13,8 +13,12 @@ const app = await createServer({
   databaseUrl: `sqlite:${join(dir, 'bench.db')}`,
   logger: false,
   devInbox: true,
-  rateLimits: { sendsPerEmailPerHour: 1_000_000, sendsPerIpPerHour: 1_000_000 },
   passwordLockout: { maxFailures: 1_000_000 },
+  rateLimits: {
+    sendsPerEmailPerHour: 1_000_000,
+    sendsPerIpPerHour: 1_000_000,
+    passwordAttemptsPerIpPerHour: 1_000_000,
+  },
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
 const admin = app.gatehouse;

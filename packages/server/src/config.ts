@@ -24,6 +24,11 @@ export interface RateLimitConfig {
   smsSendsPerMemberPerHour: number;
   /** TOTP and recovery-code attempts for one member per hour (successful ones included). */
   mfaAttemptsPerMemberPerHour: number;
+  /**
+   * Password sign-ins and existing-password resets from one IP per hour (successful ones
+   * included): the per-member lockout stops guessing one account, this stops spraying many.
+   */
+  passwordAttemptsPerIpPerHour: number;
 }
 
 /** An HTTP SMS provider (see `httpSmsProvider`): `POST {url}` with `{to, from, body}`. */
@@ -105,6 +110,7 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   smsSendsPerNumberPerHour: 10,
   smsSendsPerMemberPerHour: 10,
   mfaAttemptsPerMemberPerHour: 60,
+  passwordAttemptsPerIpPerHour: 1000,
 };
 export const DEFAULT_PASSWORD_LOCKOUT: PasswordLockoutConfig = {
   maxFailures: 10,

@@ -274,6 +274,35 @@ describe('lockout', () => {
   });
 });
 
+describe('guessing from one address', () => {
+  it('is limited per IP across members, with 429 and Retry-After', async () => {
+    const limited = await startHarness({
+      config: { rateLimits: { passwordAttemptsPerIpPerHour: 4 } },
+    });
+    try {
+      const login = (email_address: string) =>
+        limited.sdk('/b2b/passwords/authenticate', {
+          body: {
+            organization_id: limited.org.organization_id,
+            email_address,
+            password: 'guess-1',
+          },
+        });
+      const statuses = [];
+      for (const who of ['a', 'b', 'c', 'd', 'e'])
+        statuses.push((await login(`${who}@acme.test`)).status);
+      expect(statuses).toEqual([401, 401, 401, 401, 429]);
+      const refused = await login('f@acme.test');
+      expect(refused.body.error_type).toBe('too_many_requests');
+      expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
+      limited.clock.advance(60 * 60_000);
+      expect((await login('g@acme.test')).status).toBe(401);
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
 describe('imported hashes', () => {
   const api = (path: string, body: unknown) =>
     h.request(`/v1/b2b${path}`, {

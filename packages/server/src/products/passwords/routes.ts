@@ -93,11 +93,23 @@ async function limitSends(ctx: Context, request: FastifyRequest, address: string
   ]);
 }
 
+/** Guesses (sign-ins, existing-password resets) are limited per client IP on top of the lockout. */
+async function limitGuesses(ctx: Context, request: FastifyRequest): Promise<void> {
+  await enforceRateLimits(ctx, [
+    {
+      key: `password:ip:${request.ip}`,
+      limit: ctx.config.rateLimits.passwordAttemptsPerIpPerHour,
+      windowSeconds: 3600,
+    },
+  ]);
+}
+
 /** Registers the password routes. */
 export function registerPasswords(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/passwords/authenticate', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(AuthenticateBody, request.body);
+    await limitGuesses(ctx, request);
     const presented = await optionalSession(ctx, caller);
     return ok(request, unwrap(await authenticatePassword(ctx, caller.project, body, presented)));
   });
@@ -119,6 +131,7 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/passwords/existing_password/reset', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(ExistingPasswordBody, request.body);
+    await limitGuesses(ctx, request);
     const presented = await optionalSession(ctx, caller);
     return ok(request, unwrap(await resetByExistingPassword(ctx, caller.project, body, presented)));
   });
