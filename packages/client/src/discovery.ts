@@ -1,6 +1,7 @@
 /** Discovery (PROTOCOL.md §7.3): list, create and exchange, each carrying the IST. */
 import { PATHS, type AuthResult, type DiscoveryOrganizationsResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
+import { withIst } from './ist.js';
 import type { GatehouseClient } from './types.js';
 import { check } from './validate.js';
 
@@ -8,9 +9,10 @@ export function createDiscoveryMethods(ctx: ClientContext): GatehouseClient['dis
   return {
     organizations: {
       async list() {
-        return ctx.post<DiscoveryOrganizationsResult>(PATHS.discoveryOrganizations, {
-          intermediate_session_token: ctx.intermediateToken(),
-        });
+        return ctx.post<DiscoveryOrganizationsResult>(
+          PATHS.discoveryOrganizations,
+          withIst(ctx, {}),
+        );
       },
       async create(args) {
         check('discovery.organizations.create', args, {
@@ -19,10 +21,7 @@ export function createDiscoveryMethods(ctx: ClientContext): GatehouseClient['dis
           organization_slug: 'string?',
         });
         return ctx.applied(
-          await ctx.post<AuthResult>(PATHS.discoveryOrganizationsCreate, {
-            ...args,
-            intermediate_session_token: ctx.intermediateToken(),
-          }),
+          await ctx.post<AuthResult>(PATHS.discoveryOrganizationsCreate, withIst(ctx, args)),
         );
       },
     },
@@ -33,12 +32,7 @@ export function createDiscoveryMethods(ctx: ClientContext): GatehouseClient['dis
           session_duration_minutes: 'number',
           locale: 'string?',
         });
-        return ctx.applied(
-          await ctx.post<AuthResult>(PATHS.discoveryExchange, {
-            ...args,
-            intermediate_session_token: ctx.intermediateToken(),
-          }),
-        );
+        return ctx.applied(await ctx.post<AuthResult>(PATHS.discoveryExchange, withIst(ctx, args)));
       },
     },
   };

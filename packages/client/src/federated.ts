@@ -6,6 +6,7 @@ import {
   type PkceNamespace,
 } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
+import { withIst } from './ist.js';
 import { GatehouseUsageError } from './errors.js';
 import type {
   GatehouseClient,
@@ -117,11 +118,10 @@ export function createFederatedMethods(ctx: ClientContext): FederatedMethods {
           session_duration_minutes: 'number',
           locale: 'string?',
         });
-        const result = await ctx.post<AuthResult>(PATHS.ssoAuthenticate, {
-          ...args,
-          pkce_code_verifier: ctx.pkce.get('sso')?.code_verifier,
-          intermediate_session_token: ctx.intermediateToken(),
-        });
+        const result = await ctx.post<AuthResult>(
+          PATHS.ssoAuthenticate,
+          withIst(ctx, { ...args, pkce_code_verifier: ctx.pkce.get('sso')?.code_verifier }),
+        );
         ctx.pkce.clear('sso');
         return ctx.applied(result);
       },
@@ -137,11 +137,10 @@ export function createFederatedMethods(ctx: ClientContext): FederatedMethods {
           session_duration_minutes: 'number',
           locale: 'string?',
         });
-        const result = await ctx.post<OAuthAuthenticateResult>(PATHS.oauthAuthenticate, {
-          ...args,
-          pkce_code_verifier: ctx.pkce.get('oauth')?.code_verifier,
-          intermediate_session_token: ctx.intermediateToken(),
-        });
+        const result = await ctx.post<OAuthAuthenticateResult>(
+          PATHS.oauthAuthenticate,
+          withIst(ctx, { ...args, pkce_code_verifier: ctx.pkce.get('oauth')?.code_verifier }),
+        );
         ctx.pkce.clear('oauth');
         return ctx.applied(result);
       },

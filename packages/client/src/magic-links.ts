@@ -8,6 +8,7 @@ import {
 } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
 import { GatehouseAPIError } from './errors.js';
+import { withIst } from './ist.js';
 import type { GatehouseClient } from './types.js';
 import { check } from './validate.js';
 
@@ -54,7 +55,7 @@ export function createMagicLinkMethods(ctx: ClientContext): GatehouseClient['mag
         session_duration_minutes: 'number',
         locale: 'string?',
       });
-      const body = { ...args, intermediate_session_token: ctx.intermediateToken() };
+      const body = withIst(ctx, args);
       const send = (verifier: string | undefined) =>
         ctx.post<MagicLinkAuthenticateResult>(PATHS.magicLinksAuthenticate, {
           ...body,

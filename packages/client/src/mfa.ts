@@ -1,6 +1,7 @@
 /** MFA calls (PROTOCOL.md §7.7): SMS codes, TOTP and recovery codes, each carrying the IST. */
 import { PATHS, type Ack, type FullSessionResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
+import { withIst } from './ist.js';
 import type {
   GatehouseClient,
   RecoveryCodesRecoverResult,
@@ -12,11 +13,6 @@ import { check } from './validate.js';
 type MfaMethods = Pick<GatehouseClient, 'otps' | 'totp' | 'recoveryCodes'>;
 
 export function createMfaMethods(ctx: ClientContext): MfaMethods {
-  const withIst = <T extends object>(args: T) => ({
-    ...args,
-    intermediate_session_token: ctx.intermediateToken(),
-  });
-
   return {
     otps: {
       sms: {
@@ -27,7 +23,7 @@ export function createMfaMethods(ctx: ClientContext): MfaMethods {
             mfa_phone_number: 'string?',
             locale: 'string?',
           });
-          return ctx.post<Ack>(PATHS.smsSend, withIst(args));
+          return ctx.post<Ack>(PATHS.smsSend, withIst(ctx, args));
         },
         async authenticate(args) {
           check('otps.sms.authenticate', args, {
@@ -38,7 +34,7 @@ export function createMfaMethods(ctx: ClientContext): MfaMethods {
             session_duration_minutes: 'number?',
           });
           return ctx.applied(
-            await ctx.post<FullSessionResult>(PATHS.smsAuthenticate, withIst(args)),
+            await ctx.post<FullSessionResult>(PATHS.smsAuthenticate, withIst(ctx, args)),
           );
         },
       },
@@ -51,7 +47,7 @@ export function createMfaMethods(ctx: ClientContext): MfaMethods {
           member_id: 'string',
           expiration_minutes: 'number?',
         });
-        return ctx.post<TotpCreateResult>(PATHS.totpCreate, withIst(args));
+        return ctx.post<TotpCreateResult>(PATHS.totpCreate, withIst(ctx, args));
       },
       async authenticate(args) {
         check('totp.authenticate', args, {
@@ -63,7 +59,7 @@ export function createMfaMethods(ctx: ClientContext): MfaMethods {
           session_duration_minutes: 'number?',
         });
         return ctx.applied(
-          await ctx.post<FullSessionResult>(PATHS.totpAuthenticate, withIst(args)),
+          await ctx.post<FullSessionResult>(PATHS.totpAuthenticate, withIst(ctx, args)),
         );
       },
     },
@@ -77,7 +73,10 @@ export function createMfaMethods(ctx: ClientContext): MfaMethods {
           session_duration_minutes: 'number?',
         });
         return ctx.applied(
-          await ctx.post<RecoveryCodesRecoverResult>(PATHS.recoveryCodesRecover, withIst(args)),
+          await ctx.post<RecoveryCodesRecoverResult>(
+            PATHS.recoveryCodesRecover,
+            withIst(ctx, args),
+          ),
         );
       },
       rotate: async () => ctx.post<RecoveryCodesResult>(PATHS.recoveryCodesRotate, {}),

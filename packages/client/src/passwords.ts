@@ -1,6 +1,7 @@
 /** Password calls (PROTOCOL.md §7.2) with the `passwords` PKCE pair and spec §5 argument checks. */
 import { PATHS, type AuthResult, type FullSessionResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
+import { withIst } from './ist.js';
 import type { GatehouseClient, MemberOrganizationResult, PasswordStrengthResult } from './types.js';
 import { check } from './validate.js';
 
@@ -15,11 +16,10 @@ export function createPasswordMethods(ctx: ClientContext): GatehouseClient['pass
         locale: 'string?',
       });
       return ctx.applied(
-        await ctx.post<AuthResult>(PATHS.passwordsAuthenticate, {
-          ...args,
-          code_verifier: ctx.pkce.get('passwords')?.code_verifier,
-          intermediate_session_token: ctx.intermediateToken(),
-        }),
+        await ctx.post<AuthResult>(
+          PATHS.passwordsAuthenticate,
+          withIst(ctx, { ...args, code_verifier: ctx.pkce.get('passwords')?.code_verifier }),
+        ),
       );
     },
 
@@ -51,11 +51,10 @@ export function createPasswordMethods(ctx: ClientContext): GatehouseClient['pass
         session_duration_minutes: 'number',
         locale: 'string?',
       });
-      const result = await ctx.post<AuthResult>(PATHS.passwordsResetByEmail, {
-        ...args,
-        code_verifier: ctx.pkce.get('passwords')?.code_verifier,
-        intermediate_session_token: ctx.intermediateToken(),
-      });
+      const result = await ctx.post<AuthResult>(
+        PATHS.passwordsResetByEmail,
+        withIst(ctx, { ...args, code_verifier: ctx.pkce.get('passwords')?.code_verifier }),
+      );
       ctx.pkce.clear('passwords');
       return ctx.applied(result);
     },

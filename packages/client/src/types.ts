@@ -10,8 +10,10 @@ import type {
   Member,
   MemberSearchResult,
   MemberSession,
+  MfaEnrollmentChange,
   Organization,
   OrganizationSearchResult,
+  PasswordStrengthResult,
   RbacPolicy,
 } from '@gatehouse/protocol';
 
@@ -79,23 +81,8 @@ export interface MemberOrganizationResult extends Ack {
   organization: Organization;
 }
 
-/** `passwords/strength_check` (PROTOCOL.md §7.2). */
-export interface PasswordStrengthResult extends Ack {
-  valid_password: boolean;
-  score: number;
-  breached_password: boolean;
-  breach_detection_on_create: boolean;
-  strength_policy: 'zxcvbn' | 'luds';
-  zxcvbn_feedback: { warning: string; suggestions: string[] };
-  luds_feedback: {
-    has_lower_case: boolean;
-    has_upper_case: boolean;
-    has_digit: boolean;
-    has_symbol: boolean;
-    missing_complexity: number;
-    missing_characters: number;
-  };
-}
+/** `passwords/strength_check` (PROTOCOL.md §7.2): the same shape the server computes. */
+export type { PasswordStrengthResult };
 
 /** `POST /b2b/totp`: a pending registration with its QR code (a PNG data URL). */
 export interface TotpCreateResult extends Ack {
@@ -149,8 +136,8 @@ export interface OAuthProviderMethods {
   discovery: { start(args?: OAuthDiscoveryStartArgs): Promise<void> };
 }
 
-/** `set_mfa_enrollment` of the MFA calls. */
-export type MfaEnrollmentChange = 'enroll' | 'unenroll';
+/** `set_mfa_enrollment` of the MFA calls, as the server reads it. */
+export type { MfaEnrollmentChange };
 
 export interface GatehouseClient {
   readonly publicToken: string;

@@ -195,3 +195,31 @@ export interface TelemetryEvent {
 }
 
 export type EventsBody = { telemetry: TelemetryHeader; event: TelemetryEvent }[];
+
+/**
+ * The `passwords/strength_check` verdict (PROTOCOL.md §7.2), without the `request_id` and
+ * `status_code` every response carries: the server computes it, the client returns it with them.
+ */
+export interface PasswordStrengthCheck {
+  valid_password: boolean;
+  /** zxcvbn's score, 0–4, whatever the policy. */
+  score: number;
+  breached_password: boolean;
+  breach_detection_on_create: boolean;
+  strength_policy: 'zxcvbn' | 'luds';
+  zxcvbn_feedback: { warning: string; suggestions: string[] };
+  luds_feedback: {
+    has_lower_case: boolean;
+    has_upper_case: boolean;
+    has_digit: boolean;
+    has_symbol: boolean;
+    missing_complexity: number;
+    missing_characters: number;
+  };
+}
+
+/** `passwords/strength_check` response data (PROTOCOL.md §7.2). */
+export interface PasswordStrengthResult extends PasswordStrengthCheck, Ack {}
+
+/** What `set_mfa_enrollment` may ask for when a second factor is passed (PROTOCOL.md §7.7). */
+export type MfaEnrollmentChange = 'enroll' | 'unenroll';

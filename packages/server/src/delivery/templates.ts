@@ -21,6 +21,38 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
+/** The parts of an e-mail that carries one link as a button. */
+interface LinkEmailParts {
+  subject: string;
+  lead: string;
+  button: string;
+  link: string;
+  footer: string;
+}
+
+/** Lays out a one-link e-mail: the same words in the text body and, escaped, in the HTML one. */
+function linkEmail({ subject, lead, button, link, footer }: LinkEmailParts): RenderedEmail {
+  const text = [lead, '', link, '', footer].join('\n');
+  const html = `<!doctype html>
+<html lang="en">
+  <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
+    <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
+      <tr><td align="center">
+        <table role="presentation" width="480" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
+          <tr><td>
+            <p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(lead)}</p>
+            <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1f2328;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:4px;font-size:16px">${escapeHtml(button)}</a></p>
+            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">${escapeHtml(footer)}</p>
+          </td></tr>
+        </table>
+      </td></tr>
+    </table>
+  </body>
+</html>
+`;
+  return { subject, text, html, links: [link] };
+}
+
 const COPY: Record<
   MagicLinkKind,
   { subject: (org: string) => string; lead: (org: string) => string; button: string }
@@ -57,31 +89,13 @@ export function magicLinkEmail(
   const copy = COPY[kind];
   const lifetime =
     validMinutes >= 1440 ? `${Math.round(validMinutes / 1440)} days` : `${validMinutes} minutes`;
-  const text = [
-    copy.lead(organizationName),
-    '',
+  return linkEmail({
+    subject: copy.subject(organizationName),
+    lead: copy.lead(organizationName),
+    button: copy.button,
     link,
-    '',
-    `This link can be used once and expires in ${lifetime}. If you did not ask for it, you can ignore this e-mail.`,
-  ].join('\n');
-  const html = `<!doctype html>
-<html lang="en">
-  <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
-    <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
-      <tr><td align="center">
-        <table role="presentation" width="480" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
-          <tr><td>
-            <p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(copy.lead(organizationName))}</p>
-            <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1f2328;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:4px;font-size:16px">${copy.button}</a></p>
-            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">This link can be used once and expires in ${lifetime}. If you did not ask for it, you can ignore this e-mail.</p>
-          </td></tr>
-        </table>
-      </td></tr>
-    </table>
-  </body>
-</html>
-`;
-  return { subject: copy.subject(organizationName), text, html, links: [link] };
+    footer: `This link can be used once and expires in ${lifetime}. If you did not ask for it, you can ignore this e-mail.`,
+  });
 }
 
 /**
@@ -102,28 +116,11 @@ export function passwordResetEmail(
       ? `${validMinutes / 1440} days`
       : `${validMinutes} minutes`;
   const footer = `This link can be used once and expires in ${lifetime}. If you did not ask for a new password, you can ignore this e-mail: your password stays as it is.`;
-  const text = [lead, '', link, '', footer].join('\n');
-  const html = `<!doctype html>
-<html lang="en">
-  <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
-    <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
-      <tr><td align="center">
-        <table role="presentation" width="480" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
-          <tr><td>
-            <p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(lead)}</p>
-            <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1f2328;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:4px;font-size:16px">Reset password</a></p>
-            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">${escapeHtml(footer)}</p>
-          </td></tr>
-        </table>
-      </td></tr>
-    </table>
-  </body>
-</html>
-`;
-  return {
+  return linkEmail({
     subject: `Reset your password for ${organizationName}`,
-    text,
-    html,
-    links: [link],
-  };
+    lead,
+    button: 'Reset password',
+    link,
+    footer,
+  });
 }

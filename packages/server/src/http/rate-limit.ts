@@ -34,3 +34,32 @@ export async function enforceRateLimits(ctx: Context, rules: RateRule[]): Promis
     );
   }
 }
+
+/**
+ * The per-client-IP budget that every send, e-mail or SMS, draws from.
+ *
+ * @example
+ * await enforceRateLimits(ctx, [sendsPerIpRule(ctx, request.ip)]);
+ */
+export function sendsPerIpRule(ctx: Context, ip: string): RateRule {
+  return {
+    key: `send:ip:${ip}`,
+    limit: ctx.config.rateLimits.sendsPerIpPerHour,
+    windowSeconds: 3600,
+  };
+}
+
+/**
+ * The per-member budget of second-factor attempts: six digits are guessable given enough tries.
+ * TOTP codes and recovery codes share it, being ways past the same second factor.
+ *
+ * @example
+ * await enforceRateLimits(ctx, [mfaAttemptsRule(ctx, caller.member.member_id)]);
+ */
+export function mfaAttemptsRule(ctx: Context, memberId: string): RateRule {
+  return {
+    key: `mfa:member:${memberId}`,
+    limit: ctx.config.rateLimits.mfaAttemptsPerMemberPerHour,
+    windowSeconds: 3600,
+  };
+}

@@ -1,14 +1,13 @@
 /** The magic-link endpoints of §7.1 (invite needs sessions with roles and is not served yet). */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance } from 'fastify';
 import { DEFAULT_SESSION_DURATION_MINUTES } from '@gatehouse/protocol';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { optionalSession, sdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
-import { enforceRateLimits } from '../../http/rate-limit.js';
 import { fields, parseBody } from '../../http/validate.js';
-import { normalizeEmail } from '../members/service.js';
+import { limitEmailSends } from './limits.js';
 import { authenticateMagicLink, sendDiscovery, sendLoginOrSignup } from './service.js';
 
 const url = z.string().max(2048);
@@ -41,25 +40,12 @@ const AuthenticateBody = z.object({
   intermediate_session_token: z.string().max(200).optional(),
 });
 
-/** Send endpoints are limited per address and per client IP. */
-async function limitSends(ctx: Context, request: FastifyRequest, address: string): Promise<void> {
-  const limits = ctx.config.rateLimits;
-  await enforceRateLimits(ctx, [
-    { key: `send:ip:${request.ip}`, limit: limits.sendsPerIpPerHour, windowSeconds: 3600 },
-    {
-      key: `send:email:${normalizeEmail(address)}`,
-      limit: limits.sendsPerEmailPerHour,
-      windowSeconds: 3600,
-    },
-  ]);
-}
-
 /** Registers the magic-link routes. */
 export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/magic_links/email/login_or_signup', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(LoginOrSignupBody, request.body);
-    await limitSends(ctx, request, body.email_address);
+    await limitEmailSends(ctx, request.ip, body.email_address);
     unwrap(await sendLoginOrSignup(ctx, caller.project, body));
     return ok(request, {});
   });
@@ -67,7 +53,7 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/magic_links/email/discovery/send', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(DiscoverySendBody, request.body);
-    await limitSends(ctx, request, body.email_address);
+    await limitEmailSends(ctx, request.ip, body.email_address);
     unwrap(await sendDiscovery(ctx, caller.project, body));
     return ok(request, {});
   });

@@ -19,13 +19,8 @@ import { allowsAuthMethod, jitDecision, organizationById } from '../organization
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { fail, type Failure } from '../result.js';
-import {
-  completeAuthentication,
-  type AuthOutcome,
-  type PresentedSession,
-} from '../sessions/complete.js';
-import { findIntermediateSession } from '../sessions/intermediate.js';
-import { mergeFactors } from '../sessions/service.js';
+import type { AuthOutcome, PresentedSession } from '../sessions/complete.js';
+import { completePrimary } from '../sessions/primary.js';
 import { issueLinkToken, redeemLinkToken } from './tokens.js';
 
 /** The factor a redeemed e-mail link proves. */
@@ -219,34 +214,20 @@ export async function authenticateMagicLink(
     const member = created;
 
     const emailId = await memberEmailId(trx, member.member_id);
-    let factors = [emailFactor(member.email_address, emailId, now)];
-    let istId: string | null = null;
-    if (input.intermediate_session_token) {
-      const ist = await findIntermediateSession(
-        trx,
-        project.id,
-        input.intermediate_session_token,
-        now,
-      );
-      // A foreign or stale IST is ignored; a matching one contributes its factors (§9).
-      if (
-        ist &&
-        ist.email === member.email_address &&
-        (ist.memberId === null || ist.memberId === member.member_id)
-      ) {
-        factors = mergeFactors(ist.factors, factors);
-        istId = ist.id;
-      }
-    }
-    const outcome = await completeAuthentication(ctx, trx, {
-      project,
-      organization: org,
-      member,
-      factors,
-      durationMinutes: input.session_duration_minutes,
-      presented,
-      intermediateSessionId: istId,
-    });
+    const outcome = await completePrimary(
+      ctx,
+      trx,
+      {
+        project,
+        organization: org,
+        member,
+        factors: [emailFactor(member.email_address, emailId, now)],
+        durationMinutes: input.session_duration_minutes,
+        presented,
+        intermediateSessionToken: input.intermediate_session_token,
+      },
+      now,
+    );
     return { ...outcome, method_id: emailId };
   });
 }

@@ -3,13 +3,12 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_SESSION_DURATION_MINUTES } from '@gatehouse/protocol';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
-import { sdkCaller } from '../../http/auth.js';
 import { SmsDeliveryError } from '../../delivery/sms.js';
 import { ApiError, unwrap } from '../../http/errors.js';
-import { enforceRateLimits } from '../../http/rate-limit.js';
+import { enforceRateLimits, sendsPerIpRule } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
-import { fields, parseBody } from '../../http/validate.js';
-import { requireMfaCaller } from '../sessions/mfa-caller.js';
+import { fields } from '../../http/validate.js';
+import { mfaRequest } from '../sessions/mfa-caller.js';
 import { smsSendRules } from './codes.js';
 import { authenticateSmsCode, sendSmsCode, smsDestination } from './service.js';
 
@@ -36,16 +35,10 @@ const AuthenticateBody = z.object({
 /** Registers the SMS code routes. */
 export function registerOtpSms(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/otps/sms/send', async (request) => {
-    const sdk = await sdkCaller(ctx, request);
-    const body = parseBody(SendBody, request.body);
-    const caller = await requireMfaCaller(ctx, sdk, body);
+    const { body, caller } = await mfaRequest(ctx, request, SendBody);
     const { phone } = unwrap(await smsDestination(ctx, caller, body.mfa_phone_number));
     await enforceRateLimits(ctx, [
-      {
-        key: `send:ip:${request.ip}`,
-        limit: ctx.config.rateLimits.sendsPerIpPerHour,
-        windowSeconds: 3600,
-      },
+      sendsPerIpRule(ctx, request.ip),
       ...smsSendRules(ctx, caller.member.member_id, phone),
     ]);
     try {
@@ -64,9 +57,7 @@ export function registerOtpSms(app: FastifyInstance, ctx: Context): void {
   });
 
   app.post('/sdk/v1/b2b/otps/sms/authenticate', async (request) => {
-    const sdk = await sdkCaller(ctx, request);
-    const body = parseBody(AuthenticateBody, request.body);
-    const caller = await requireMfaCaller(ctx, sdk, body);
+    const { body, caller } = await mfaRequest(ctx, request, AuthenticateBody);
     return ok(
       request,
       unwrap(await authenticateSmsCode(ctx, caller, body, DEFAULT_SESSION_DURATION_MINUTES)),

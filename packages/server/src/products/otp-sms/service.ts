@@ -1,23 +1,15 @@
 /** SMS one-time codes as a second factor (§7.7): sending to a member's phone and checking the code. */
-import type { AuthenticationFactor } from '@gatehouse/protocol';
+import type { AuthenticationFactor, MfaEnrollmentChange } from '@gatehouse/protocol';
 import { isoAt, type Context } from '../../context.js';
-import { memberById } from '../members/service.js';
 import { phoneNumberTaken } from '../members/update.js';
 import { fail, type Failure } from '../result.js';
 import type { FullSession } from '../sessions/complete.js';
 import { allowsMfaMethod, hasSecondFactor } from '../sessions/mfa-policy.js';
-import {
-  completeSecondFactor,
-  mayRegisterFactor,
-  registrationRefused,
-  type MfaCaller,
-} from '../sessions/secondary.js';
+import { completePassedFactor } from '../sessions/passed-factor.js';
+import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../sessions/secondary.js';
 import { issueSmsCode } from './codes.js';
 import { OTP_MAX_ATTEMPTS, otpCodeMatches } from './otp-code.js';
 import { normalizePhoneNumber } from './phone.js';
-
-/** What `set_mfa_enrollment` may ask for. */
-export type MfaEnrollmentChange = 'enroll' | 'unenroll';
 
 const NOT_ALLOWED = 'This organization does not allow SMS codes as a second factor.';
 
@@ -138,28 +130,18 @@ export async function authenticateSmsCode(
       .where('used_at', 'is', null)
       .executeTakeFirst();
     if (used.numUpdatedRows !== 1n) return notFound;
-    await trx
-      .updateTable('members')
-      .set({
-        mfa_phone_number: row.phone_number,
-        mfa_phone_verified: 1,
-        ...(input.set_mfa_enrollment
-          ? { mfa_enrolled: input.set_mfa_enrollment === 'enroll' ? 1 : 0 }
-          : {}),
-        updated_at: isoAt(now),
-      })
-      .where('id', '=', memberId)
-      .execute();
-    const member = await memberById(trx, caller.project.id, memberId);
-    if (!member) return fail('member_not_found', 'This member no longer exists.');
-    return completeSecondFactor(
+    return completePassedFactor(
       ctx,
       trx,
       caller,
-      member,
-      smsFactor(row.phone_number, now),
-      input.session_duration_minutes,
+      {
+        factor: smsFactor(row.phone_number, now),
+        memberColumns: { mfa_phone_number: row.phone_number, mfa_phone_verified: 1 },
+        setMfaEnrollment: input.set_mfa_enrollment,
+        durationMinutes: input.session_duration_minutes,
+      },
       defaultDurationMinutes,
+      now,
     );
   });
 }

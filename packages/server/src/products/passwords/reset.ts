@@ -20,13 +20,10 @@ import { allowsAuthMethod, organizationById } from '../organizations/service.js'
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { fail, type Failure } from '../result.js';
-import {
-  completeAuthentication,
-  type AuthOutcome,
-  type PresentedSession,
-} from '../sessions/complete.js';
+import type { AuthOutcome, PresentedSession } from '../sessions/complete.js';
+import { completePrimary } from '../sessions/primary.js';
 import { savePassword } from './credentials.js';
-import { passwordResetFactor, withIntermediateFactors } from './factors.js';
+import { passwordResetFactor } from './factors.js';
 import { clearFailures } from './lockout.js';
 import { acceptableNewPassword } from './rules.js';
 
@@ -173,22 +170,19 @@ export async function resetPasswordByEmail(
     await clearFailures(trx, activated.member_id);
     const member = { ...activated, member_password_id: passwordId };
     const emailId = await memberEmailId(trx, member.member_id);
-    const merged = await withIntermediateFactors(
+    return completePrimary(
+      ctx,
       trx,
-      project.id,
-      input.intermediate_session_token,
-      member,
-      [passwordResetFactor(member, emailId, now)],
+      {
+        project,
+        organization,
+        member,
+        factors: [passwordResetFactor(member, emailId, now)],
+        durationMinutes: input.session_duration_minutes,
+        presented,
+        intermediateSessionToken: input.intermediate_session_token,
+      },
       now,
     );
-    return completeAuthentication(ctx, trx, {
-      project,
-      organization,
-      member,
-      factors: merged.factors,
-      durationMinutes: input.session_duration_minutes,
-      presented,
-      intermediateSessionId: merged.intermediateSessionId,
-    });
   });
 }

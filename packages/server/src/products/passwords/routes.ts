@@ -11,7 +11,7 @@ import { unwrap } from '../../http/errors.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
 import { fields, parseBody } from '../../http/validate.js';
-import { normalizeEmail } from '../members/service.js';
+import { limitEmailSends } from '../magic-links/limits.js';
 import { resetPasswordByEmail, startPasswordReset } from './reset.js';
 import {
   authenticatePassword,
@@ -80,19 +80,6 @@ const StrengthCheckBody = z.object({
   email_address: z.string().max(254).optional(),
 });
 
-/** Reset e-mails share the magic-link send limits, per address and per client IP. */
-async function limitSends(ctx: Context, request: FastifyRequest, address: string): Promise<void> {
-  const limits = ctx.config.rateLimits;
-  await enforceRateLimits(ctx, [
-    { key: `send:ip:${request.ip}`, limit: limits.sendsPerIpPerHour, windowSeconds: 3600 },
-    {
-      key: `send:email:${normalizeEmail(address)}`,
-      limit: limits.sendsPerEmailPerHour,
-      windowSeconds: 3600,
-    },
-  ]);
-}
-
 /** Guesses (sign-ins, existing-password resets) are limited per client IP on top of the lockout. */
 async function limitGuesses(ctx: Context, request: FastifyRequest): Promise<void> {
   await enforceRateLimits(ctx, [
@@ -117,7 +104,8 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/passwords/email/reset/start', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(ResetStartBody, request.body);
-    await limitSends(ctx, request, body.email_address);
+    // Reset e-mails share the magic-link send limits.
+    await limitEmailSends(ctx, request.ip, body.email_address);
     return ok(request, unwrap(await startPasswordReset(ctx, caller.project, body)));
   });
 

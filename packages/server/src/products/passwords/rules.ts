@@ -1,4 +1,5 @@
 /** A project's password rules applied: the strength check with the server's breach checkers, and its refusal message. */
+import type { PasswordStrengthCheck } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import type { Project } from '../projects/service.js';
 import { fail, type Failure } from '../result.js';
@@ -12,7 +13,6 @@ import {
   BREACHED_PASSWORD_WARNING,
   checkPasswordStrength,
   type PasswordPolicy,
-  type PasswordStrengthCheck,
 } from './strength.js';
 
 /** How long the range API may take before the offline list answers alone. */

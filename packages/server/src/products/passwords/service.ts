@@ -1,5 +1,5 @@
 /** Passwords (§7.2): sign-in, reset by existing password and by session, strength check, and setting a member's password. */
-import type { Member, Organization } from '@gatehouse/protocol';
+import type { Member, Organization, PasswordStrengthCheck } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../crypto/password-hash.js';
 import { isEmail, memberByEmail, memberById, normalizeEmail } from '../members/service.js';
@@ -13,6 +13,7 @@ import {
   type FullSession,
   type PresentedSession,
 } from '../sessions/complete.js';
+import { completePrimary } from '../sessions/primary.js';
 import { touchSession } from '../sessions/service.js';
 import {
   isSupportedHash,
@@ -20,10 +21,9 @@ import {
   storedPassword,
   upgradePasswordHash,
 } from './credentials.js';
-import { passwordFactor, withIntermediateFactors } from './factors.js';
+import { passwordFactor } from './factors.js';
 import { clearFailures, lockState, recordFailure } from './lockout.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
-import type { PasswordStrengthCheck } from './strength.js';
 
 /** The one answer to a wrong e-mail or a wrong password: the two must be indistinguishable. */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
@@ -114,23 +114,20 @@ export async function authenticatePassword(
     const now = ctx.now();
     if (upgraded) await upgradePasswordHash(trx, password.id, password.hash, upgraded, now);
     await clearFailures(trx, member.member_id);
-    const merged = await withIntermediateFactors(
+    return completePrimary(
+      ctx,
       trx,
-      project.id,
-      input.intermediate_session_token,
-      member,
-      [passwordFactor(now)],
+      {
+        project,
+        organization,
+        member,
+        factors: [passwordFactor(now)],
+        durationMinutes: input.session_duration_minutes,
+        presented,
+        intermediateSessionToken: input.intermediate_session_token,
+      },
       now,
     );
-    return completeAuthentication(ctx, trx, {
-      project,
-      organization,
-      member,
-      factors: merged.factors,
-      durationMinutes: input.session_duration_minutes,
-      presented,
-      intermediateSessionId: merged.intermediateSessionId,
-    });
   });
 }
 

@@ -2,6 +2,7 @@
 import { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
 import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
+import type { PasswordStrengthCheck } from '@gatehouse/protocol';
 import type { BreachChecker } from './breach.js';
 
 /** A project's password strength policy. */
@@ -18,28 +19,6 @@ export interface StrengthCheckOptions {
   /** The member's e-mail: its parts count as guessable words for zxcvbn. */
   email?: string;
   breachCheck: BreachChecker;
-}
-
-/**
- * The `strength_check` result of PROTOCOL.md §7.2, without the `request_id` and `status_code`
- * that every response carries.
- */
-export interface PasswordStrengthCheck {
-  valid_password: boolean;
-  /** zxcvbn's score, 0–4, whatever the policy. */
-  score: number;
-  breached_password: boolean;
-  breach_detection_on_create: true;
-  strength_policy: 'zxcvbn' | 'luds';
-  zxcvbn_feedback: { warning: string; suggestions: string[] };
-  luds_feedback: {
-    has_lower_case: boolean;
-    has_upper_case: boolean;
-    has_digit: boolean;
-    has_symbol: boolean;
-    missing_complexity: number;
-    missing_characters: number;
-  };
 }
 
 /** The zxcvbn score from which a password is strong enough. */

@@ -11,37 +11,18 @@ import {
   organizationBySlug,
 } from '../organizations/service.js';
 import { setMemberPassword } from '../passwords/service.js';
-import type { CreatedProject, PasswordPolicyInput, PkceRequired, RedirectUrls } from './service.js';
+import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
 
 /** Administration of projects, organizations and members, without HTTP. */
 export interface Admin {
-  createProject(input: {
-    name: string;
-    environment?: Environment;
-    createOrganizationEnabled?: boolean;
-    authorizedOrigins?: string[];
-    redirectUrls?: RedirectUrls;
-    slugPattern?: string | null;
-    pkceRequired?: Partial<PkceRequired>;
-    passwordPolicy?: PasswordPolicyInput;
-  }): Promise<CreatedProject>;
+  createProject(input: CreateProjectInput): Promise<CreatedProject>;
   getProject(projectId: string): Promise<{
     project_id: string;
     name: string;
     environment: Environment;
     public_token: string;
   } | null>;
-  updateProject(
-    projectId: string,
-    patch: {
-      authorizedOrigins?: string[];
-      redirectUrls?: RedirectUrls;
-      createOrganizationEnabled?: boolean;
-      slugPattern?: string | null;
-      pkceRequired?: Partial<PkceRequired>;
-      passwordPolicy?: PasswordPolicyInput;
-    },
-  ): Promise<void>;
+  updateProject(projectId: string, patch: UpdateProjectInput): Promise<void>;
   createOrganization(
     projectId: string,
     input: {

@@ -5,10 +5,10 @@ import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { requiredSession, sdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
-import { enforceRateLimits } from '../../http/rate-limit.js';
+import { enforceRateLimits, mfaAttemptsRule } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
-import { fields, parseBody } from '../../http/validate.js';
-import { requireMfaCaller } from '../sessions/mfa-caller.js';
+import { fields } from '../../http/validate.js';
+import { mfaRequest } from '../sessions/mfa-caller.js';
 import { listRecoveryCodes, recoverWithCode, rotateRecoveryCodes } from './service.js';
 
 const RecoverBody = z.object({
@@ -22,17 +22,9 @@ const RecoverBody = z.object({
 /** Registers the recovery-code routes. */
 export function registerRecoveryCodes(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/recovery_codes/recover', async (request) => {
-    const sdk = await sdkCaller(ctx, request);
-    const body = parseBody(RecoverBody, request.body);
-    const caller = await requireMfaCaller(ctx, sdk, body);
+    const { body, caller } = await mfaRequest(ctx, request, RecoverBody);
     // Shares the TOTP budget: both are ways past the same second factor.
-    await enforceRateLimits(ctx, [
-      {
-        key: `mfa:member:${caller.member.member_id}`,
-        limit: ctx.config.rateLimits.mfaAttemptsPerMemberPerHour,
-        windowSeconds: 3600,
-      },
-    ]);
+    await enforceRateLimits(ctx, [mfaAttemptsRule(ctx, caller.member.member_id)]);
     return ok(
       request,
       unwrap(await recoverWithCode(ctx, caller, body, DEFAULT_SESSION_DURATION_MINUTES)),

@@ -1,7 +1,10 @@
 /** Resolves the caller of an MFA route: the session of the SDK call, or the IST in its body. */
+import type { FastifyRequest } from 'fastify';
+import type { z } from 'zod';
 import type { Context } from '../../context.js';
-import { optionalSession, type SdkCaller } from '../../http/auth.js';
+import { optionalSession, sdkCaller, type SdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
+import { parseBody } from '../../http/validate.js';
 import { resolveMfaCaller, type MfaCallInput, type MfaCaller } from './secondary.js';
 
 /**
@@ -22,4 +25,22 @@ export async function requireMfaCaller(
       sent: sdk.sessionToken !== null,
     }),
   );
+}
+
+/**
+ * The preamble of every MFA route, in the order that decides which 4xx wins: the SDK caller
+ * (public token, origin), then the body, then the member it names.
+ *
+ * @example
+ * const { body, caller } = await mfaRequest(ctx, request, AuthenticateBody);
+ */
+export async function mfaRequest<T extends z.ZodType<MfaCallInput>>(
+  ctx: Context,
+  request: FastifyRequest,
+  schema: T,
+): Promise<{ body: z.output<T>; caller: MfaCaller }> {
+  const sdk = await sdkCaller(ctx, request);
+  const body = parseBody(schema, request.body);
+  const caller = await requireMfaCaller(ctx, sdk, body);
+  return { body, caller };
 }

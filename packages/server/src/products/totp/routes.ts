@@ -3,12 +3,11 @@ import type { FastifyInstance } from 'fastify';
 import { DEFAULT_SESSION_DURATION_MINUTES } from '@gatehouse/protocol';
 import { z } from 'zod';
 import type { Context } from '../../context.js';
-import { sdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
-import { enforceRateLimits } from '../../http/rate-limit.js';
+import { enforceRateLimits, mfaAttemptsRule } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
-import { fields, parseBody } from '../../http/validate.js';
-import { requireMfaCaller } from '../sessions/mfa-caller.js';
+import { fields } from '../../http/validate.js';
+import { mfaRequest } from '../sessions/mfa-caller.js';
 import { authenticateTotp, createTotp } from './service.js';
 
 const id = fields.text.max(200);
@@ -39,24 +38,14 @@ const AuthenticateBody = z.object({
 /** Registers the TOTP routes. */
 export function registerTotp(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/totp', async (request) => {
-    const sdk = await sdkCaller(ctx, request);
-    const body = parseBody(CreateBody, request.body);
-    const caller = await requireMfaCaller(ctx, sdk, body);
+    const { body, caller } = await mfaRequest(ctx, request, CreateBody);
     return ok(request, unwrap(await createTotp(ctx, caller, body.expiration_minutes)));
   });
 
   app.post('/sdk/v1/b2b/totp/authenticate', async (request) => {
-    const sdk = await sdkCaller(ctx, request);
-    const body = parseBody(AuthenticateBody, request.body);
-    const caller = await requireMfaCaller(ctx, sdk, body);
+    const { body, caller } = await mfaRequest(ctx, request, AuthenticateBody);
     // Six digits are guessable given enough tries: cap the attempts per member.
-    await enforceRateLimits(ctx, [
-      {
-        key: `mfa:member:${caller.member.member_id}`,
-        limit: ctx.config.rateLimits.mfaAttemptsPerMemberPerHour,
-        windowSeconds: 3600,
-      },
-    ]);
+    await enforceRateLimits(ctx, [mfaAttemptsRule(ctx, caller.member.member_id)]);
     return ok(
       request,
       unwrap(await authenticateTotp(ctx, caller, body, DEFAULT_SESSION_DURATION_MINUTES)),

@@ -1,20 +1,18 @@
 /** TOTP authenticator apps as a second factor (§7.7): registration with recovery codes, and code checks. */
-import { TOTP_PENDING_MINUTES, type AuthenticationFactor } from '@gatehouse/protocol';
+import {
+  TOTP_PENDING_MINUTES,
+  type AuthenticationFactor,
+  type MfaEnrollmentChange,
+} from '@gatehouse/protocol';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { generateTotpSecret, totpQrCodeDataUrl, totpUri, verifyTotp } from '../../crypto/totp.js';
-import { memberById } from '../members/service.js';
-import type { MfaEnrollmentChange } from '../otp-sms/service.js';
 import { storeNewRecoveryCodes } from '../recovery-codes/service.js';
 import { fail, type Failure } from '../result.js';
 import type { FullSession } from '../sessions/complete.js';
 import { allowsMfaMethod, hasSecondFactor } from '../sessions/mfa-policy.js';
-import {
-  completeSecondFactor,
-  mayRegisterFactor,
-  registrationRefused,
-  type MfaCaller,
-} from '../sessions/secondary.js';
+import { completePassedFactor } from '../sessions/passed-factor.js';
+import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../sessions/secondary.js';
 import type { TotpRegistrationsTable } from '../../store/schema.js';
 
 const NOT_ALLOWED = 'This organization does not allow authenticator apps as a second factor.';
@@ -178,28 +176,21 @@ export async function authenticateTotp(
       break;
     }
     if (!matched) return fail('unauthorized_credentials', 'The code is not correct.');
-    await trx
-      .updateTable('members')
-      .set({
-        totp_registration_id: matched.id,
-        ...(input.set_mfa_enrollment
-          ? { mfa_enrolled: input.set_mfa_enrollment === 'enroll' ? 1 : 0 }
-          : {}),
-        ...(input.set_default_mfa ? { default_mfa_method: 'totp' } : {}),
-        updated_at: isoAt(now),
-      })
-      .where('id', '=', memberId)
-      .execute();
-    const member = await memberById(trx, caller.project.id, memberId);
-    if (!member) return fail('member_not_found', 'This member no longer exists.');
-    return completeSecondFactor(
+    return completePassedFactor(
       ctx,
       trx,
       caller,
-      member,
-      totpFactor(matched.id, now),
-      input.session_duration_minutes,
+      {
+        factor: totpFactor(matched.id, now),
+        memberColumns: {
+          totp_registration_id: matched.id,
+          ...(input.set_default_mfa ? { default_mfa_method: 'totp' } : {}),
+        },
+        setMfaEnrollment: input.set_mfa_enrollment,
+        durationMinutes: input.session_duration_minutes,
+      },
       defaultDurationMinutes,
+      now,
     );
   });
 }
