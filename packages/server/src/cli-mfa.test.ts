@@ -1,25 +1,8 @@
 // The CLI's MFA settings: `org update` and `member update` against a temporary SQLite database.
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from './cli.js';
+import { describe, expect, it } from 'vitest';
+import { cliOnTempDatabase } from './test/cli.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-mfa-'));
-const databaseUrl = `sqlite:${join(dir, 'cli.db')}`;
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: { DATABASE_URL: databaseUrl },
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+const { cli } = cliOnTempDatabase('gatehouse-cli-mfa-');
 
 const field = (text: string, name: string) =>
   new RegExp(`^${name}:[ \\t]*(.*)$`, 'm').exec(text)?.[1]?.trim() ?? '';

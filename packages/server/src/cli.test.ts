@@ -1,27 +1,10 @@
 // The CLI against a temporary SQLite database: help, migrate, and creating a usable project.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { afterAll, describe, expect, it } from 'vitest';
-import { runCli, type CliIo } from './cli.js';
+import { describe, expect, it } from 'vitest';
+import { cliOnTempDatabase } from './test/cli.js';
 import { createServer } from './http/app.js';
 
-const dir = mkdtempSync(join(tmpdir(), 'gatehouse-cli-'));
-const databaseUrl = `sqlite:${join(dir, 'cli.db')}`;
-afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const io: CliIo = {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: { DATABASE_URL: databaseUrl },
-  };
-  const code = await runCli(argv, io);
-  return { code, stdout, stderr };
-}
+const { databaseUrl, cli } = cliOnTempDatabase('gatehouse-cli-');
 
 const field = (text: string, name: string) =>
   new RegExp(`^${name}:\\s+(\\S+)$`, 'm').exec(text)?.[1] ?? '';

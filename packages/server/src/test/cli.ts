@@ -1,0 +1,38 @@
+/** Runs the CLI in-process against a fresh temporary SQLite database, capturing its output. */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll } from 'vitest';
+import { runCli, type CliIo } from '../cli.js';
+
+/** What one CLI call printed, and its exit code. */
+export interface CliRun {
+  code: number;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Creates a temporary database for the calling test file (removed after it) and returns a function
+ * that runs `gatehouse …` against it.
+ */
+export function cliOnTempDatabase(prefix: string): {
+  databaseUrl: string;
+  cli: (...argv: string[]) => Promise<CliRun>;
+} {
+  const dir = mkdtempSync(join(tmpdir(), prefix));
+  const databaseUrl = `sqlite:${join(dir, 'cli.db')}`;
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+  const cli = async (...argv: string[]): Promise<CliRun> => {
+    let stdout = '';
+    let stderr = '';
+    const io: CliIo = {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      env: { DATABASE_URL: databaseUrl },
+    };
+    const code = await runCli(argv, io);
+    return { code, stdout, stderr };
+  };
+  return { databaseUrl, cli };
+}
