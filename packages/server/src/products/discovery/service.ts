@@ -38,6 +38,7 @@ import {
   type AuthOutcome,
   type PresentedSession,
 } from '../sessions/complete.js';
+import { factorsFor, primaryFactors } from '../sessions/factor-scope.js';
 import { createIntermediateSession, findIntermediateSession } from '../sessions/intermediate.js';
 
 /** Who is discovering: a verified address and the factors behind it. */
@@ -68,6 +69,20 @@ function methodOf(factor: AuthenticationFactor): AuthMethod | null {
   }
 }
 
+/**
+ * The factors an identity carries into an organization (§9): all of them back into the
+ * organization they were proven in, only the primary ones into any other, so a second factor
+ * passed in one organization never satisfies another's MFA.
+ */
+function carriedInto(
+  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId'>,
+  organizationId: string,
+): AuthenticationFactor[] {
+  return identity.organizationId === organizationId
+    ? identity.factors
+    : primaryFactors(identity.factors);
+}
+
 /** Whether the factors include a primary method the organization accepts. */
 function primarySatisfied(org: Organization, factors: AuthenticationFactor[]): boolean {
   return factors.some((f) => {
@@ -84,7 +99,7 @@ export async function discoverOrganizations(
   db: Db,
   project: Project,
   email: string,
-  factors: AuthenticationFactor[],
+  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId'>,
 ): Promise<DiscoveredOrganization[]> {
   const members = await membersByEmail(db, project.id, email);
   const orgs = await organizationsByIds(
@@ -97,6 +112,7 @@ export async function discoverOrganizations(
   for (const member of members) {
     const org = byId.get(member.organization_id);
     if (!org) continue;
+    const factors = await factorsFor(db, member, carriedInto(identity, org.organization_id));
     const primaryOk = primarySatisfied(org, factors);
     found.push({
       organization: org,
@@ -118,7 +134,7 @@ export async function discoverOrganizations(
       membership: { type: 'eligible_to_join_by_email_domain', details: { domain }, member: null },
       member_authenticated: false,
       mfa_required: null,
-      primary_required: primarySatisfied(org, factors)
+      primary_required: primarySatisfied(org, identity.factors)
         ? null
         : { allowed_auth_methods: org.allowed_auth_methods },
     });
@@ -157,7 +173,10 @@ export async function authenticateDiscoveryLink(
     return {
       intermediate_session_token: ist,
       email_address: token.email,
-      discovered_organizations: await discoverOrganizations(trx, project, token.email, factors),
+      discovered_organizations: await discoverOrganizations(trx, project, token.email, {
+        factors,
+        organizationId: null,
+      }),
     };
   });
 }
@@ -215,7 +234,7 @@ export async function listDiscovered(ctx: Context, project: Project, identity: D
       ctx.db,
       project,
       identity.email,
-      identity.factors,
+      identity,
     ),
     organization_id_hint: identity.organizationId,
   };
@@ -251,6 +270,14 @@ export async function createOrganizationByDiscovery(
   identity: DiscoveryIdentity,
   input: DiscoveryCreateInput,
 ): Promise<AuthOutcome | Failure> {
+  if (identity.boundMemberId !== null) {
+    // An MFA-bound IST proves only a primary factor of a member who still owes a second one: it
+    // may finish that member's sign-in, never found an organization of its own (§9).
+    return fail(
+      'intermediate_session_not_found',
+      'This intermediate session is waiting for a second factor and cannot create an organization.',
+    );
+  }
   if (!project.createOrganizationEnabled) {
     return fail(
       'organization_creation_not_allowed',
@@ -297,7 +324,7 @@ export async function createOrganizationByDiscovery(
       project,
       organization: org,
       member,
-      factors: identity.factors,
+      factors: primaryFactors(identity.factors),
       durationMinutes: input.session_duration_minutes,
       intermediateSessionId: identity.intermediateSessionId,
     });
@@ -326,7 +353,8 @@ export async function enterOrganization(
         'This intermediate session belongs to another member.',
       );
     }
-    if (!primarySatisfied(org, identity.factors)) {
+    const factors = carriedInto(identity, org.organization_id);
+    if (!primarySatisfied(org, factors)) {
       return fail(
         'primary_auth_required',
         'This organization requires another primary authentication method.',
@@ -354,7 +382,7 @@ export async function enterOrganization(
       project,
       organization: org,
       member,
-      factors: identity.factors,
+      factors,
       durationMinutes: input.session_duration_minutes,
       presented,
       intermediateSessionId: identity.intermediateSessionId,

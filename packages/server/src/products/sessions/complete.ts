@@ -13,6 +13,7 @@ import { roleIds } from '../members/service.js';
 import { issueSmsCode, smsSendAllowed } from '../otp-sms/codes.js';
 import type { Project } from '../projects/service.js';
 import { consumeIntermediateSession, createIntermediateSession } from './intermediate.js';
+import { factorsFor, isSecondFactor } from './factor-scope.js';
 import { chosenMfaMethod } from './mfa-policy.js';
 import {
   createSession,
@@ -48,14 +49,17 @@ export interface CompletionInput {
   intermediateSessionId?: string | null;
 }
 
-/** Whether the member must still pass a second factor (§9). */
+/**
+ * Whether the member must still pass a second factor (§9). `factors` must already be scoped to the
+ * member by {@link factorsFor}, so only the member's own second factors count.
+ */
 export function mfaNeeded(
   organization: Organization,
   member: Member,
   factors: AuthenticationFactor[],
 ): boolean {
   const required = organization.mfa_policy === 'REQUIRED_FOR_ALL' || member.mfa_enrolled;
-  return required && !factors.some((f) => f.sequence_order === 'SECONDARY');
+  return required && !factors.some(isSecondFactor);
 }
 
 /** The `mfa_required` object for a member who still needs a second factor. */
@@ -103,8 +107,10 @@ export async function completeAuthentication(
   db: Db,
   input: CompletionInput,
 ): Promise<AuthOutcome> {
-  const { project, organization, member, factors } = input;
+  const { project, organization, member } = input;
   const now = ctx.now();
+  // A second factor counts only for the member who passed it, in that member's organization.
+  const factors = await factorsFor(db, member, input.factors);
   if (mfaNeeded(organization, member, factors)) {
     const ist = await createIntermediateSession(
       db,

@@ -1,0 +1,86 @@
+/**
+ * Which proven factors count where (§9): primary factors prove a person and travel between
+ * organizations; a second factor proves one member's phone or app and counts only for that member,
+ * in that member's organization.
+ */
+import type { AuthenticationFactor, Member } from '@gatehouse/protocol';
+import type { Db } from '../../context.js';
+
+/** Whether a factor is a second factor (SMS code, authenticator app, recovery code). */
+export function isSecondFactor(factor: AuthenticationFactor): boolean {
+  return factor.sequence_order === 'SECONDARY';
+}
+
+/**
+ * The factors that may be carried into another organization: primary ones only. Exchanges and
+ * discovery use this, so a second factor passed in one organization never satisfies another's MFA.
+ *
+ * @example
+ * const carried = primaryFactors(JSON.parse(session.factors));
+ */
+export function primaryFactors(factors: AuthenticationFactor[]): AuthenticationFactor[] {
+  return factors.filter((f) => !isSecondFactor(f));
+}
+
+/** The id inside a factor's kind object, e.g. `authenticator_app_factor.totp_id`. */
+function kindField(factor: AuthenticationFactor, kind: string, field: string): string | null {
+  const value = (factor[kind] as Record<string, unknown> | undefined)?.[field];
+  return typeof value === 'string' && value !== '' ? value : null;
+}
+
+/**
+ * Whether a passed second factor is the member's own: the member's TOTP registration, the
+ * member's verified phone, or a recovery code issued to the member. A factor passed by another
+ * member (another organization's membership of the same address) never is.
+ */
+async function isOwnSecondFactor(
+  db: Db,
+  member: Member,
+  factor: AuthenticationFactor,
+): Promise<boolean> {
+  switch (factor.type) {
+    case 'totp':
+      return (
+        member.totp_registration_id !== '' &&
+        kindField(factor, 'authenticator_app_factor', 'totp_id') === member.totp_registration_id
+      );
+    case 'otp':
+      return (
+        member.mfa_phone_number_verified &&
+        member.mfa_phone_number !== '' &&
+        kindField(factor, 'phone_number_factor', 'phone_number') === member.mfa_phone_number
+      );
+    case 'recovery_code': {
+      const codeId = kindField(factor, 'recovery_code_factor', 'totp_recovery_code_id');
+      if (codeId === null) return false;
+      const row = await db
+        .selectFrom('recovery_codes')
+        .select('id')
+        .where('id', '=', codeId)
+        .where('member_id', '=', member.member_id)
+        .executeTakeFirst();
+      return row !== undefined;
+    }
+    default:
+      return false;
+  }
+}
+
+/**
+ * The factors that hold for this member: every primary factor, and only the member's own second
+ * factors. What a session of the member records, and what decides whether MFA remains.
+ *
+ * @example
+ * const factors = await factorsFor(db, member, [...ist.factors, totpFactor(id, now)]);
+ */
+export async function factorsFor(
+  db: Db,
+  member: Member,
+  factors: AuthenticationFactor[],
+): Promise<AuthenticationFactor[]> {
+  const kept: AuthenticationFactor[] = [];
+  for (const factor of factors) {
+    if (!isSecondFactor(factor) || (await isOwnSecondFactor(db, member, factor))) kept.push(factor);
+  }
+  return kept;
+}
