@@ -60,6 +60,9 @@ mountWidget();
 render();
 `;
 
+/** The text of the page's inline scripts, which its Content-Security-Policy allows by hash. */
+export const APP_PAGE_INLINE_SCRIPTS: readonly string[] = [HOST_SCRIPT];
+
 /** Renders the /_app page. */
 export function renderAppPage(options: AppPageOptions): string {
   const header = `<nav>

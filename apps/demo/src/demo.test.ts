@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +24,21 @@ afterAll(async () => {
   await demo?.close();
   await rm(dataDir, { recursive: true, force: true });
 });
+
+/** The Content-Security-Policy of a response, as directive → sources. */
+function cspOf(response: Response): Map<string, string[]> {
+  const header = response.headers.get('content-security-policy') ?? '';
+  return new Map(
+    header
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words[0])
+      .map(([name = '', ...sources]) => [name, sources]),
+  );
+}
+
+const sha256 = (text: string) =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
 
 function sdk(path: string, body: unknown, secret = demo.publicToken) {
   return fetch(`${demo.url}/sdk/v1${path}`, {
@@ -110,6 +126,45 @@ describe('demo app', () => {
     });
     expect(page.status).toBe(200);
     expect(await page.text()).toContain(DEMO_ADMIN_EMAIL);
+  });
+
+  it('serves its pages with a policy the widget runs under, framed only by the project origins', async () => {
+    await demo.app.gatehouse.updateProject(demo.projectId, {
+      authorizedOrigins: ['https://partner.example.com'],
+    });
+    for (const path of ['/_app', '/_app/org/acme', '/_app/reset']) {
+      const response = await fetch(`${demo.url}${path}`, {
+        headers: { origin: 'https://evil.example' },
+      });
+      const html = await response.text();
+      const policy = cspOf(response);
+      // The one inline script that runs is allowed by its hash; anything else inline is not.
+      const inline = /<script type="module">([\s\S]*?)<\/script>/.exec(html)?.[1] ?? '';
+      expect(policy.get('script-src'), path).toEqual(["'self'", sha256(inline)]);
+      expect(policy.get('connect-src')).toEqual(["'self'", demo.url]);
+      expect(policy.get('frame-ancestors')).toEqual(["'self'", 'https://partner.example.com']);
+      expect(policy.get('object-src')).toEqual(["'none'"]);
+      expect(response.headers.get('x-frame-options')).toBeNull();
+      // Sign-in and reset links land here with their token in the URL.
+      expect(response.headers.get('referrer-policy')).toBe('no-referrer');
+      expect(response.headers.get('x-content-type-options')).toBe('nosniff');
+      expect(response.headers.get('access-control-allow-origin')).toBeNull();
+    }
+    const account = await fetch(`${demo.url}/account`, {
+      headers: { origin: 'https://evil.example' },
+    });
+    const style = /<style>([\s\S]*?)<\/style>/.exec(await account.text())?.[1] ?? '';
+    const policy = cspOf(account);
+    expect(policy.get('default-src')).toEqual(["'none'"]);
+    expect(policy.get('style-src')).toEqual([sha256(style)]);
+    expect(policy.get('script-src')).toBeUndefined();
+    expect(account.headers.get('access-control-allow-origin')).toBeNull();
+    const inbox = await fetch(`${demo.url}/_dev/inbox`, {
+      headers: { origin: 'https://evil.example' },
+    });
+    expect(inbox.status).toBe(200);
+    expect(cspOf(inbox).get('frame-ancestors')).toEqual(["'none'"]);
+    expect(inbox.headers.get('access-control-allow-origin')).toBeNull();
   });
 
   it('reuses the project, organization and member on a second start', async () => {

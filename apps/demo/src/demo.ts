@@ -3,11 +3,12 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer as createNetServer } from 'node:net';
 import { dirname, join, sep } from 'node:path';
-import type { FastifyInstance } from 'fastify';
-import { configFromEnv, createServer, type ServerConfig } from '@gatehouse/server';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+import { applyPagePolicy, configFromEnv, createServer, type ServerConfig } from '@gatehouse/server';
 import { DEFAULT_SESSION_COOKIE } from '@gatehouse/protocol';
 import { renderAccountPage, renderSignedOutPage } from './account-page.js';
-import { renderAppPage } from './app-page.js';
+import { APP_PAGE_INLINE_SCRIPTS, renderAppPage } from './app-page.js';
+import { PAGE_STYLE } from './html.js';
 import { readCookie, verifySession, type ManagementCredentials } from './backend.js';
 import { ensureDemoProject } from './seed.js';
 
@@ -102,6 +103,24 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
 
   app.get('/', async (_request, reply) => reply.redirect('/_app'));
 
+  /**
+   * The security headers of a host page: scripts only from here or by hash, and framing only by
+   * the project's own origins (read per request: they may change while the demo runs). The
+   * widget pages also run the widget, which calls the API at the public URL.
+   */
+  const securePage = async (reply: FastifyReply, widget: boolean) => {
+    const settings = await app.gatehouse.getProject(project.project_id);
+    applyPagePolicy(reply, {
+      ...(widget
+        ? {
+            inlineScripts: APP_PAGE_INLINE_SCRIPTS,
+            widget: { apiOrigins: [new URL(publicUrl).origin] },
+          }
+        : { inlineStyles: [PAGE_STYLE] }),
+      frameAncestors: ["'self'", ...(settings?.authorized_origins ?? [])],
+    });
+  };
+
   const appPage = (slug: string | null, passwordReset = false) =>
     renderAppPage({
       publicToken: project.public_token,
@@ -110,14 +129,19 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
       passwordReset,
       widgetScriptUrl: WIDGET_SCRIPT_PATH,
     });
-  app.get('/_app', async (_request, reply) => reply.type('text/html').send(appPage(null)));
-  app.get<{ Params: { slug: string } }>('/_app/org/:slug', async (request, reply) =>
-    reply.type('text/html').send(appPage(request.params.slug)),
-  );
+  app.get('/_app', async (_request, reply) => {
+    await securePage(reply, true);
+    return reply.type('text/html').send(appPage(null));
+  });
+  app.get<{ Params: { slug: string } }>('/_app/org/:slug', async (request, reply) => {
+    await securePage(reply, true);
+    return reply.type('text/html').send(appPage(request.params.slug));
+  });
   // Where password reset e-mails (and the login links of first-time passwords) lead.
-  app.get('/_app/reset', async (_request, reply) =>
-    reply.type('text/html').send(appPage(null, true)),
-  );
+  app.get('/_app/reset', async (_request, reply) => {
+    await securePage(reply, true);
+    return reply.type('text/html').send(appPage(null, true));
+  });
 
   app.get<{ Params: { '*': string } }>(`${ASSETS_PREFIX}*`, async (request, reply) => {
     const asset = widgetAssets.get(request.params['*']);
@@ -128,11 +152,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
         .type('text/plain')
         .send(missing ? 'The widget is not built yet: run `npm run build`.' : 'Not found');
     }
-    // Module scripts from another origin (hosts embedding the widget) need CORS.
+    // Module scripts from another origin (hosts embedding the widget) need CORS, and a resource
+    // policy that lets other origins load them.
     return reply
       .type('text/javascript; charset=utf-8')
       .header('cache-control', 'no-cache')
       .header('access-control-allow-origin', '*')
+      .header('cross-origin-resource-policy', 'cross-origin')
       .send(asset);
   });
 
@@ -142,6 +168,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
   };
 
   app.get('/account', async (request, reply) => {
+    await securePage(reply, false);
     const verified = await currentSession(request.headers.cookie);
     if (!verified) return reply.code(401).type('text/html').send(renderSignedOutPage());
     return reply.type('text/html').send(renderAccountPage(verified));

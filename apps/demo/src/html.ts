@@ -33,6 +33,9 @@ const STYLE = `
   dd { margin: 0; word-break: break-all; }
 `;
 
+/** The text of the frame's inline style sheet, which the pages' Content-Security-Policy allows by hash. */
+export const PAGE_STYLE = STYLE;
+
 /** Wraps a page body in the demo's frame. */
 export function page(title: string, header: string, body: string, scripts = ''): string {
   return `<!doctype html>

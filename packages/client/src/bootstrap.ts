@@ -1,4 +1,4 @@
-/** Project bootstrap (PROTOCOL.md §6): fetched once, cached, with safe defaults when it fails. */
+/** Project bootstrap (docs/protocol.md §6): fetched once, cached, with safe defaults when it fails. */
 import type { BootstrapData } from '@gatehouse/protocol';
 import { readJson, writeJson } from './storage.js';
 import type { BootstrapConfig } from './types.js';

@@ -1,4 +1,4 @@
-/** The client's three token cookies: names, attributes, reading and thorough removal (PROTOCOL.md §11). */
+/** The client's three token cookies: names, attributes, reading and thorough removal (docs/protocol.md §11). */
 import {
   DEFAULT_IST_COOKIE,
   DEFAULT_SESSION_COOKIE,

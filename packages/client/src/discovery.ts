@@ -1,4 +1,4 @@
-/** Discovery (PROTOCOL.md §7.3): list, create and exchange, each carrying the IST. */
+/** Discovery (docs/protocol.md §7.3): list, create and exchange, each carrying the IST. */
 import { PATHS, type AuthResult, type DiscoveryOrganizationsResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
 import { withIst } from './ist.js';

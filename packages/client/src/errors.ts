@@ -11,7 +11,7 @@ export class GatehouseError extends Error {
   override name = 'GatehouseError';
 }
 
-/** The flat error body the server sends with every non-2xx JSON response (PROTOCOL.md §3). */
+/** The flat error body the server sends with every non-2xx JSON response (docs/protocol.md §3). */
 export interface GatehouseAPIErrorFields {
   status_code: number;
   error_type: string;
@@ -98,7 +98,7 @@ export class GatehouseUsageError extends GatehouseError {
 }
 
 /**
- * Whether an error means the local session is dead and must be destroyed (PROTOCOL.md §3).
+ * Whether an error means the local session is dead and must be destroyed (docs/protocol.md §3).
  *
  * @example
  * if (isUnrecoverableError(e)) redirectToLogin();

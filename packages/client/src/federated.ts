@@ -1,4 +1,4 @@
-/** SSO and OAuth (PROTOCOL.md §7.6, §8): start navigations with fresh PKCE pairs, and completions. */
+/** SSO and OAuth (docs/protocol.md §7.6, §8): start navigations with fresh PKCE pairs, and completions. */
 import {
   PATHS,
   type AuthResult,
@@ -61,7 +61,7 @@ export function createFederatedMethods(ctx: ClientContext): FederatedMethods {
         throw new GatehouseUsageError(`oauth.${name}.start: organization_id or slug is required.`);
       }
       const config = await ctx.bootstrap.ready;
-      // Parameter order is part of the contract (PROTOCOL.md §8).
+      // Parameter order is part of the contract (docs/protocol.md §8).
       const query = new URLSearchParams({ public_token: ctx.publicToken });
       if (args.organization_id !== undefined) query.append('organization_id', args.organization_id);
       else if (args.slug !== undefined) query.append('slug', args.slug);

@@ -32,7 +32,7 @@ export function createTransport(options: TransportOptions): Transport {
 
   const headers = (): Record<string, string> => {
     // The JWT and IST never travel in headers: only the opaque session token, or the public
-    // token again for anonymous calls (PROTOCOL.md §2).
+    // token again for anonymous calls (docs/protocol.md §2).
     const secret = options.getSessionToken() ?? options.publicToken;
     return {
       Authorization: `Basic ${base64Utf8(`${options.publicToken}:${secret}`)}`,
@@ -70,7 +70,7 @@ export function createTransport(options: TransportOptions): Transport {
   };
 }
 
-/** Classifies a response exactly as PROTOCOL.md §3 says the published client does. */
+/** Classifies a response exactly as docs/protocol.md §3 says the published client does. */
 async function readResponse<T>(response: Response, what: string): Promise<T> {
   const isJson = (response.headers.get('content-type') ?? '').includes('application/json');
   if (response.status <= 299) {

@@ -3,7 +3,7 @@ import type { ClientContext } from './context.js';
 
 /**
  * The request body `args` with `intermediate_session_token` appended, so the server can merge
- * the factors proven so far (PROTOCOL.md §9). Undefined when there is none: JSON drops it.
+ * the factors proven so far (docs/protocol.md §9). Undefined when there is none: JSON drops it.
  *
  * @example
  * await ctx.post(PATHS.totpCreate, withIst(ctx, args));

@@ -1,4 +1,4 @@
-/** E-mail magic links (PROTOCOL.md §7.1): sends with PKCE challenges, authenticates with verifiers. */
+/** E-mail magic links (docs/protocol.md §7.1): sends with PKCE challenges, authenticates with verifiers. */
 import {
   PATHS,
   type Ack,
@@ -63,7 +63,7 @@ export function createMagicLinkMethods(ctx: ClientContext): GatehouseClient['mag
         });
       // A password reset for a member without a password arrives as a magic link issued with
       // the `passwords` challenge, so that verifier goes first; a PKCE failure leaves the token
-      // unconsumed, which allows one retry with the magic-link verifier (PROTOCOL.md §10).
+      // unconsumed, which allows one retry with the magic-link verifier (docs/protocol.md §10).
       const passwordsPair = ctx.pkce.get('passwords');
       const magicLinksPair = ctx.pkce.get('magic_links');
       let used: PkceNamespace = passwordsPair ? 'passwords' : 'magic_links';

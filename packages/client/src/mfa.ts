@@ -1,4 +1,4 @@
-/** MFA calls (PROTOCOL.md §7.7): SMS codes, TOTP and recovery codes, each carrying the IST. */
+/** MFA calls (docs/protocol.md §7.7): SMS codes, TOTP and recovery codes, each carrying the IST. */
 import { PATHS, type Ack, type FullSessionResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
 import { withIst } from './ist.js';

@@ -1,4 +1,4 @@
-/** Anonymous lookups (PROTOCOL.md §7.4): an organization by slug, a member by e-mail. */
+/** Anonymous lookups (docs/protocol.md §7.4): an organization by slug, a member by e-mail. */
 import { PATHS, type MemberSearchResult, type OrganizationSearchResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
 import type { GatehouseClient } from './types.js';

@@ -1,4 +1,4 @@
-/** Password calls (PROTOCOL.md §7.2) with the `passwords` PKCE pair and spec §5 argument checks. */
+/** Password calls (docs/protocol.md §7.2) with the `passwords` PKCE pair and docs/widget.md §5 argument checks. */
 import { PATHS, type AuthResult, type FullSessionResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
 import { withIst } from './ist.js';

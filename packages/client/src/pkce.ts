@@ -1,4 +1,4 @@
-/** PKCE pairs (PROTOCOL.md §10): generation with WebCrypto and one stored pair per namespace. */
+/** PKCE pairs (docs/protocol.md §10): generation with WebCrypto and one stored pair per namespace. */
 import type { PkceNamespace } from '@gatehouse/protocol';
 import { base64UrlBytes } from './encoding.js';
 import { readJson, removeKey, writeJson, type StorageKeys } from './storage.js';

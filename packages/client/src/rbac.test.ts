@@ -1,4 +1,4 @@
-// RBAC (spec §6): role ids of the session against the bootstrap policy, wildcard, deny by default.
+// RBAC (docs/widget.md §6): role ids of the session against the bootstrap policy, wildcard, deny by default.
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allPermissions, isAuthorized } from './rbac.js';
 import { apiError, installFakeApi, ok } from './test/fake-api.js';

@@ -1,4 +1,4 @@
-/** Client-side RBAC (spec §6): a session's role ids checked against the project's policy. */
+/** Client-side RBAC (docs/widget.md §6): a session's role ids checked against the project's policy. */
 import type { RbacPolicy } from '@gatehouse/protocol';
 
 /** The wildcard action that grants every action on a resource. */

@@ -4,7 +4,7 @@ import type { TokenCookies } from './cookies.js';
 import { parseJson, readJson, writeJson } from './storage.js';
 import type { SessionState } from './types.js';
 
-/** The fields of an auth result (F, AM or DR) that decide the state (PROTOCOL.md §11). */
+/** The fields of an auth result (F, AM or DR) that decide the state (docs/protocol.md §11). */
 export interface ApplicableResult {
   member_session?: MemberSession | null;
   member?: Member | null;

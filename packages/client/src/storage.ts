@@ -1,4 +1,4 @@
-/** localStorage keys of one client (PROTOCOL.md §11), with reads that never throw. */
+/** localStorage keys of one client (docs/protocol.md §11), with reads that never throw. */
 import { DEFAULT_STORAGE_PREFIX, type PkceNamespace } from '@gatehouse/protocol';
 
 /** The keys one client uses, all derived from the prefix and the public token. */

@@ -38,7 +38,7 @@ export interface ClientOptions {
   storagePrefix?: string;
 }
 
-/** The hosts a client talks to, resolved from its options (PROTOCOL.md §1). */
+/** The hosts a client talks to, resolved from its options (docs/protocol.md §1). */
 export interface ResolvedEndpoints {
   /** Serves every JSON call: `{sdkBackendURL}/sdk/v1{path}`. */
   sdkBackendURL: string;
@@ -48,7 +48,7 @@ export interface ResolvedEndpoints {
   clientsideServicesIframeURL: string;
 }
 
-/** The session state held by the client (spec §3). */
+/** The session state held by the client (docs/widget.md §3). */
 export interface SessionState {
   session: MemberSession;
   member: Member;
@@ -81,7 +81,7 @@ export interface MemberOrganizationResult extends Ack {
   organization: Organization;
 }
 
-/** `passwords/strength_check` (PROTOCOL.md §7.2): the same shape the server computes. */
+/** `passwords/strength_check` (docs/protocol.md §7.2): the same shape the server computes. */
 export type { PasswordStrengthResult };
 
 /** `POST /b2b/totp`: a pending registration with its QR code (a PNG data URL). */
@@ -108,10 +108,10 @@ export type OAuthAuthenticateResult = AuthResult & {
   };
 };
 
-/** The two OAuth providers (spec §1). */
+/** The two OAuth providers (docs/widget.md §1). */
 export type OAuthProvider = 'google' | 'microsoft';
 
-/** Options of an OAuth start in an organization (PROTOCOL.md §8). One of the first two is needed. */
+/** Options of an OAuth start in an organization (docs/protocol.md §8). One of the first two is needed. */
 export interface OAuthStartArgs {
   organization_id?: string;
   slug?: string;

@@ -1,4 +1,4 @@
-/** Argument checks of the SDK calls (spec §5): misuse is a usage error raised before any request. */
+/** Argument checks of the SDK calls (docs/widget.md §5): misuse is a usage error raised before any request. */
 import { GatehouseUsageError } from './errors.js';
 
 type Kind = 'string' | 'number' | 'boolean' | 'string[]' | 'record';

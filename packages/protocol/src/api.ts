@@ -1,4 +1,4 @@
-/** Request bodies and response data of the SDK API (PROTOCOL.md §6–§7). */
+/** Request bodies and response data of the SDK API (docs/protocol.md §6–§7). */
 import type {
   AuthMethod,
   DiscoveredOrganization,
@@ -197,7 +197,7 @@ export interface TelemetryEvent {
 export type EventsBody = { telemetry: TelemetryHeader; event: TelemetryEvent }[];
 
 /**
- * The `passwords/strength_check` verdict (PROTOCOL.md §7.2), without the `request_id` and
+ * The `passwords/strength_check` verdict (docs/protocol.md §7.2), without the `request_id` and
  * `status_code` every response carries: the server computes it, the client returns it with them.
  */
 export interface PasswordStrengthCheck {
@@ -218,8 +218,8 @@ export interface PasswordStrengthCheck {
   };
 }
 
-/** `passwords/strength_check` response data (PROTOCOL.md §7.2). */
+/** `passwords/strength_check` response data (docs/protocol.md §7.2). */
 export interface PasswordStrengthResult extends PasswordStrengthCheck, Ack {}
 
-/** What `set_mfa_enrollment` may ask for when a second factor is passed (PROTOCOL.md §7.7). */
+/** What `set_mfa_enrollment` may ask for when a second factor is passed (docs/protocol.md §7.7). */
 export type MfaEnrollmentChange = 'enroll' | 'unenroll';

@@ -1,4 +1,4 @@
-/** Constants of the product specification (widget-spec.md §9) and the protocol (PROTOCOL.md §14). */
+/** Constants of the widget (docs/widget.md §9) and the protocol (docs/protocol.md §4, §14). */
 
 /** Background session refresh interval. */
 export const SESSION_REFRESH_INTERVAL_MS = 180_000;
@@ -45,7 +45,7 @@ export const INPUT_HEIGHT_PX = 47;
 export const OTP_BOX_PX = 46;
 export const OTP_GAP_PX = 8;
 
-/** Default names of the client's cookies and storage keys (PROTOCOL.md §11). */
+/** Default names of the client's cookies and storage keys (docs/protocol.md §11). */
 export const DEFAULT_SESSION_COOKIE = 'gatehouse_session';
 export const DEFAULT_SESSION_JWT_COOKIE = 'gatehouse_session_jwt';
 export const DEFAULT_IST_COOKIE = 'gatehouse_intermediate_session_token';

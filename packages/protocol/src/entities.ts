@@ -1,4 +1,4 @@
-/** Shared objects on the wire (PROTOCOL.md §5). */
+/** Shared objects on the wire (docs/protocol.md §5). */
 
 export type AuthMethod = 'sso' | 'magic_link' | 'password' | 'google_oauth' | 'microsoft_oauth';
 export const AUTH_METHODS: readonly AuthMethod[] = [
@@ -92,6 +92,17 @@ export interface Member {
   created_at?: string;
   updated_at?: string;
 }
+
+/**
+ * What an anonymous caller may see of a member (§5): never the phone, factors, roles or metadata.
+ *
+ * @example
+ * const seen: AnonymousMember = { organization_id, member_id, email_address, status: 'active', member_password_id: '' };
+ */
+export type AnonymousMember = Pick<
+  Member,
+  'organization_id' | 'member_id' | 'email_address' | 'status' | 'member_password_id'
+>;
 
 export interface AuthenticationFactor {
   type: string;

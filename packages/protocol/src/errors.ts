@@ -1,6 +1,6 @@
 /** The closed set of `error_type` values on the wire, and which of them end a session. */
 
-/** Every `error_type` the server may send, declared once (PROTOCOL.md §3). */
+/** Every `error_type` the server may send, declared once (docs/protocol.md §3). */
 export const ERROR_TYPES = [
   // 400
   'invalid_request',
@@ -12,6 +12,7 @@ export const ERROR_TYPES = [
   'pkce_mismatch',
   'pkce_required',
   'organization_slug_taken',
+  'invalid_email_domain',
   // 401
   'unauthorized_credentials',
   // 403
@@ -57,6 +58,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
   pkce_mismatch: 400,
   pkce_required: 400,
   organization_slug_taken: 400,
+  invalid_email_domain: 400,
   unauthorized_credentials: 401,
   email_jit_provisioning_not_allowed: 403,
   invalid_email_for_jit_provisioning: 403,
@@ -85,7 +87,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
 };
 
 /**
- * Error types after which the client destroys its local session (PROTOCOL.md §3). Gatehouse emits
+ * Error types after which the client destroys its local session (docs/protocol.md §3). Gatehouse emits
  * only `unauthorized_credentials` and `session_not_found`; the others are kept for compatibility.
  */
 export const UNRECOVERABLE_ERROR_TYPES: ReadonlySet<string> = new Set([

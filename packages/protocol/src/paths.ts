@@ -1,4 +1,4 @@
-/** SDK API paths, relative to `{base}/sdk/v1` (PROTOCOL.md §7). */
+/** SDK API paths, relative to `{base}/sdk/v1` (docs/protocol.md §7). */
 export const PATHS = {
   bootstrap: (publicToken: string) => `/projects/bootstrap/${publicToken}`,
   events: '/events',

@@ -1,6 +1,6 @@
 /** Redirect token types, id kinds and the PKCE namespaces. */
 
-/** `stytch_token_type` values carried by redirects (PROTOCOL.md §8). */
+/** `stytch_token_type` values carried by redirects (docs/protocol.md §8). */
 export const TOKEN_TYPES = [
   'multi_tenant_magic_links',
   'discovery',
@@ -41,7 +41,7 @@ export type IdKind =
   | 'project'
   | 'secret';
 
-/** PKCE namespaces kept by the client (PROTOCOL.md §10). */
+/** PKCE namespaces kept by the client (docs/protocol.md §10). */
 export type PkceNamespace = 'magic_links' | 'passwords' | 'oauth' | 'sso';
 
 /** The environment an id or public token belongs to, or null if it carries none. */

@@ -1,6 +1,7 @@
 // The CLI against a temporary SQLite database: help, migrate, and creating a usable project.
 /* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
 import { describe, expect, it } from 'vitest';
+import { runCli } from './cli.js';
 import { cliOnTempDatabase } from './test/cli.js';
 import { createServer } from './http/app.js';
 
@@ -18,6 +19,7 @@ describe('gatehouse CLI', () => {
       ['project', 'create'],
       ['org', 'create'],
       ['member', 'create'],
+      ['session', 'revoke'],
     ]) {
       const res = await cli(...command, '--help');
       expect(res.code).toBe(0);
@@ -112,7 +114,7 @@ describe('gatehouse CLI', () => {
       ).code,
     ).toBe(2);
 
-    const app = await createServer({ databaseUrl });
+    const app = await createServer({ databaseUrl, devInbox: true });
     try {
       const member = await app.gatehouse.getMemberByEmail(
         projectId,
@@ -169,7 +171,7 @@ describe('gatehouse CLI', () => {
     expect(weak.code).toBe(1);
     expect(weak.stderr).toContain('This password may have been used on a different site');
 
-    const app = await createServer({ databaseUrl });
+    const app = await createServer({ databaseUrl, devInbox: true });
     try {
       const res = await app.inject({
         method: 'POST',
@@ -189,5 +191,113 @@ describe('gatehouse CLI', () => {
     } finally {
       await app.close();
     }
+  });
+
+  it('revokes one session by id or token, or every session of a member', async () => {
+    const password = 'Quartz-Lantern-Orbit-42';
+    const project = await cli('project', 'create', '--name', 'Revocations');
+    const projectId = field(project.stdout, 'project_id');
+    const publicToken = field(project.stdout, 'public_token');
+    const org = await cli('org', 'create', '--project', projectId, '--name', 'Rv', '--slug', 'rv');
+    const organizationId = field(org.stdout, 'organization_id');
+    const member = await cli(
+      'member',
+      'create',
+      '--project',
+      projectId,
+      '--org',
+      'rv',
+      '--email',
+      'rita@rv.test',
+      '--password',
+      password,
+    );
+    const memberId = field(member.stdout, 'member_id');
+    const revoke = (...target: string[]) =>
+      cli('session', 'revoke', '--project', projectId, ...target);
+
+    const app = await createServer({ databaseUrl, devInbox: true });
+    try {
+      const sdk = (path: string, payload: object, token = publicToken) =>
+        app.inject({
+          method: 'POST',
+          url: `/sdk/v1/b2b/${path}`,
+          headers: {
+            authorization: `Basic ${Buffer.from(`${publicToken}:${token}`).toString('base64')}`,
+            'content-type': 'application/json',
+          },
+          payload,
+        });
+      const signIn = async () => {
+        const res = await sdk('passwords/authenticate', {
+          organization_id: organizationId,
+          email_address: 'rita@rv.test',
+          password,
+        });
+        return res.json<{
+          data: { session_token: string; member_session: { member_session_id: string } };
+        }>().data;
+      };
+      const alive = async (token: string) =>
+        (await sdk('sessions/authenticate', {}, token)).statusCode === 200;
+      const [a, b, c, d] = [await signIn(), await signIn(), await signIn(), await signIn()];
+
+      const byId = await revoke('--session', a.member_session.member_session_id);
+      expect(byId.code).toBe(0);
+      expect(field(byId.stdout, 'member_id')).toBe(memberId);
+      expect(field(byId.stdout, 'revoked')).toBe('1');
+      expect(await alive(a.session_token)).toBe(false);
+      expect(await alive(b.session_token)).toBe(true);
+
+      expect((await revoke('--session-token', b.session_token)).code).toBe(0);
+      expect(await alive(b.session_token)).toBe(false);
+      expect(await alive(c.session_token)).toBe(true);
+
+      const all = await revoke('--member', memberId);
+      expect(all.code).toBe(0);
+      expect(field(all.stdout, 'revoked')).toBe('2');
+      expect(await alive(c.session_token)).toBe(false);
+      expect(await alive(d.session_token)).toBe(false);
+
+      const again = await revoke('--session', a.member_session.member_session_id);
+      expect(again.code).toBe(1);
+      expect(again.stderr).toContain('unknown, expired or revoked');
+    } finally {
+      await app.close();
+    }
+    const none = await revoke();
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('exactly one of --session, --session-token and --member');
+    expect((await revoke('--session', 'x', '--member', memberId)).code).toBe(2);
+  });
+});
+
+describe('gatehouse serve', () => {
+  const serveDb = cliOnTempDatabase('gatehouse-cli-serve-');
+  const serve = async (env: NodeJS.ProcessEnv) => {
+    let stderr = '';
+    const code = await runCli(['serve', '--port', '0', '--host', '127.0.0.1'], {
+      stdout: () => undefined,
+      stderr: (text) => void (stderr += text),
+      env: { DATABASE_URL: serveDb.databaseUrl, ...env },
+    });
+    return { code, stderr };
+  };
+
+  it('refuses to start without SMTP, while commands that send no mail still work', async () => {
+    const refused = await serve({});
+    expect(refused.code).toBe(1);
+    expect(refused.stderr).toMatch(/No SMTP server is configured.*SMTP_HOST/);
+    const created = await serveDb.cli('project', 'create', '--name', 'Production', '--live');
+    expect(created.code).toBe(0);
+  });
+
+  it('refuses the dev inbox next to a live project, and a blanket TRUST_PROXY', async () => {
+    const inbox = await serve({ GATEHOUSE_DEV_INBOX: 'true' });
+    expect(inbox.code).toBe(1);
+    expect(inbox.stderr).toMatch(/dev inbox.*live project/);
+    const proxy = await serve({ SMTP_HOST: '127.0.0.1', SMTP_PORT: '9', TRUST_PROXY: 'true' });
+    expect(proxy.code).toBe(1);
+    expect(proxy.stderr).toMatch(/TRUST_PROXY.*cannot be true/);
   });
 });

@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-/** The `gatehouse` command: serve, migrate, and create projects, organizations and members. */
+/** The `gatehouse` command: serve, migrate, create projects, organizations and members, and revoke sessions. */
 import { realpathSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
@@ -27,6 +27,7 @@ Commands:
   org update --project ID …     Change an organization's MFA policy
   member create --project ID …  Create a member of an organization (optionally with a password)
   member update --project ID …  Change a member's MFA settings
+  session revoke --project ID … End a session, or every session of a member
 
 Run "gatehouse <command> --help" for a command's options.
 The database is DATABASE_URL (default sqlite:./data/gatehouse.db).
@@ -36,8 +37,14 @@ const HELP: Record<string, string> = {
   serve: `Usage: gatehouse serve [--port N] [--host H]
 
 Starts the server on PORT (default 3000) and HOST (default 0.0.0.0). Reads DATABASE_URL,
-PUBLIC_URL, SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASS, EMAIL_FROM and
-GATEHOUSE_SERVER_KEY from the environment.
+PUBLIC_URL, SMTP_HOST, SMTP_PORT, SMTP_SECURE, SMTP_USER, SMTP_PASS, EMAIL_FROM,
+GATEHOUSE_SERVER_KEY and SESSION_MAX_LIFETIME_MINUTES (a session's absolute lifetime, default
+43200: 30 days) from the environment.
+
+SMTP_HOST is required: without it the server refuses to start, unless GATEHOUSE_DEV_INBOX=true
+asks for the dev inbox (development only: refused with a live project or an https PUBLIC_URL,
+and answering only on localhost). Behind reverse proxies, TRUST_PROXY gives their number (1) or
+their addresses (10.0.0.0/8,127.0.0.1) so rate limits see client addresses.
 `,
   migrate: `Usage: gatehouse migrate
 
@@ -70,6 +77,14 @@ methods given by --allowed-mfa-method.
 
 Changes a member's MFA settings. --phone takes any usual format (stored as E.164; "" removes
 it) and is unverified unless --phone-verified true is given.
+`,
+  'session revoke': `Usage: gatehouse session revoke --project ID (--session ID | --session-token T | --member ID)
+
+Ends one live session, by its member_session_id or its session token, or with --member every
+session of that member together with its unfinished sign-ins (intermediate sessions). A revoked
+session fails to refresh at once; a session JWT it already issued verifies offline until it
+expires (five minutes at most), so backends that must see the revocation at once authenticate
+the session with the management API.
 `,
 };
 
@@ -120,6 +135,13 @@ const OPTIONS: Record<string, Options> = {
     email: { type: 'string' },
     name: { type: 'string' },
     password: { type: 'string' },
+  },
+  'session revoke': {
+    ...help,
+    project: { type: 'string' },
+    session: { type: 'string' },
+    'session-token': { type: 'string' },
+    member: { type: 'string' },
   },
 };
 
@@ -323,6 +345,27 @@ async function run(command: string, values: Record<string, unknown>, io: CliIo):
             `mfa_phone_number:          ${member.mfa_phone_number}\n` +
             `mfa_phone_number_verified: ${String(member.mfa_phone_number_verified)}\n` +
             `default_mfa_method:        ${member.default_mfa_method || 'none'}\n`,
+        );
+        return 0;
+      });
+    }
+    case 'session revoke': {
+      const projectId = required(values, 'project');
+      const target = {
+        session_id: typeof values.session === 'string' ? values.session : undefined,
+        session_token:
+          typeof values['session-token'] === 'string' ? values['session-token'] : undefined,
+        member_id: typeof values.member === 'string' ? values.member : undefined,
+      };
+      if (Object.values(target).filter((v) => v !== undefined).length !== 1) {
+        throw new UsageError('exactly one of --session, --session-token and --member is required');
+      }
+      return withRuntime(io, async ({ admin }) => {
+        const revoked = await admin.revokeSessions(projectId, target);
+        io.stdout(
+          `Sessions revoked.\nmember_id: ${revoked.member_id}\n` +
+            `revoked:   ${revoked.revoked_session_ids.length}\n` +
+            revoked.revoked_session_ids.map((id) => `  ${id}\n`).join(''),
         );
         return 0;
       });

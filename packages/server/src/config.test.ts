@@ -26,25 +26,79 @@ describe('configFromEnv', () => {
     expect(configFromEnv({})).toEqual({});
   });
 
-  it('applies defaults: dev inbox without SMTP, sender domain, docs base', () => {
+  it('applies defaults: no dev inbox unless asked for, sender domain, docs base', () => {
     const config = resolveConfig({ publicUrl: 'https://auth.example.com/' });
     expect(config).toMatchObject({
       databaseUrl: 'sqlite:./data/gatehouse.db',
       publicUrl: 'https://auth.example.com',
       docsBase: 'https://auth.example.com/docs',
       emailDomain: 'gatehouse.local',
-      devInbox: true,
+      devInbox: false,
+      trustProxy: false,
     });
     expect(resolveConfig({ smtp: { host: 'h', port: 25 } }).devInbox).toBe(false);
+    expect(resolveConfig({ devInbox: true }).devInbox).toBe(true);
+    expect(configFromEnv({ GATEHOUSE_DEV_INBOX: 'true' })).toEqual({ devInbox: true });
+    expect(configFromEnv({ GATEHOUSE_DEV_INBOX: 'false' })).toEqual({});
   });
 
-  it('reads the breach range URL and defaults the password lockout to 10 failures an hour', () => {
+  it('reads TRUST_PROXY as a hop count or proxy addresses, and refuses a blanket true', () => {
+    const trust = (value: string) =>
+      resolveConfig(configFromEnv({ TRUST_PROXY: value })).trustProxy;
+    expect(trust('1')).toBe(1);
+    expect(trust('0')).toBe(false);
+    expect(trust('false')).toBe(false);
+    expect(trust('10.0.0.0/8, 127.0.0.1,::1,fd00::/8')).toEqual([
+      '10.0.0.0/8',
+      '127.0.0.1',
+      '::1',
+      'fd00::/8',
+    ]);
+    expect(resolveConfig({ trustProxy: ['192.168.1.10'] }).trustProxy).toEqual(['192.168.1.10']);
+    expect(() => trust('true')).toThrow(/cannot be true.*TRUST_PROXY=1/);
+    expect(() => resolveConfig({ trustProxy: true as never })).toThrow(TypeError);
+    for (const bad of ['yes', '10.0.0.0/33', '10.0.0.1/8/8', 'proxy.internal', '-1']) {
+      expect(() => trust(bad), bad).toThrow(TypeError);
+    }
+  });
+
+  it('reads the breach range URL and defaults the password throttle', () => {
     expect(configFromEnv({ PASSWORD_BREACH_RANGE_URL: 'https://range.example' })).toEqual({
       passwordBreachRangeUrl: 'https://range.example',
     });
-    const config = resolveConfig({ passwordLockout: { maxFailures: 3 } });
-    expect(config.passwordLockout).toEqual({ maxFailures: 3, windowMinutes: 60 });
-    expect(resolveConfig().passwordLockout).toEqual({ maxFailures: 10, windowMinutes: 60 });
+    expect(resolveConfig().passwordThrottle).toEqual({
+      freeAttempts: 5,
+      initialDelaySeconds: 1,
+      maxDelaySeconds: 900,
+      attemptsPerEmail: 100,
+      windowMinutes: 60,
+    });
     expect(resolveConfig().passwordBreachRangeUrl).toBeNull();
+  });
+
+  it('reads the former lockout settings as the throttle ceiling, and refuses nonsense', () => {
+    const legacy = resolveConfig({ passwordLockout: { maxFailures: 3, windowMinutes: 5 } });
+    expect(legacy.passwordThrottle).toMatchObject({ attemptsPerEmail: 3, windowMinutes: 5 });
+    const both = resolveConfig({
+      passwordLockout: { maxFailures: 3 },
+      passwordThrottle: { attemptsPerEmail: 7, freeAttempts: 2 },
+    });
+    expect(both.passwordThrottle).toMatchObject({ attemptsPerEmail: 7, freeAttempts: 2 });
+    for (const bad of [0, -1, 1.5, Number.NaN]) {
+      expect(() => resolveConfig({ passwordThrottle: { freeAttempts: bad } })).toThrow(TypeError);
+    }
+  });
+
+  it('reads the absolute session lifetime, 30 days by default, and refuses nonsense', () => {
+    expect(configFromEnv({ SESSION_MAX_LIFETIME_MINUTES: '1440' })).toEqual({
+      sessionMaxLifetimeMinutes: 1440,
+    });
+    expect(resolveConfig().sessionMaxLifetimeMinutes).toBe(43_200);
+    expect(resolveConfig({ sessionMaxLifetimeMinutes: 60 }).sessionMaxLifetimeMinutes).toBe(60);
+    for (const bad of ['abc', '4', '10.5', '-60']) {
+      expect(() => resolveConfig(configFromEnv({ SESSION_MAX_LIFETIME_MINUTES: bad }))).toThrow(
+        TypeError,
+      );
+    }
   });
 });

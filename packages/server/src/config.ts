@@ -1,4 +1,5 @@
 /** Server configuration: the public `ServerConfig`, its documented defaults, and reading it from env. */
+import { isIP } from 'node:net';
 import { DEFAULT_DATABASE_URL } from './store/db.js';
 
 /** SMTP settings for real e-mail delivery. */
@@ -26,9 +27,18 @@ export interface RateLimitConfig {
   mfaAttemptsPerMemberPerHour: number;
   /**
    * Password sign-ins and existing-password resets from one IP per hour (successful ones
-   * included): the per-member lockout stops guessing one account, this stops spraying many.
+   * included): the per-address throttle (`passwordThrottle`) stops guessing one account, this
+   * stops spraying many.
    */
   passwordAttemptsPerIpPerHour: number;
+  /**
+   * Wrong second-factor codes in a row for one member and factor kind (TOTP with its recovery
+   * codes; SMS) before that factor locks, across every window, until the member signs in again by
+   * e-mail link or an administrator unlocks it (NIST SP 800-63B allows at most 100).
+   */
+  mfaFailuresBeforeLock: number;
+  /** Telemetry batches (`POST /sdk/v1/events`) from one IP per minute. */
+  eventBatchesPerIpPerMinute: number;
 }
 
 /** An HTTP SMS provider (see `httpSmsProvider`): `POST {url}` with `{to, from, body}`. */
@@ -42,11 +52,38 @@ export interface SmsConfig {
   timeoutMs?: number;
 }
 
-/** The brute-force lockout of password sign-in, per member. */
+/**
+ * The former hard lockout of password sign-in.
+ *
+ * @deprecated Use {@link PasswordThrottleConfig}: `maxFailures` is read as
+ * `attemptsPerEmail` and `windowMinutes` as `windowMinutes`.
+ */
 export interface PasswordLockoutConfig {
-  /** Failed attempts that lock a member's password sign-in. */
+  /** Read as {@link PasswordThrottleConfig.attemptsPerEmail}. */
   maxFailures: number;
-  /** The window, opened by the first failure, in which they count; the lock lasts until it ends. */
+  /** Read as {@link PasswordThrottleConfig.windowMinutes}. */
+  windowMinutes: number;
+}
+
+/**
+ * Throttling of password guesses (sign-ins and existing-password resets), keyed by the
+ * organization and the e-mail address typed, so that addresses of members and unknown ones are
+ * treated alike. Each attempt is counted before the password is checked.
+ */
+export interface PasswordThrottleConfig {
+  /** Attempts for one address from one client IP that need no wait; a right password starts over. */
+  freeAttempts: number;
+  /** The wait after those, in seconds; every further attempt from that IP doubles it. */
+  initialDelaySeconds: number;
+  /** The longest wait between two attempts for one address from one IP, in seconds. */
+  maxDelaySeconds: number;
+  /**
+   * Failed attempts for one address from all IPs together per window: beyond it, password
+   * sign-in for the address pauses until the window ends or the password is changed, and the
+   * member (if there is one) is e-mailed a login link.
+   */
+  attemptsPerEmail: number;
+  /** The window of `attemptsPerEmail`, and how long a quiet address-and-IP counter is remembered. */
   windowMinutes: number;
 }
 
@@ -56,7 +93,10 @@ export interface ServerConfig {
   databaseUrl?: string;
   /** Public origin used in e-mail links, JWT `iss` and error_url; default `http://localhost:3000`. */
   publicUrl?: string;
-  /** SMTP settings; when absent, messages go to the dev outbox. */
+  /**
+   * SMTP settings. Required to start a server unless `devInbox` is on, which keeps messages in
+   * the dev outbox instead.
+   */
   smtp?: SmtpConfig | null;
   /** From address of e-mails; default `Gatehouse <no-reply@gatehouse.local>`. */
   emailFrom?: string;
@@ -64,11 +104,20 @@ export interface ServerConfig {
   sms?: SmsConfig | null;
   /** 32-byte key (base64 or hex) for encryption at rest; see `loadServerKey` for the fallback. */
   serverKey?: string;
-  /** Serve the dev inbox at /_dev/inbox; default: true when no SMTP is configured. */
+  /**
+   * Serve the dev inbox at /_dev/inbox (every e-mail and text message, links and codes included);
+   * default false. Only for development: the server refuses to start with it when a project is
+   * live or `publicUrl` is https, and it answers only loopback clients.
+   */
   devInbox?: boolean;
   logger?: boolean;
-  /** Trust `X-Forwarded-For` for the client IP (rate limits) when behind a reverse proxy; default false. */
-  trustProxy?: boolean;
+  /**
+   * The reverse proxies in front of the server, whose `X-Forwarded-For` names the client IP (rate
+   * limits): how many hops (`1`), or their addresses and CIDR ranges (`['10.0.0.0/8']`, or the
+   * same comma-separated). Default false: the socket's address. A blanket `true` is refused, as
+   * it would let any client choose its address.
+   */
+  trustProxy?: TrustProxy;
   /** Rate limit overrides (for tests). */
   rateLimits?: Partial<RateLimitConfig>;
   /**
@@ -76,8 +125,23 @@ export interface ServerConfig {
    * `https://api.pwnedpasswords.com`; default none: only the offline common-password list.
    */
   passwordBreachRangeUrl?: string | null;
-  /** Password lockout overrides; default 10 failures within 60 minutes. */
+  /**
+   * @deprecated Use `passwordThrottle`; `maxFailures` and `windowMinutes` are read as its
+   * `attemptsPerEmail` and `windowMinutes`.
+   */
   passwordLockout?: Partial<PasswordLockoutConfig>;
+  /**
+   * Password guessing overrides; default 5 free attempts per address and IP, then waits of 1 s
+   * doubling up to 15 minutes, and at most 100 failed attempts per address per 60 minutes.
+   */
+  passwordThrottle?: Partial<PasswordThrottleConfig>;
+  /**
+   * The absolute lifetime of a session in minutes, counted from its start: refreshes with
+   * `session_duration_minutes` never extend it past this; default 43 200 (30 days).
+   */
+  sessionMaxLifetimeMinutes?: number;
+  /** Days telemetry events are kept (the housekeeping timer deletes older ones); default 30. */
+  eventRetentionDays?: number;
   /** Clock override for tests (ms since epoch). */
   now?: () => number;
 }
@@ -94,10 +158,13 @@ export interface ResolvedConfig {
   serverKey: string | undefined;
   devInbox: boolean;
   logger: boolean;
-  trustProxy: boolean;
+  /** False, a hop count (≥ 1), or a list of proxy addresses and CIDR ranges. */
+  trustProxy: false | number | string[];
   rateLimits: RateLimitConfig;
   passwordBreachRangeUrl: string | null;
-  passwordLockout: PasswordLockoutConfig;
+  passwordThrottle: PasswordThrottleConfig;
+  sessionMaxLifetimeMinutes: number;
+  eventRetentionDays: number;
   now: () => number;
 }
 
@@ -111,11 +178,20 @@ export const DEFAULT_RATE_LIMITS: RateLimitConfig = {
   smsSendsPerMemberPerHour: 10,
   mfaAttemptsPerMemberPerHour: 60,
   passwordAttemptsPerIpPerHour: 1000,
+  mfaFailuresBeforeLock: 20,
+  eventBatchesPerIpPerMinute: 120,
 };
-export const DEFAULT_PASSWORD_LOCKOUT: PasswordLockoutConfig = {
-  maxFailures: 10,
+/** How long telemetry events are kept before the scheduled purge deletes them. */
+export const DEFAULT_EVENT_RETENTION_DAYS = 30;
+export const DEFAULT_PASSWORD_THROTTLE: PasswordThrottleConfig = {
+  freeAttempts: 5,
+  initialDelaySeconds: 1,
+  maxDelaySeconds: 900,
+  attemptsPerEmail: 100,
   windowMinutes: 60,
 };
+/** Thirty days: how long a session may live from its start, however often it is refreshed. */
+export const DEFAULT_SESSION_MAX_LIFETIME_MINUTES = 43_200;
 
 /** Applies the defaults. */
 export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
@@ -131,14 +207,104 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
     emailDomain: emailDomainOf(emailFrom),
     sms: config.sms ?? null,
     serverKey: config.serverKey,
-    devInbox: config.devInbox ?? smtp === null,
+    devInbox: config.devInbox ?? false,
     logger: config.logger ?? false,
-    trustProxy: config.trustProxy ?? false,
+    trustProxy: resolveTrustProxy(config.trustProxy),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
     passwordBreachRangeUrl: config.passwordBreachRangeUrl ?? null,
-    passwordLockout: { ...DEFAULT_PASSWORD_LOCKOUT, ...config.passwordLockout },
+    passwordThrottle: passwordThrottle(config),
+    sessionMaxLifetimeMinutes: sessionMaxLifetime(config.sessionMaxLifetimeMinutes),
+    eventRetentionDays: eventRetentionDays(config.eventRetentionDays),
     now: config.now ?? Date.now,
   };
+}
+
+/**
+ * The password throttle: defaults, then the deprecated lockout names, then `passwordThrottle`.
+ * Anything but whole numbers ≥ 1 is a usage error.
+ */
+function passwordThrottle(config: ServerConfig): PasswordThrottleConfig {
+  const legacy = config.passwordLockout ?? {};
+  const resolved: PasswordThrottleConfig = {
+    ...DEFAULT_PASSWORD_THROTTLE,
+    ...(legacy.maxFailures === undefined ? {} : { attemptsPerEmail: legacy.maxFailures }),
+    ...(legacy.windowMinutes === undefined ? {} : { windowMinutes: legacy.windowMinutes }),
+    ...config.passwordThrottle,
+  };
+  for (const [name, value] of Object.entries(resolved)) {
+    if (!Number.isInteger(value) || value < 1) {
+      throw new TypeError(`passwordThrottle.${name} must be a whole number, at least 1: ${value}`);
+    }
+  }
+  return resolved;
+}
+
+/** The absolute session lifetime; a value that is not a whole number of minutes ≥ 5 is a usage error. */
+function sessionMaxLifetime(minutes: number | undefined): number {
+  if (minutes === undefined) return DEFAULT_SESSION_MAX_LIFETIME_MINUTES;
+  if (!Number.isInteger(minutes) || minutes < 5) {
+    throw new TypeError(
+      `sessionMaxLifetimeMinutes (SESSION_MAX_LIFETIME_MINUTES) must be a whole number of minutes, at least 5: ${minutes}`,
+    );
+  }
+  return minutes;
+}
+
+/** The telemetry retention; a value that is not a whole number of days ≥ 1 is a usage error. */
+function eventRetentionDays(days: number | undefined): number {
+  if (days === undefined) return DEFAULT_EVENT_RETENTION_DAYS;
+  if (!Number.isInteger(days) || days < 1) {
+    throw new TypeError(
+      `eventRetentionDays (EVENT_RETENTION_DAYS) must be a whole number of days, at least 1: ${days}`,
+    );
+  }
+  return days;
+}
+
+/** Which proxies may name the client: a hop count, or addresses and CIDR ranges. */
+export type TrustProxy = false | number | string | readonly string[];
+
+/**
+ * Validates `trustProxy`. Fastify would also take `true` (trust every hop), but then the client
+ * writes the leftmost `X-Forwarded-For` value itself and so chooses the IP every per-IP limit
+ * counts: refused as a usage error, like anything that is not a hop count or an address list.
+ */
+function resolveTrustProxy(value: TrustProxy | undefined): false | number | string[] {
+  if (value === undefined || value === false) return false;
+  if (typeof value === 'number') {
+    if (!Number.isInteger(value) || value < 0) {
+      throw new TypeError(`trustProxy (TRUST_PROXY) must be a whole number of hops: ${value}`);
+    }
+    return value === 0 ? false : value;
+  }
+  if ((value as unknown) === true || value === 'true') {
+    throw new TypeError(
+      'trustProxy (TRUST_PROXY) cannot be true: that lets any client choose its own IP through ' +
+        'X-Forwarded-For. Give the number of proxies in front of the server (TRUST_PROXY=1) or ' +
+        'their addresses (TRUST_PROXY=10.0.0.0/8,127.0.0.1).',
+    );
+  }
+  const entries = (typeof value === 'string' ? value.split(',') : [...value])
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of entries) {
+    if (!isAddressOrRange(entry)) {
+      throw new TypeError(
+        `trustProxy (TRUST_PROXY) must be a hop count or IP addresses and CIDR ranges: "${entry}" is neither`,
+      );
+    }
+  }
+  return entries.length === 0 ? false : entries;
+}
+
+/** `10.0.0.1`, `::1`, `10.0.0.0/8` or `fd00::/8`. */
+function isAddressOrRange(entry: string): boolean {
+  const [address = '', bits, extra] = entry.split('/');
+  const family = isIP(address);
+  if (family === 0 || extra !== undefined) return false;
+  if (bits === undefined) return true;
+  const prefix = Number(bits);
+  return /^\d+$/.test(bits) && prefix <= (family === 4 ? 32 : 128);
 }
 
 function emailDomainOf(from: string): string {
@@ -152,8 +318,8 @@ function emailDomainOf(from: string): string {
 /**
  * Reads the configuration from environment variables: `DATABASE_URL`, `PUBLIC_URL`, `SMTP_HOST`,
  * `SMTP_PORT`, `SMTP_SECURE`, `SMTP_USER`, `SMTP_PASS`, `EMAIL_FROM`, `GATEHOUSE_SERVER_KEY`,
- * `TRUST_PROXY`, `PASSWORD_BREACH_RANGE_URL`, `SMS_PROVIDER_URL`, `SMS_PROVIDER_TOKEN`,
- * `SMS_FROM`.
+ * `TRUST_PROXY`, `GATEHOUSE_DEV_INBOX`, `PASSWORD_BREACH_RANGE_URL`, `SMS_PROVIDER_URL`, `SMS_PROVIDER_TOKEN`,
+ * `SMS_FROM`, `SESSION_MAX_LIFETIME_MINUTES`, `EVENT_RETENTION_DAYS`.
  * `PORT` is left to the caller.
  *
  * @example
@@ -165,8 +331,20 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (env.PUBLIC_URL) config.publicUrl = env.PUBLIC_URL;
   if (env.EMAIL_FROM) config.emailFrom = env.EMAIL_FROM;
   if (env.GATEHOUSE_SERVER_KEY) config.serverKey = env.GATEHOUSE_SERVER_KEY;
-  if (env.TRUST_PROXY === 'true' || env.TRUST_PROXY === '1') config.trustProxy = true;
+  if (env.TRUST_PROXY) {
+    // A bare number is a hop count; anything else an address list ("true" is refused on resolve).
+    config.trustProxy = /^\d+$/.test(env.TRUST_PROXY.trim())
+      ? Number(env.TRUST_PROXY)
+      : env.TRUST_PROXY === 'false'
+        ? false
+        : env.TRUST_PROXY;
+  }
+  if (env.GATEHOUSE_DEV_INBOX === 'true' || env.GATEHOUSE_DEV_INBOX === '1') config.devInbox = true;
   if (env.PASSWORD_BREACH_RANGE_URL) config.passwordBreachRangeUrl = env.PASSWORD_BREACH_RANGE_URL;
+  if (env.SESSION_MAX_LIFETIME_MINUTES) {
+    config.sessionMaxLifetimeMinutes = Number(env.SESSION_MAX_LIFETIME_MINUTES);
+  }
+  if (env.EVENT_RETENTION_DAYS) config.eventRetentionDays = Number(env.EVENT_RETENTION_DAYS);
   if (env.SMS_PROVIDER_URL) {
     config.sms = {
       url: env.SMS_PROVIDER_URL,

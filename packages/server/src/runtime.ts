@@ -48,6 +48,12 @@ export async function openRuntime(config: ResolvedConfig, log: Logger): Promise<
         { path: serverKey.path },
         'No server key configured: generated one and stored it next to the database',
       );
+    } else if (serverKey.source === 'file' && config.publicUrl.startsWith('https:')) {
+      // Whoever copies the data folder (a backup, a snapshot) then holds the key to it too.
+      log.warn(
+        { path: serverKey.path },
+        'Using the server key stored next to the database: in production set GATEHOUSE_SERVER_KEY and keep the key out of the data folder',
+      );
     } else if (serverKey.source === 'file') {
       log.info({ path: serverKey.path }, 'Using the server key stored next to the database');
     } else if (serverKey.source === 'ephemeral') {
@@ -81,7 +87,9 @@ export async function openRuntime(config: ResolvedConfig, log: Logger): Promise<
     await ctx.keys.jwks();
     // Spent one-time rows are purged in the background; the timer never keeps the process alive.
     const housekeeping = setInterval(() => {
-      purgeExpired(store.db, config.now()).catch((error: unknown) => {
+      purgeExpired(store.db, config.now(), {
+        eventRetentionDays: config.eventRetentionDays,
+      }).catch((error: unknown) => {
         log.error({ err: error }, 'housekeeping failed');
       });
     }, HOUSEKEEPING_INTERVAL_MS);

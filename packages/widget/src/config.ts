@@ -1,4 +1,4 @@
-/** The widget configuration of spec §3, its defaults, and the one function that applies them. */
+/** The widget configuration of docs/widget.md §3, its defaults, and the one function that applies them. */
 import {
   DEFAULT_SESSION_DURATION_MINUTES,
   PASSWORD_SESSION_DURATION_FALLBACK_MINUTES,
@@ -33,7 +33,7 @@ export type OAuthProviderOption =
 export type AuthFlowType = 'organization' | 'discovery' | 'passwordReset';
 
 /**
- * Configuration of the login widget (spec §3). Only `products` and `authFlowType` are required.
+ * Configuration of the login widget (docs/widget.md §3). Only `products` and `authFlowType` are required.
  *
  * @example
  * const config: WidgetConfig = {
@@ -98,7 +98,7 @@ export interface ResolvedConfig {
   products: readonly Product[];
   authFlowType: AuthFlowType;
   sessionDurationMinutes: number;
-  /** Password login and reset by e-mail fall back to 30 minutes rather than 60 (spec §9). */
+  /** Password login and reset by e-mail fall back to 30 minutes rather than 60 (docs/widget.md §9). */
   passwordSessionDurationMinutes: number;
   emailMagicLinksOptions: NonNullable<WidgetConfig['emailMagicLinksOptions']>;
   oauth: {
@@ -141,7 +141,7 @@ function resolveProvider(
   };
 }
 
-/** Applies the defaults of spec §3 and §9 to a widget configuration. */
+/** Applies the defaults of docs/widget.md §3 and §9 to a widget configuration. */
 export function resolveConfig(config: WidgetConfig): ResolvedConfig {
   const oauthOptions = config.oauthOptions ?? { providers: [] };
   const direct = config.directLoginForSingleMembership;

@@ -1,4 +1,4 @@
-/** Test fixtures: wire objects shaped as PROTOCOL.md §5 describes them. */
+/** Test fixtures: wire objects shaped as docs/protocol.md §5 describes them. */
 import type {
   BootstrapData,
   DiscoveryResult,

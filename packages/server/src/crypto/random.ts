@@ -3,7 +3,7 @@ import { createHash, hash, randomBytes, randomUUID, timingSafeEqual } from 'node
 import type { Environment, IdKind } from '@gatehouse/protocol';
 
 /**
- * A prefixed id `{kind}-{env}-{uuid}` (PROTOCOL.md §4).
+ * A prefixed id `{kind}-{env}-{uuid}` (docs/protocol.md §4).
  *
  * @example
  * newId('member', 'test'); // 'member-test-1b4e…'

@@ -2,7 +2,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { safeEqual } from './random.js';
 
-/** How many recovery codes a member gets (PROTOCOL.md §7.7). */
+/** How many recovery codes a member gets (docs/protocol.md §7.7). */
 export const RECOVERY_CODE_COUNT = 10;
 
 // 32 symbols: lower-case letters and digits without 0, 1, l and o, which read alike. A power of two,

@@ -5,6 +5,7 @@ import { once } from 'node:events';
 import type { AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createServer } from '../http/app.js';
 import { startHarness, type Harness } from '../test/harness.js';
 
 describe('SMTP delivery', () => {
@@ -108,5 +109,16 @@ describe('dev outbox and inbox', () => {
     const page = await h.request('/_dev/inbox');
     expect(page.headers.get('content-type')).toContain('text/html');
     expect(page.text).toContain(`<a href="${latest.links[0].replaceAll('&', '&amp;')}">`);
+  });
+});
+
+describe('without SMTP', () => {
+  it('refuses to start a server, naming the settings, unless the dev inbox is asked for', async () => {
+    // Production mail must fail loudly at start, not pile up unseen in the outbox.
+    await expect(createServer({ databaseUrl: 'sqlite::memory:' })).rejects.toThrow(
+      /No SMTP server is configured.*SMTP_HOST.*GATEHOUSE_DEV_INBOX=true/,
+    );
+    const app = await createServer({ databaseUrl: 'sqlite::memory:', devInbox: true });
+    await app.close();
   });
 });

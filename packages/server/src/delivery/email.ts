@@ -17,10 +17,30 @@ export interface MailerOptions {
   db: Db;
   smtp: SmtpConfig | null;
   from: string;
-  /** Also keep a copy in the outbox (the dev inbox) when SMTP is configured. */
+  /** Also keep a copy in the outbox when SMTP is configured (the dev inbox is on). */
   keepCopies: boolean;
   now: () => number;
   log: Logger;
+}
+
+/**
+ * Refuses to start a server that could not deliver e-mail: without SMTP settings, sign-in links
+ * would silently pile up in the outbox. Only a server that asked for the dev inbox may run
+ * without SMTP, since the inbox is where it shows them.
+ *
+ * @example
+ * assertMailDeliverable(resolved); // throws naming SMTP_HOST when neither is configured
+ */
+export function assertMailDeliverable(config: {
+  smtp: SmtpConfig | null;
+  devInbox: boolean;
+}): void {
+  if (config.smtp || config.devInbox) return;
+  throw new Error(
+    'No SMTP server is configured, so sign-in e-mails could not be delivered. Set SMTP_HOST ' +
+      '(with SMTP_PORT, SMTP_SECURE, SMTP_USER and SMTP_PASS as needed), or for development on ' +
+      'this machine set GATEHOUSE_DEV_INBOX=true to read them in the dev inbox.',
+  );
 }
 
 /**

@@ -124,3 +124,58 @@ export function passwordResetEmail(
     footer,
   });
 }
+
+/** "1 minute", "45 minutes", "2 hours". */
+function minutesText(minutes: number): string {
+  if (minutes >= 120 && minutes % 60 === 0) return `${minutes / 60} hours`;
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+/**
+ * The e-mail to a member whose password login was paused after too many failed attempts from
+ * others: a login link when the project can offer one (`link`), otherwise directions to the
+ * login page's other ways in.
+ *
+ * @example
+ * const mail = passwordPausedEmail(link, 'Acme', 42, 60);
+ */
+export function passwordPausedEmail(
+  link: string | null,
+  organizationName: string,
+  resumesInMinutes: number,
+  linkValidMinutes: number,
+): RenderedEmail {
+  const subject = `Password login to ${organizationName} is paused`;
+  const lead = `There have been too many failed attempts to log in to your ${organizationName} account with a password, so password login for it is paused for up to ${minutesText(resumesInMinutes)}.`;
+  const after = `If these attempts were not yours, someone may be guessing your password: consider choosing a new one once you are logged in. Password login resumes by itself, or as soon as you set a new password.`;
+  if (link) {
+    return linkEmail({
+      subject,
+      lead: `${lead} You can still log in with the button below, or reset your password from the login page.`,
+      button: 'Log in',
+      link,
+      footer: `This link can be used once and expires in ${minutesText(linkValidMinutes)}. ${after}`,
+    });
+  }
+  const ways = `You can still log in with an email link, or reset your password with "Having trouble signing in?" on the login page.`;
+  const text = [lead, '', ways, '', after].join('\n');
+  const paragraphs = [lead, ways, after]
+    .map((p) => `<p style="font-size:16px;line-height:24px;margin:0 0 16px">${escapeHtml(p)}</p>`)
+    .join('\n            ');
+  const html = `<!doctype html>
+<html lang="en">
+  <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
+    <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
+      <tr><td align="center">
+        <table role="presentation" width="480" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
+          <tr><td>
+            ${paragraphs}
+          </td></tr>
+        </table>
+      </td></tr>
+    </table>
+  </body>
+</html>
+`;
+  return { subject, text, html, links: [] };
+}

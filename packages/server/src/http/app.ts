@@ -11,6 +11,7 @@ import Fastify, {
 import { resolveConfig, type ServerConfig } from '../config.js';
 import { registerBootstrap } from '../products/bootstrap/routes.js';
 import { registerDevInbox } from '../products/dev-inbox/routes.js';
+import { assertDevInboxMayStart } from '../products/dev-inbox/service.js';
 import { registerDiscovery } from '../products/discovery/routes.js';
 import { registerEvents } from '../products/events/routes.js';
 import { registerMagicLinks } from '../products/magic-links/routes.js';
@@ -24,9 +25,11 @@ import { registerPasswords } from '../products/passwords/routes.js';
 import type { Admin } from '../products/projects/admin.js';
 import { openRuntime } from '../runtime.js';
 import { registerSessions } from '../products/sessions/routes.js';
+import { assertMailDeliverable } from '../delivery/email.js';
 import { applyCorsHeaders, installCors } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
+import { installSecurityHeaders } from './security-headers.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -40,6 +43,18 @@ function requestId(raw: IncomingMessage): string {
   const source = parseBasic(raw.headers.authorization)?.user ?? raw.url ?? '';
   const env = environmentOf(source) ?? 'test';
   return `request-id-${env}-${randomUUID()}`;
+}
+
+/**
+ * Fastify's `trustProxy` for the configured proxies. A hop count trusts that many addresses from
+ * the socket's end of `X-Forwarded-For` (Fastify 5 would ignore a bare number): with one proxy
+ * that appends the client's address, the client is its rightmost entry, whatever it wrote itself.
+ */
+function proxyTrust(
+  trust: false | number | string[],
+): false | string[] | ((address: string, hop: number) => boolean) {
+  if (typeof trust !== 'number') return trust;
+  return (_address, hop) => hop < trust;
 }
 
 /** Parses JSON bodies; an empty body is no body (GET, DELETE and revoke send the JSON type anyway). */
@@ -71,7 +86,8 @@ function answerMalformedUrl(
   reply: FastifyReply,
   docsBase: string,
 ): void {
-  applyCorsHeaders(request, reply);
+  void reply.header('X-Request-Id', request.id).header('X-Content-Type-Options', 'nosniff');
+  if (request.url.startsWith('/sdk/v1')) applyCorsHeaders(request, reply);
   const apiError = schemaError([{ dataPath: '', message: `The URL is malformed (${error.code})` }]);
   void reply
     .code(apiError.status)
@@ -127,12 +143,13 @@ function installErrorModel(app: FastifyInstance, docsBase: string): void {
  */
 export async function createServer(config: ServerConfig = {}): Promise<FastifyInstance> {
   const resolved = resolveConfig(config);
+  assertMailDeliverable(resolved);
   const app = Fastify({
     logger: resolved.logger,
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: 256 * 1024,
-    trustProxy: resolved.trustProxy,
+    trustProxy: proxyTrust(resolved.trustProxy),
     // Malformed URLs are answered before any hook runs: give them the same headers and body.
     frameworkErrors: (error, request, reply) =>
       answerMalformedUrl(error, request, reply as FastifyReply, resolved.docsBase),
@@ -140,9 +157,11 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
   const runtime = await openRuntime(resolved, app.log);
   try {
     const { ctx } = runtime;
+    if (resolved.devInbox) await assertDevInboxMayStart(ctx.db, resolved.publicUrl);
     app.decorate('gatehouse', runtime.admin);
     installBodyParsers(app);
-    installCors(app);
+    await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
+    installCors(app, ctx);
     installErrorModel(app, resolved.docsBase);
     registerBootstrap(app, ctx);
     registerEvents(app, ctx);

@@ -1,4 +1,4 @@
-/** The one API error class and the flat JSON error body of PROTOCOL.md §3. */
+/** The one API error class and the flat JSON error body of docs/protocol.md §3. */
 import {
   ERROR_STATUS,
   type ErrorBody,
@@ -59,6 +59,10 @@ export function errorBody(error: ApiError, requestId: string, docsBase: string):
  * const outcome = unwrap(await authenticateMagicLink(ctx, project, body, session));
  */
 export function unwrap<T>(result: T | Failure): T {
-  if (isFailure(result)) throw new ApiError(result.failure, result.message);
+  if (isFailure(result)) {
+    const headers =
+      result.retryAfter === undefined ? undefined : { 'Retry-After': String(result.retryAfter) };
+    throw new ApiError(result.failure, result.message, undefined, headers);
+  }
   return result;
 }

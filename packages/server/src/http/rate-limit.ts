@@ -12,38 +12,40 @@ export interface RateRule {
 
 /**
  * Counts the request against every rule and throws a 429 if any is exceeded. Every rule is
- * counted even after one fails, so probing one key cannot save budget on another.
+ * counted even after one fails, so probing one key cannot save budget on another. `message`
+ * words the refusal for the caller, given the seconds to wait.
  *
  * @example
  * await enforceRateLimits(ctx, [{ key: `send:ip:${request.ip}`, limit: 100, windowSeconds: 3600 }]);
  */
-export async function enforceRateLimits(ctx: Context, rules: RateRule[]): Promise<void> {
+export async function enforceRateLimits(
+  ctx: Context,
+  rules: RateRule[],
+  message: (retryAfterSeconds: number) => string = () =>
+    'Too many requests. Please wait and try again.',
+): Promise<void> {
   let retryAfter = 0;
   for (const rule of rules) {
     const hit = await countHit(ctx.db, rule.key, rule.limit, rule.windowSeconds, ctx.now());
     if (!hit.allowed) retryAfter = Math.max(retryAfter, hit.retryAfter);
   }
   if (retryAfter > 0) {
-    throw new ApiError(
-      'too_many_requests',
-      'Too many requests. Please wait and try again.',
-      undefined,
-      {
-        'Retry-After': String(retryAfter),
-      },
-    );
+    throw new ApiError('too_many_requests', message(retryAfter), undefined, {
+      'Retry-After': String(retryAfter),
+    });
   }
 }
 
 /**
- * The per-client-IP budget that every send, e-mail or SMS, draws from.
+ * The per-client-IP budget that every send of a project, e-mail or SMS, draws from. Scoped per
+ * project, so a busy requester in one project leaves another project's budget alone.
  *
  * @example
- * await enforceRateLimits(ctx, [sendsPerIpRule(ctx, request.ip)]);
+ * await enforceRateLimits(ctx, [sendsPerIpRule(ctx, caller.project.id, request.ip)]);
  */
-export function sendsPerIpRule(ctx: Context, ip: string): RateRule {
+export function sendsPerIpRule(ctx: Context, projectId: string, ip: string): RateRule {
   return {
-    key: `send:ip:${ip}`,
+    key: `send:ip:${projectId}:${ip}`,
     limit: ctx.config.rateLimits.sendsPerIpPerHour,
     windowSeconds: 3600,
   };

@@ -1,4 +1,4 @@
-/** The success envelope `{data: {...}}` with `request_id` and `status_code` (PROTOCOL.md §3). */
+/** The success envelope `{data: {...}}` with `request_id` and `status_code` (docs/protocol.md §3). */
 import type { FastifyRequest } from 'fastify';
 
 /**

@@ -1,5 +1,5 @@
 /** Opens the database named by a `DATABASE_URL`; every dialect difference lives in this file. */
-import { mkdirSync } from 'node:fs';
+import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
@@ -62,7 +62,7 @@ export function openStore(url: string): Store {
     };
     return { db, location, migrationSchema, close: () => db.destroy() };
   }
-  if (location.file) mkdirSync(dirname(location.file), { recursive: true });
+  if (location.file) createPrivately(location.file);
   const sqlite = new SqliteDatabase(location.file ?? ':memory:');
   sqlite.pragma('journal_mode = WAL');
   sqlite.pragma('busy_timeout = 5000');
@@ -73,6 +73,18 @@ export function openStore(url: string): Store {
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
   return { db, location, migrationSchema: async () => undefined, close: () => db.destroy() };
+}
+
+/**
+ * Creates the database file readable by this user only (0600), and its folder (0700) when it is
+ * new. SQLite gives the WAL and shared-memory files the mode of the database file, so they are
+ * private too. An existing file keeps the mode its owner chose.
+ */
+function createPrivately(file: string): void {
+  if (existsSync(file)) return;
+  mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
+  // 'a' creates without truncating, so a file made by a concurrent process in between survives.
+  closeSync(openSync(file, 'a', 0o600));
 }
 
 const STATEMENT_CACHE_SIZE = 500;

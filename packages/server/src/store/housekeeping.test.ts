@@ -26,6 +26,7 @@ describe('purgeExpired', () => {
       rateLimits: 0,
       otpCodes: 0,
       pendingTotps: 0,
+      events: 0,
     });
     const later = h.clock.now + 2 * 24 * 60 * 60 * 1000;
     const purged = await purgeExpired(h.db, later);

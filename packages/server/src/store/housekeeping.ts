@@ -1,29 +1,44 @@
-/** Housekeeping: deletes rows that can never be used again, so one-time tables stay small. */
+/** Housekeeping: deletes rows that can never be used again, and old telemetry, so tables stay small. */
+import { DEFAULT_EVENT_RETENTION_DAYS } from '../config.js';
 import { isoAt, type Db } from '../context.js';
 
 /** How long spent rows are kept after they expire, for support and forensics. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
+
+/** Options of {@link purgeExpired}. */
+export interface PurgeOptions {
+  /** How long telemetry events are kept from their arrival; default 30 days. */
+  eventRetentionDays?: number;
+}
 
 /** Counts of deleted rows, per table. */
 export interface PurgeResult {
   tokens: number;
   intermediateSessions: number;
   sessions: number;
+  /** Fixed windows and back-off counters. */
   rateLimits: number;
   otpCodes: number;
   /** TOTP registrations never confirmed, with their recovery codes. */
   pendingTotps: number;
+  /** Telemetry events older than their retention. */
+  events: number;
 }
 
 /**
  * Deletes link tokens, intermediate sessions, sessions, SMS codes and unconfirmed TOTP
- * registrations that expired (or were revoked) more than a day ago, and rate-limit windows older
- * than a day. Safe to run from every instance.
+ * registrations that expired (or were revoked) more than a day ago, rate-limit windows and
+ * back-off counters untouched for a day, and telemetry events past their retention (30 days
+ * unless told otherwise). Safe to run from every instance.
  *
  * @example
- * await purgeExpired(db, Date.now());
+ * await purgeExpired(db, Date.now(), { eventRetentionDays: config.eventRetentionDays });
  */
-export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
+export async function purgeExpired(
+  db: Db,
+  now: number,
+  options: PurgeOptions = {},
+): Promise<PurgeResult> {
   const cutoff = isoAt(now - RETENTION_MS);
   const tokens = await db.deleteFrom('tokens').where('expires_at', '<', cutoff).executeTakeFirst();
   const ists = await db
@@ -34,9 +49,15 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
     .deleteFrom('sessions')
     .where((eb) => eb.or([eb('expires_at', '<', cutoff), eb('revoked_at', '<', cutoff)]))
     .executeTakeFirst();
+  const cutoffSeconds = Math.floor((now - RETENTION_MS) / 1000);
   const windows = await db
     .deleteFrom('rate_limits')
-    .where('window_start', '<', Math.floor((now - RETENTION_MS) / 1000))
+    .where('window_start', '<', cutoffSeconds)
+    .executeTakeFirst();
+  const backoffs = await db
+    .deleteFrom('rate_limit_backoffs')
+    .where('last_attempt', '<', cutoffSeconds)
+    .where('blocked_until', '<', cutoffSeconds)
     .executeTakeFirst();
   const otpCodes = await db
     .deleteFrom('otp_codes')
@@ -53,12 +74,19 @@ export async function purgeExpired(db: Db, now: number): Promise<PurgeResult> {
     .where('verified_at', 'is', null)
     .where('expires_at', '<', cutoff)
     .executeTakeFirst();
+  const eventRetentionMs =
+    (options.eventRetentionDays ?? DEFAULT_EVENT_RETENTION_DAYS) * 86_400_000;
+  const events = await db
+    .deleteFrom('events')
+    .where('created_at', '<', isoAt(now - eventRetentionMs))
+    .executeTakeFirst();
   return {
     tokens: Number(tokens.numDeletedRows),
     intermediateSessions: Number(ists.numDeletedRows),
     sessions: Number(sessions.numDeletedRows),
-    rateLimits: Number(windows.numDeletedRows),
+    rateLimits: Number(windows.numDeletedRows) + Number(backoffs.numDeletedRows),
     otpCodes: Number(otpCodes.numDeletedRows),
     pendingTotps: Number(pendingTotps.numDeletedRows),
+    events: Number(events.numDeletedRows),
   };
 }

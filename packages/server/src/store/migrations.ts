@@ -281,11 +281,49 @@ const recoveryCodeCopies: Migration = {
   },
 };
 
+// Progressive back-off of password guesses per e-mail and client IP, replacing the hard lockout
+// (password_failures stays, unused: migrations only add); and finding reset links by address.
+const passwordThrottle: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('rate_limit_backoffs')
+      .addColumn('scope', 'text', (c) => c.notNull())
+      .addColumn('subject', 'text', (c) => c.notNull())
+      .addColumn('attempts', 'integer', (c) => c.notNull())
+      .addColumn('delay_seconds', 'integer', (c) => c.notNull())
+      .addColumn('blocked_until', 'integer', (c) => c.notNull())
+      .addColumn('last_attempt', 'integer', (c) => c.notNull())
+      .addPrimaryKeyConstraint('rate_limit_backoffs_pk', ['scope', 'subject'])
+      .execute();
+    // A saved password voids the member's outstanding reset links, found by address.
+    await db.schema.createIndex('tokens_email').on('tokens').column('email').execute();
+  },
+};
+
+// Consecutive wrong second-factor codes per member and factor kind, across rate-limit windows;
+// and the index the scheduled purge of old telemetry events deletes by.
+const factorLockout: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('factor_failures')
+      .addColumn('member_id', 'text', (c) => c.notNull().references('members.id'))
+      .addColumn('factor', 'text', (c) => c.notNull())
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('failures', 'integer', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('factor_failures_pk', ['member_id', 'factor'])
+      .execute();
+    await db.schema.createIndex('events_created_at').on('events').column('created_at').execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
   '0003_password_lockouts': passwordLockouts,
   '0004_recovery_code_copies': recoveryCodeCopies,
+  '0005_password_throttle': passwordThrottle,
+  '0006_factor_lockout': factorLockout,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

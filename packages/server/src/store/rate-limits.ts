@@ -42,3 +42,136 @@ export async function countHit(
     retryAfter: Math.max(1, windowStart + windowSeconds - nowSeconds),
   };
 }
+
+/**
+ * Gives back a hit counted by {@link countHit} at `countedAt`, for work that turned out not to
+ * be abuse (a right password). Only the window it was counted in is touched: a hit from a window
+ * that has since ended is already forgotten.
+ *
+ * @example
+ * await refundHit(db, 'password:email:…', 3600, countedAt);
+ */
+export async function refundHit(
+  db: Db,
+  key: string,
+  windowSeconds: number,
+  countedAt: number,
+): Promise<void> {
+  const countedSeconds = Math.floor(countedAt / 1000);
+  const windowStart = countedSeconds - (countedSeconds % windowSeconds);
+  await db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`rate_limits.count - 1` })
+    .where('key', '=', `${key}:${windowSeconds}`)
+    .where('window_start', '=', windowStart)
+    .where('count', '>', 0)
+    .execute();
+}
+
+/**
+ * Forgets every hit counted against `key` in windows of `windowSeconds`.
+ *
+ * @example
+ * await forgetHits(db, 'password:email:…', 3600);
+ */
+export async function forgetHits(db: Db, key: string, windowSeconds: number): Promise<void> {
+  await db.deleteFrom('rate_limits').where('key', '=', `${key}:${windowSeconds}`).execute();
+}
+
+/** How a back-off counter grows: some attempts free, then a wait that doubles with each one. */
+export interface BackoffPolicy {
+  /** Attempts allowed back to back before the first wait. */
+  freeAttempts: number;
+  /** The wait after the last free attempt, in seconds; it doubles with every further attempt. */
+  initialDelaySeconds: number;
+  /** The longest wait, in seconds. */
+  maxDelaySeconds: number;
+  /** A counter with no attempt for this many seconds starts over. */
+  idleSeconds: number;
+}
+
+/**
+ * Reserves one attempt on the back-off counter `(scope, subject)`: allowed unless the wait
+ * imposed by the previous attempts has not yet passed, in which case nothing is counted and
+ * `retryAfter` says how long is left. Reserve before doing the guarded work (e.g. checking a
+ * password), so that concurrent attempts cannot all slip past the count: one atomic upsert
+ * counts the attempt and sets the next wait together, and only the attempts it returns a row
+ * for are allowed. Forget the counter after a success with {@link forgetBackoff}.
+ *
+ * @example
+ * const hit = await reserveWithBackoff(db, 'password:…:ada@acme.test', '1.2.3.4', policy, Date.now());
+ * if (!hit.allowed) return tooMany(hit.retryAfter);
+ */
+export async function reserveWithBackoff(
+  db: Db,
+  scope: string,
+  subject: string,
+  policy: BackoffPolicy,
+  now: number,
+): Promise<RateLimitHit> {
+  const nowSeconds = Math.floor(now / 1000);
+  const staleBefore = nowSeconds - policy.idleSeconds;
+  const initial = Math.min(policy.initialDelaySeconds, policy.maxDelaySeconds);
+  // The wait after a first attempt: none unless not even one attempt is free.
+  const firstDelay = policy.freeAttempts <= 1 ? initial : 0;
+  // SET expressions read the old row, so each one restates the rule on the stored values.
+  const stale = sql<boolean>`rate_limit_backoffs.last_attempt <= ${staleBefore}`;
+  const nextDelay = sql<number>`CASE
+    WHEN ${stale} THEN ${firstDelay}
+    WHEN rate_limit_backoffs.attempts + 1 < ${policy.freeAttempts} THEN 0
+    WHEN rate_limit_backoffs.delay_seconds = 0 THEN ${initial}
+    WHEN rate_limit_backoffs.delay_seconds * 2 > ${policy.maxDelaySeconds} THEN ${policy.maxDelaySeconds}
+    ELSE rate_limit_backoffs.delay_seconds * 2 END`;
+  const reserved = await db
+    .insertInto('rate_limit_backoffs')
+    .values({
+      scope,
+      subject,
+      attempts: 1,
+      delay_seconds: firstDelay,
+      blocked_until: nowSeconds + firstDelay,
+      last_attempt: nowSeconds,
+    })
+    .onConflict((oc) =>
+      oc
+        .columns(['scope', 'subject'])
+        .doUpdateSet({
+          attempts: sql<number>`CASE WHEN ${stale} THEN 1 ELSE rate_limit_backoffs.attempts + 1 END`,
+          delay_seconds: nextDelay,
+          blocked_until: sql<number>`${nowSeconds} + ${nextDelay}`,
+          last_attempt: nowSeconds,
+        })
+        // A counter still waiting is left as it is: a refused attempt does not lengthen the wait.
+        .where((eb) =>
+          eb.or([
+            eb('rate_limit_backoffs.blocked_until', '<=', nowSeconds),
+            eb('rate_limit_backoffs.last_attempt', '<=', staleBefore),
+          ]),
+        ),
+    )
+    .returning(['attempts'])
+    .executeTakeFirst();
+  if (reserved) return { allowed: true, retryAfter: 0 };
+  const row = await db
+    .selectFrom('rate_limit_backoffs')
+    .select('blocked_until')
+    .where('scope', '=', scope)
+    .where('subject', '=', subject)
+    .executeTakeFirst();
+  return {
+    allowed: false,
+    retryAfter: Math.max(1, Number(row?.blocked_until ?? nowSeconds) - nowSeconds),
+  };
+}
+
+/**
+ * Forgets the back-off counter of one subject of `scope`, or of all its subjects.
+ *
+ * @example
+ * await forgetBackoff(db, 'password:…:ada@acme.test', '1.2.3.4');
+ */
+export async function forgetBackoff(db: Db, scope: string, subject?: string): Promise<void> {
+  let query = db.deleteFrom('rate_limit_backoffs').where('scope', '=', scope);
+  if (subject !== undefined) query = query.where('subject', '=', subject);
+  await query.execute();
+}

@@ -217,6 +217,33 @@ export interface PasswordFailuresTable {
   window_start: Timestamp;
 }
 
+/**
+ * Back-off counters (`reserveWithBackoff`): attempts of one subject (a client IP) within one scope
+ * (a password sign-in's organization and e-mail), and how long the next one must wait. Times in
+ * whole seconds since the epoch.
+ */
+export interface RateLimitBackoffsTable {
+  scope: string;
+  subject: string;
+  attempts: number;
+  delay_seconds: number;
+  blocked_until: number;
+  last_attempt: number;
+}
+
+/**
+ * Wrong second-factor codes of a member in a row, per factor kind (`totp`, which recovery codes
+ * share, or `sms_otp`); at the configured bound the factor is locked until a reset.
+ */
+export interface FactorFailuresTable {
+  member_id: string;
+  factor: string;
+  project_id: string;
+  /** Attempts reserved since the last success; each is counted before its code is checked. */
+  failures: number;
+  updated_at: Timestamp;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   projects: ProjectsTable;
@@ -237,4 +264,6 @@ export interface Database {
   recovery_codes: RecoveryCodesTable;
   otp_codes: OtpCodesTable;
   password_failures: PasswordFailuresTable;
+  rate_limit_backoffs: RateLimitBackoffsTable;
+  factor_failures: FactorFailuresTable;
 }

@@ -127,6 +127,9 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
     databaseUrl: database.url,
     ...(database.serverKey ? { serverKey: database.serverKey } : {}),
     now: () => clock.now,
+    // Tests read SMS codes from the dev inbox over HTTP; suites that test SMTP delivery pass
+    // their own SMTP settings and get no inbox unless they ask.
+    devInbox: !options.config?.smtp,
     // Generous limits so suites can sign in often; rate-limit tests pass their own.
     rateLimits: {
       sendsPerEmailPerHour: 1000,

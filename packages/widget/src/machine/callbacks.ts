@@ -1,4 +1,4 @@
-/** The host's callbacks and the event types the widget reports through them (spec §7). */
+/** The host's callbacks and the event types the widget reports through them (docs/widget.md §7). */
 import type { WidgetError } from './errors.js';
 
 /** An event reported to the host's onEvent callback. */

@@ -1,4 +1,4 @@
-/** The discovery effects: listing, choosing and creating organizations (spec §4 "Discovery"). */
+/** The discovery effects: listing, choosing and creating organizations (docs/widget.md §4 "Discovery"). */
 import type { DiscoveredOrganization, DiscoveryResult } from '@gatehouse/protocol';
 import { EVENT_TYPES } from './callbacks.js';
 import {
@@ -29,7 +29,7 @@ export async function showDiscoveredOrganizations(
   if (only) await chooseDiscoveredOrganization(ctx, only);
 }
 
-/** Enters a discovered organization (spec §4 "Discovery"). */
+/** Enters a discovered organization (docs/widget.md §4 "Discovery"). */
 export async function chooseDiscoveredOrganization(
   ctx: EffectContext,
   discovered: DiscoveredOrganization,

@@ -32,13 +32,13 @@ export function describeError(error: unknown): WidgetError {
   return { message: format('error.default') };
 }
 
-/** Error types that mean the e-mail may not join the organization (spec §5). */
+/** Error types that mean the e-mail may not join the organization (docs/widget.md §5). */
 export const NO_ACCESS_ERROR_TYPES: ReadonlySet<string> = new Set([
   'email_jit_provisioning_not_allowed',
   'invalid_email_for_jit_provisioning',
 ]);
 
-/** The message under the e-mail form when sending the link failed (spec §5, §8). */
+/** The message under the e-mail form when sending the link failed (docs/widget.md §5, §8). */
 export function emailSendErrorMessage(
   error: unknown,
   email: string,

@@ -1,4 +1,4 @@
-/** The MFA effects: SMS codes, authenticator apps and backup codes (spec §4 "SMS", "TOTP"). */
+/** The MFA effects: SMS codes, authenticator apps and backup codes (docs/widget.md §4 "SMS", "TOTP"). */
 import { SMS_CODE_SECONDS, type FullSessionResult } from '@gatehouse/protocol';
 import { format } from '../messages/en.js';
 import { EVENT_TYPES, invokeCallback } from './callbacks.js';

@@ -1,29 +1,29 @@
-/** The messages of failed MFA calls (spec §8), loaded with the MFA effects. */
+/** The messages of failed MFA calls (docs/widget.md §8), loaded with the MFA effects. */
 import { format } from '../messages/en.js';
 import { apiErrorOf, describeError } from './errors.js';
 
-/** Error types of a code that is wrong, unknown or expired (PROTOCOL §7.7). */
+/** Error types of a code that is wrong, unknown or expired (docs/protocol.md §7.7). */
 const WRONG_CODE_ERROR_TYPES: ReadonlySet<string> = new Set([
   'unauthorized_credentials',
   'otp_code_not_found',
   'totp_not_found',
 ]);
 
-/** The message under a passcode that was refused (spec §8, SMS or TOTP). */
+/** The message under a passcode that was refused (docs/widget.md §8, SMS or TOTP). */
 export function passcodeErrorMessage(error: unknown): string {
   const api = apiErrorOf(error);
   if (api && WRONG_CODE_ERROR_TYPES.has(api.error_type)) return format('mfa.invalidPasscode');
   return describeError(error).message;
 }
 
-/** The message under a backup code that was refused (spec §8). */
+/** The message under a backup code that was refused (docs/widget.md §8). */
 export function backupCodeErrorMessage(error: unknown): string {
   const api = apiErrorOf(error);
   if (api && WRONG_CODE_ERROR_TYPES.has(api.error_type)) return format('mfa.invalidBackupCode');
   return describeError(error).message;
 }
 
-/** The message under a phone number the server refused (spec §8). */
+/** The message under a phone number the server refused (docs/widget.md §8). */
 export function phoneErrorMessage(error: unknown): string {
   const api = apiErrorOf(error);
   if (api?.error_type === 'duplicate_member_phone_number') return format('phone.duplicate');

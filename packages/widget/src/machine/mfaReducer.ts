@@ -1,4 +1,4 @@
-/** The MFA part of the state machine: its events and their transitions (spec §4). */
+/** The MFA part of the state machine: its events and their transitions (docs/widget.md §4). */
 import type { FullSessionResult, MfaMethod } from '@gatehouse/protocol';
 import { enrollmentScreen } from './routing.js';
 import type { Screen } from './screens.js';
@@ -51,7 +51,7 @@ function leaveMfa(state: WidgetState): WidgetState {
   return { ...state, screen, mfa: EMPTY_MFA_STATE, form: IDLE_FORM };
 }
 
-/** The MFA part of the reducer (spec §4 "SMS", "TOTP", "Recovery code"). */
+/** The MFA part of the reducer (docs/widget.md §4 "SMS", "TOTP", "Recovery code"). */
 export function reduceMfa(state: WidgetState, event: MfaEvent): WidgetState {
   const { mfa } = state;
   switch (event.type) {

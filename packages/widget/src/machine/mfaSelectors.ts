@@ -3,7 +3,7 @@ import type { MfaMethod } from '@gatehouse/protocol';
 import { isMfaMethodSupported, orderMfaMethods, type MfaPreferences } from './routing.js';
 import type { MfaPrimaryInfo, MfaState } from './state.js';
 
-/** The MFA methods in the order the spec lists them: the authenticator app, then text messages. */
+/** The MFA methods in the order docs/widget.md lists them: the authenticator app, then text messages. */
 const SPEC_ORDER: readonly MfaMethod[] = ['totp', 'sms_otp'];
 
 /**
@@ -27,7 +27,7 @@ export function enrollmentOptions(
 
 /**
  * Whether an MFA screen offers switching to another enrolled method: the member has it, is not
- * enrolling, and the organization supports it (spec §2 SMSOTPEntry, TOTPEntry).
+ * enrolling, and the organization supports it (docs/widget.md §2 SMSOTPEntry, TOTPEntry).
  */
 export function canSwitchTo(mfa: MfaState, method: MfaMethod): boolean {
   const primary = mfa.primaryInfo;

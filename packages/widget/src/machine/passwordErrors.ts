@@ -1,14 +1,14 @@
-/** The messages of failed password calls (spec §8), loaded with the password effects. */
+/** The messages of failed password calls (docs/widget.md §8), loaded with the password effects. */
 import { format } from '../messages/en.js';
 import { apiErrorOf, describeError, NO_ACCESS_ERROR_TYPES } from './errors.js';
 
-/** Error types that mean the e-mail and password do not match a member (PROTOCOL §3, §7.2). */
+/** Error types that mean the e-mail and password do not match a member (docs/protocol.md §3, §7.2). */
 const BAD_CREDENTIALS_ERROR_TYPES: ReadonlySet<string> = new Set([
   'unauthorized_credentials',
   'member_not_found',
 ]);
 
-/** The message under the password login form when it failed (spec §8). */
+/** The message under the password login form when it failed (docs/widget.md §8). */
 export function passwordLoginErrorMessage(error: unknown): string {
   const api = apiErrorOf(error);
   if (api && BAD_CREDENTIALS_ERROR_TYPES.has(api.error_type)) {
@@ -19,8 +19,8 @@ export function passwordLoginErrorMessage(error: unknown): string {
 
 /**
  * The message when the login link of a reset for a member without a password (or a newcomer)
- * could not be sent: the access message for e-mails that may not join (spec §5), else the
- * spec's "unable to verify" message.
+ * could not be sent: the access message for e-mails that may not join (docs/widget.md §5), else the
+ * "unable to verify" message of docs/widget.md §8.
  */
 export function resetLinkErrorMessage(
   error: unknown,

@@ -1,10 +1,10 @@
-/** Rules of the password flows (spec §5), apart from Main's selectors so they load with them. */
+/** Rules of the password flows (docs/widget.md §5), apart from Main's selectors so they load with them. */
 import type { ResolvedConfig } from '../config.js';
 import type { FlowOrganization, WidgetState } from './state.js';
 
 /**
  * Whether an e-mail may join an organization it is not yet a member of by e-mail: never under
- * NOT_ALLOWED, only from the allowed domains under RESTRICTED (spec §5).
+ * NOT_ALLOWED, only from the allowed domains under RESTRICTED (docs/widget.md §5).
  */
 export function emailMayJoin(organization: FlowOrganization, email: string): boolean {
   if (organization.email_jit_provisioning === 'NOT_ALLOWED') return false;

@@ -1,4 +1,4 @@
-/** The password effects: login, forgotten passwords, resets and strength checks (spec §4, §5). */
+/** The password effects: login, forgotten passwords, resets and strength checks (docs/widget.md §4, §5). */
 import type { PasswordStrengthResult } from '../client.js';
 import { format } from '../messages/en.js';
 import { EVENT_TYPES } from './callbacks.js';
@@ -23,7 +23,7 @@ function readyOrganization(ctx: EffectContext): FlowOrganization | null {
   return state.flow.organization;
 }
 
-/** Logs in with e-mail and password (spec §4 "Password flows"). */
+/** Logs in with e-mail and password (docs/widget.md §4 "Password flows"). */
 export async function authenticatePassword(
   ctx: EffectContext,
   email: string,
@@ -62,7 +62,7 @@ async function sendResetEmail(ctx: EffectContext, organizationId: string, email:
 
 /**
  * Sends anyone else a login link that lands on the reset page, where the signed-in member sets a
- * password (both redirect URLs are the reset URL, PROTOCOL §7.1).
+ * password (both redirect URLs are the reset URL, docs/protocol.md §7.1).
  */
 async function sendResetLink(ctx: EffectContext, organizationId: string, email: string) {
   const resetUrl = ctx.config.passwordOptions.resetPasswordRedirectURL;

@@ -1,4 +1,4 @@
-/** The widget's state machine: every screen change of spec §4 as a pure function of an event. */
+/** The widget's state machine: every screen change of docs/widget.md §4 as a pure function of an event. */
 import type { AuthResult, DiscoveredOrganization } from '@gatehouse/protocol';
 import type { BootstrapConfig } from '../client.js';
 import type { ResolvedConfig } from '../config.js';

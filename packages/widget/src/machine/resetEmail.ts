@@ -1,4 +1,4 @@
-/** The reset e-mail this browser asked a reset link for, kept where the client keeps it (PROTOCOL §11). */
+/** The reset e-mail this browser asked a reset link for, kept where the client keeps it (docs/protocol.md §11). */
 import { DEFAULT_STORAGE_PREFIX } from '@gatehouse/protocol';
 import type { WidgetEnvironment } from './context.js';
 

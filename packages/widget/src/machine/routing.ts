@@ -1,4 +1,4 @@
-/** Where the widget goes after a primary authentication (spec §4 "After primary authentication"). */
+/** Where the widget goes after a primary authentication (docs/widget.md §4 "After primary authentication"). */
 import {
   MFA_METHODS,
   SMS_CODE_SECONDS,

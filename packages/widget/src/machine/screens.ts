@@ -1,6 +1,6 @@
-/** The screen registry: every screen of the widget declared once (spec §2). */
+/** The screen registry: every screen of the widget declared once (docs/widget.md §2). */
 
-/** Every screen of the product, in the order the spec lists them. */
+/** Every screen of the product, in the order docs/widget.md §2 lists them. */
 export const SCREENS = [
   'Main',
   'EmailConfirmation',

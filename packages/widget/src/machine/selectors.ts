@@ -124,7 +124,7 @@ const ROW_ACTION: Record<MembershipType, DiscoveryRowAction> = {
   active_member: 'continue',
 };
 
-/** The action label of a Discovery row (spec §2). */
+/** The action label of a Discovery row (docs/widget.md §2). */
 export function discoveryRowAction(discovered: DiscoveredOrganization): DiscoveryRowAction {
   return ROW_ACTION[discovered.membership.type];
 }
@@ -134,7 +134,7 @@ export function canCreateOrganization(state: WidgetState, config: ResolvedConfig
   return state.bootstrap.createOrganizationEnabled && !config.disableCreateOrganization;
 }
 
-/** What choosing a discovered organization does (spec §4 "Discovery"). */
+/** What choosing a discovered organization does (docs/widget.md §4 "Discovery"). */
 export type DiscoveredOrganizationStep =
   { kind: 'startSso'; connectionId: string } | { kind: 'showLogin' } | { kind: 'exchange' };
 

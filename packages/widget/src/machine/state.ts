@@ -1,4 +1,4 @@
-/** The widget's state (spec §3) and how it starts. */
+/** The widget's state (docs/widget.md §3) and how it starts. */
 import type {
   DiscoveredOrganization,
   FullSessionResult,
@@ -13,7 +13,7 @@ import type { AutoAuthenticatedTokenType, ResetToken } from './urls.js';
 /** How the user reaches an organization. Password reset starts on the reset form. */
 export type FlowType = 'organization' | 'discovery' | 'password_reset';
 
-/** The three messages of the Error screen (spec §8). */
+/** The three messages of the Error screen (docs/widget.md §8). */
 export type ErrorScreenType = 'default' | 'email_magic_link' | 'organization';
 
 /** The organization being signed in to: from the slug lookup or from a discovery choice. */
@@ -30,7 +30,7 @@ export interface DiscoveryState {
   intermediateSessionToken: string;
 }
 
-/** What primary authentication left for MFA to finish (spec §3 "MFA state"). */
+/** What primary authentication left for MFA to finish (docs/widget.md §3 "MFA state"). */
 export interface MfaPrimaryInfo {
   memberId: string;
   organizationId: string;
@@ -67,7 +67,7 @@ export interface MfaState {
   completedResult: FullSessionResult | null;
 }
 
-/** The password flows' memory (spec §3 "password state"). */
+/** The password flows' memory (docs/widget.md §3 "password state"). */
 export interface PasswordState {
   /** The e-mail last typed into a password form, carried to the next one. */
   email: string;

@@ -1,4 +1,4 @@
-/** Redeeming the redirect token in the page URL on load (spec §4 "On page load"). */
+/** Redeeming the redirect token in the page URL on load (docs/widget.md §4 "On page load"). */
 import type { AuthResult, DiscoveryResult } from '@gatehouse/protocol';
 import { EVENT_TYPES, type EventType } from './callbacks.js';
 import {
@@ -12,7 +12,7 @@ import { showDiscoveredOrganizations } from './discovery.js';
 import type { ErrorScreenType, UrlToken } from './state.js';
 import type { AutoAuthenticatedTokenType } from './urls.js';
 
-/** How each redirect token type is redeemed on load (spec §4 "On page load"). */
+/** How each redirect token type is redeemed on load (docs/widget.md §4 "On page load"). */
 type TokenRedemption =
   | {
       kind: 'primary';
@@ -75,7 +75,7 @@ const REDEMPTIONS: Record<AutoAuthenticatedTokenType, TokenRedemption> = {
   },
 };
 
-/** Authenticates a redirect token found in the URL on load (spec §4 "On page load"). */
+/** Authenticates a redirect token found in the URL on load (docs/widget.md §4 "On page load"). */
 export async function authenticateUrlToken(ctx: EffectContext, urlToken: UrlToken): Promise<void> {
   const redemption = REDEMPTIONS[urlToken.type];
   let result: AuthResult | DiscoveryResult;

@@ -7,7 +7,7 @@ import {
 } from '@gatehouse/protocol';
 import type { UrlToken } from './state.js';
 
-/** A token type redeemed on load: every type but the password reset's (PROTOCOL §8). */
+/** A token type redeemed on load: every type but the password reset's (docs/protocol.md §8). */
 export type AutoAuthenticatedTokenType = Exclude<TokenType, 'multi_tenant_passwords'>;
 
 function isAutoAuthenticated(type: string | null): type is AutoAuthenticatedTokenType {
@@ -39,7 +39,7 @@ export interface ResetToken {
 }
 
 /**
- * The token of the password reset page (PROTOCOL §8): a reset link, or the login link sent to a
+ * The token of the password reset page (docs/protocol.md §8): a reset link, or the login link sent to a
  * member who has no password yet. Anything else is not the reset form's to redeem.
  */
 export function readResetToken(search: string): ResetToken | null {

@@ -1,4 +1,4 @@
-/** Input rules of spec §5. */
+/** Input rules of docs/widget.md §5. */
 
 /** A local part, an at sign, a domain and a top-level domain of two or more letters. */
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[A-Za-z]{2,}$/;

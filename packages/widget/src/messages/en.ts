@@ -1,4 +1,4 @@
-/** Every user-visible string of the widget, word for word as the specification writes them. */
+/** Every user-visible string of the widget, word for word as docs/widget.md gives them. */
 
 /**
  * The English message table. Placeholders are `{name}`; {@link format} fills them, and their

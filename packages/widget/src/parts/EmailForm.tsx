@@ -29,7 +29,7 @@ export function EmailForm({ offerPassword = false }: { offerPassword?: boolean }
   }
 
   return (
-    // The browser's own validation bubbles are replaced by the spec's message.
+    // The browser's own validation bubbles are replaced by the widget's message (docs/widget.md §5).
     <form className="gh-form" noValidate onSubmit={submit}>
       <label className="gh-label" htmlFor={inputId}>
         {format('email.label')}

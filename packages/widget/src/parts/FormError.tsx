@@ -1,4 +1,4 @@
-/** The announced error under a form; server messages with links become clickable (spec §5). */
+/** The announced error under a form; server messages with links become clickable (docs/widget.md §5). */
 import { LinkifiedText } from './LinkifiedText.js';
 
 export function FormError({ id, message }: { id: string; message: string | null }) {

@@ -1,4 +1,4 @@
-/** Text in which web addresses become links, for server messages that point somewhere (spec §5). */
+/** Text in which web addresses become links, for server messages that point somewhere (docs/widget.md §5). */
 import type { ReactNode } from 'react';
 
 const URL_PATTERN = /(https?:\/\/[^\s<>"']+[^\s<>"'.,;:!?)])/;

@@ -33,7 +33,7 @@ export function PasswordLoginForm() {
   }
 
   return (
-    // The browser's own validation bubbles are replaced by the spec's messages.
+    // The browser's own validation bubbles are replaced by the widget's messages (docs/widget.md §5).
     <form className="gh-form" noValidate onSubmit={submit}>
       <EmailInput
         autoComplete="username"

@@ -3,7 +3,7 @@ import { format } from '../messages/en.js';
 import { CheckIcon } from './passwordIcons.js';
 import type { StrengthCheck } from './useStrengthCheck.js';
 
-/** How many of the four segments are lit, and in which colour (spec §5). */
+/** How many of the four segments are lit, and in which colour (docs/widget.md §5). */
 export function strengthBar(score: number): { filled: number; tone: 'weak' | 'strong' } {
   if (score >= 4) return { filled: 4, tone: 'strong' };
   if (score === 3) return { filled: 3, tone: 'strong' };

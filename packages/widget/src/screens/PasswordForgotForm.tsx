@@ -1,4 +1,4 @@
-/** PasswordForgotForm: help signing in, by a reset e-mail or a login link (spec §2, §4). */
+/** PasswordForgotForm: help signing in, by a reset e-mail or a login link (docs/widget.md §2, §4). */
 import { useId, useState, type FormEvent } from 'react';
 import { format } from '../messages/en.js';
 import { isValidEmail } from '../machine/validation.js';

@@ -1,4 +1,4 @@
-/** Wire objects for widget tests, shaped as PROTOCOL §5 describes them. */
+/** Wire objects for widget tests, shaped as docs/protocol.md §5 describes them. */
 import type {
   DiscoveredOrganization,
   DiscoveryResult,

@@ -29,8 +29,9 @@ import {
   organizationsJoinableByDomain,
   type CreateOrganizationInput,
 } from '../organizations/service.js';
+import { refuseDiscoveryDomains } from '../organizations/jit-domains.js';
 import type { Project } from '../projects/service.js';
-import { fail, type Failure } from '../result.js';
+import { allOrNothing, fail, type Failure } from '../result.js';
 import {
   completeAuthentication,
   mfaNeeded,
@@ -245,6 +246,9 @@ export type DiscoveryCreateInput = Partial<CreateOrganizationInput> & {
   session_duration_minutes: number;
 };
 
+/** How often a discovery creation looks for a free default slug before giving up with 400. */
+const DEFAULT_SLUG_ATTEMPTS = 5;
+
 /** A name and a free slug derived from the address's domain (`jane@acme.com` → `acme`, `acme-2`…). */
 async function defaultNameAndSlug(db: Db, projectId: string, email: string, name?: string) {
   const domain = domainOf(email);
@@ -287,25 +291,35 @@ export async function createOrganizationByDiscovery(
   if (input.organization_slug !== undefined && !SLUG_PATTERN.test(input.organization_slug)) {
     return fail('invalid_request', 'organization_slug must be 2 to 128 of a-z, 0-9, and -._~');
   }
-  return ctx.db.transaction().execute(async (trx) => {
+  // Self-service may claim only the creator's own domain for JIT; others need the management API.
+  const domainRefused = refuseDiscoveryDomains(identity.email, input.email_allowed_domains);
+  if (domainRefused) return domainRefused;
+  // A refusal (a slug or an IST taken by a concurrent call) must not leave the organization behind.
+  return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
-    const defaults = await defaultNameAndSlug(
-      trx,
-      project.id,
-      identity.email,
-      input.organization_name,
-    );
-    const org = await createOrganization(
-      trx,
-      project.id,
-      project.environment,
-      {
-        ...input,
-        organization_name: input.organization_name ?? defaults.name,
-        organization_slug: input.organization_slug ?? defaults.slug,
-      },
-      now,
-    );
+    let org: Organization | 'slug_taken' = 'slug_taken';
+    // A default slug that a concurrent creation took after it was chosen moves on to the next
+    // suffix; an explicit one is refused.
+    for (let attempt = 0; org === 'slug_taken' && attempt < DEFAULT_SLUG_ATTEMPTS; attempt += 1) {
+      const defaults = await defaultNameAndSlug(
+        trx,
+        project.id,
+        identity.email,
+        input.organization_name,
+      );
+      org = await createOrganization(
+        trx,
+        project.id,
+        project.environment,
+        {
+          ...input,
+          organization_name: input.organization_name ?? defaults.name,
+          organization_slug: input.organization_slug ?? defaults.slug,
+        },
+        now,
+      );
+      if (input.organization_slug !== undefined) break;
+    }
     if (org === 'slug_taken') {
       return fail('organization_slug_taken', 'That organization slug is already taken.');
     }
@@ -342,7 +356,7 @@ export async function enterOrganization(
   input: { organization_id: string; session_duration_minutes: number },
   presented: PresentedSession | null,
 ): Promise<AuthOutcome | Failure> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
     const org = await organizationById(trx, project.id, input.organization_id);
     if (!org) return fail('organization_not_found', 'No organization has this id.');
@@ -371,11 +385,15 @@ export async function enterOrganization(
         { email_address: identity.email, status: 'active', emailVerified: true },
         now,
       );
-      member = created === 'email_taken' ? null : created;
+      // A concurrent exchange of the same address created the member first: enter as that one.
+      member =
+        created === 'email_taken'
+          ? await memberByEmail(trx, org.organization_id, identity.email)
+          : created;
     } else {
       member = null;
     }
-    if (!member) {
+    if (!member || member.status === 'deleted') {
       return fail('member_not_found', `${identity.email} is not a member of this organization.`);
     }
     return completeAuthentication(ctx, trx, {
@@ -385,6 +403,8 @@ export async function enterOrganization(
       factors,
       durationMinutes: input.session_duration_minutes,
       presented,
+      // Entering with a session proves nothing new: the new session inherits its lifetime.
+      continues: identity.intermediateSessionId === null ? presented?.row : null,
       intermediateSessionId: identity.intermediateSessionId,
     });
   });

@@ -45,7 +45,7 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/magic_links/email/login_or_signup', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(LoginOrSignupBody, request.body);
-    await limitEmailSends(ctx, request.ip, body.email_address);
+    await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
     unwrap(await sendLoginOrSignup(ctx, caller.project, body));
     return ok(request, {});
   });
@@ -53,7 +53,7 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
   app.post('/sdk/v1/b2b/magic_links/email/discovery/send', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(DiscoverySendBody, request.body);
-    await limitEmailSends(ctx, request.ip, body.email_address);
+    await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
     unwrap(await sendDiscovery(ctx, caller.project, body));
     return ok(request, {});
   });

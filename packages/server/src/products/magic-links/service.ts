@@ -15,10 +15,11 @@ import {
   memberEmailId,
   normalizeEmail,
 } from '../members/service.js';
+import { unlockFactors } from '../factor-lockout/service.js';
 import { allowsAuthMethod, jitDecision, organizationById } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
-import { fail, type Failure } from '../result.js';
+import { allOrNothing, fail, type Failure } from '../result.js';
 import type { AuthOutcome, PresentedSession } from '../sessions/complete.js';
 import { completePrimary } from '../sessions/primary.js';
 import { issueLinkToken, redeemLinkToken } from './tokens.js';
@@ -168,7 +169,9 @@ const PKCE_MISMATCH = 'The pkce_code_verifier does not match the pkce_code_chall
 
 /**
  * Redeems a login or signup link: activates an invited or pending member, creates a member who
- * joins by e-mail domain, then grants result AM. One transaction: the link is single-use.
+ * joins by e-mail domain, then grants result AM. One transaction: the link is single-use, and a
+ * refusal after redeeming it (an IST spent by a concurrent call) leaves it unspent. Unlocks the
+ * member's second factors (factor-lockout).
  */
 export async function authenticateMagicLink(
   ctx: Context,
@@ -176,7 +179,7 @@ export async function authenticateMagicLink(
   input: MagicLinkAuthenticateInput,
   presented: PresentedSession | null,
 ): Promise<(AuthOutcome & { method_id: string }) | Failure> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
     const token = await redeemLinkToken(
       trx,
@@ -198,7 +201,7 @@ export async function authenticateMagicLink(
     if (existing?.status === 'deleted') {
       return fail('member_not_found', 'This member has been removed.');
     }
-    const created = existing
+    let member = existing
       ? await activateMember(trx, existing, now)
       : await createMember(
           trx,
@@ -208,10 +211,17 @@ export async function authenticateMagicLink(
           { email_address: token.email, status: 'active', emailVerified: true },
           now,
         );
-    if (created === 'email_taken') {
-      return fail('magic_link_not_found', 'The magic link could not be used.');
+    if (member === 'email_taken') {
+      // A concurrent sign-up of the same address created the member first: sign in as that one.
+      const winner = await memberByEmail(trx, org.organization_id, token.email);
+      if (!winner || winner.status === 'deleted') {
+        return fail('magic_link_not_found', 'The magic link could not be used.');
+      }
+      member = await activateMember(trx, winner, now);
     }
-    const member = created;
+    // A primary sign-in that also proves the address unlocks second factors locked by wrong
+    // codes; part of this transaction, so a refusal below keeps them locked.
+    await unlockFactors(trx, member.member_id);
 
     const emailId = await memberEmailId(trx, member.member_id);
     const outcome = await completePrimary(
@@ -228,6 +238,7 @@ export async function authenticateMagicLink(
       },
       now,
     );
+    if ('failure' in outcome) return outcome;
     return { ...outcome, method_id: emailId };
   });
 }

@@ -100,3 +100,27 @@ export async function redeemLinkToken(
     .executeTakeFirst();
   return result.numUpdatedRows === 1n ? row : 'not_found';
 }
+
+/**
+ * Voids every live token of one kind issued to an address for an organization, e.g. all
+ * outstanding reset links once a new password is saved: a link must not outlive the password it
+ * was sent to replace. Run it in the transaction that makes them obsolete.
+ *
+ * @example
+ * await voidLinkTokens(trx, { projectId, kind: 'password_reset', email, organizationId }, now);
+ */
+export async function voidLinkTokens(
+  db: Db,
+  input: { projectId: string; kind: LinkTokenKind; email: string; organizationId: string },
+  now: number,
+): Promise<void> {
+  await db
+    .updateTable('tokens')
+    .set({ used_at: isoAt(now) })
+    .where('project_id', '=', input.projectId)
+    .where('kind', '=', input.kind)
+    .where('email', '=', input.email)
+    .where('organization_id', '=', input.organizationId)
+    .where('used_at', 'is', null)
+    .execute();
+}

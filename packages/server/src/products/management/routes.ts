@@ -7,13 +7,14 @@ import { secretCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { fields, parseBody } from '../../http/validate.js';
-import { authenticateForBackend } from '../sessions/lifecycle.js';
+import { authenticateForBackend, revokeForBackend } from '../sessions/lifecycle.js';
 import {
   manageCreateMember,
   manageCreateOrganization,
   manageGetMember,
   manageGetOrganization,
   manageSetMemberPassword,
+  manageUnlockMfa,
   manageUpdateMember,
   manageUpdateOrganization,
 } from './service.js';
@@ -46,6 +47,20 @@ const SessionAuthenticateBody = z
     path: ['session_token'],
   });
 
+const SessionRevokeBody = z
+  .object({
+    session_id: fields.text.max(200).optional(),
+    session_token: fields.text.max(200).optional(),
+    member_id: fields.text.max(200).optional(),
+  })
+  .refine(
+    (b) => [b.session_id, b.session_token, b.member_id].filter((v) => v !== undefined).length === 1,
+    {
+      message: 'exactly one of session_id, session_token and member_id is required',
+      path: ['session_id'],
+    },
+  );
+
 const SetPasswordBody = z
   .object({
     password: fields.text.max(256).optional(),
@@ -59,6 +74,8 @@ const SetPasswordBody = z
 const UpdateOrganizationBody = z.object({
   organization_name: fields.text.max(128).optional(),
   organization_logo_url: z.string().max(2048).optional(),
+  email_jit_provisioning: z.enum(['RESTRICTED', 'NOT_ALLOWED']).optional(),
+  email_allowed_domains: z.array(z.string().max(253)).max(100).optional(),
   auth_methods: z.enum(['ALL_ALLOWED', 'RESTRICTED']).optional(),
   allowed_auth_methods: z.array(z.enum(AUTH_METHODS as [AuthMethod, ...AuthMethod[]])).optional(),
   mfa_policy: z.enum(['OPTIONAL', 'REQUIRED_FOR_ALL']).optional(),
@@ -153,9 +170,24 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     },
   );
 
+  app.post<{ Params: MemberParams }>(
+    '/v1/b2b/organizations/:organization_id/members/:member_id/mfa/unlock',
+    async (request) => {
+      const project = await secretCaller(ctx, request);
+      const { organization_id, member_id } = request.params;
+      return ok(request, unwrap(await manageUnlockMfa(ctx, project, organization_id, member_id)));
+    },
+  );
+
   app.post('/v1/b2b/sessions/authenticate', async (request) => {
     const project = await secretCaller(ctx, request);
     const body = parseBody(SessionAuthenticateBody, request.body);
     return ok(request, unwrap(await authenticateForBackend(ctx, project, body)));
+  });
+
+  app.post('/v1/b2b/sessions/revoke', async (request) => {
+    const project = await secretCaller(ctx, request);
+    const body = parseBody(SessionRevokeBody, request.body);
+    return ok(request, unwrap(await revokeForBackend(ctx, project, body)));
   });
 }

@@ -1,6 +1,7 @@
 /** The management API's operations for host backends: organizations and members by secret key. */
 import type { Member, Organization } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
+import { unlockFactors } from '../factor-lockout/service.js';
 import { createMember, isEmail, memberById, type CreateMemberInput } from '../members/service.js';
 import {
   SLUG_PATTERN,
@@ -9,6 +10,7 @@ import {
   type CreateOrganizationInput,
 } from '../organizations/service.js';
 import { updateMember, type MemberMfaPatch } from '../members/update.js';
+import { refusePublicDomains } from '../organizations/jit-domains.js';
 import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
 import type { Project } from '../projects/service.js';
 import { setMemberPassword } from '../passwords/service.js';
@@ -23,6 +25,8 @@ export async function manageCreateOrganization(
   if (!SLUG_PATTERN.test(input.organization_slug)) {
     return fail('invalid_request', 'organization_slug must be 2 to 128 of a-z, 0-9, and -._~');
   }
+  const publicDomain = refusePublicDomains(input.email_allowed_domains ?? []);
+  if (publicDomain) return publicDomain;
   const org = await ctx.db
     .transaction()
     .execute((trx) => createOrganization(trx, project.id, project.environment, input, ctx.now()));
@@ -106,17 +110,35 @@ export async function manageSetMemberPassword(
   return 'failure' in member ? member : { member, organization: found.organization };
 }
 
-/** Changes an organization's settings (name, logo, auth and MFA policies). */
+/** Changes an organization's settings (name, logo, JIT domains, auth and MFA policies). */
 export async function manageUpdateOrganization(
   ctx: Context,
   project: Project,
   organizationId: string,
   patch: OrganizationPatch,
 ): Promise<Organization | Failure> {
-  return (
-    (await updateOrganization(ctx.db, project.id, organizationId, patch, ctx.now())) ??
-    fail('organization_not_found', 'No organization has this id.')
-  );
+  const publicDomain = refusePublicDomains(patch.email_allowed_domains ?? []);
+  if (publicDomain) return publicDomain;
+  const org = await ctx.db
+    .transaction()
+    .execute((trx) => updateOrganization(trx, project.id, organizationId, patch, ctx.now()));
+  return org ?? fail('organization_not_found', 'No organization has this id.');
+}
+
+/**
+ * Unlocks a member's second factors locked by wrong codes in a row (TOTP with its recovery
+ * codes, and SMS), for an administrator who has made sure the member is who they say.
+ */
+export async function manageUnlockMfa(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  memberId: string,
+): Promise<{ member: Member; organization: Organization } | Failure> {
+  const found = await manageGetMember(ctx, project, organizationId, memberId);
+  if ('failure' in found) return found;
+  await unlockFactors(ctx.db, memberId);
+  return found;
 }
 
 /** Changes a member's name or MFA settings. */

@@ -1,5 +1,6 @@
 /** Members: creation, lookups, activation, roles, and the wire shape of §5. */
 import type {
+  AnonymousMember,
   Environment,
   Member,
   MemberRole,
@@ -10,6 +11,7 @@ import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { preparedQuery } from '../../store/prepared.js';
 import type { MembersTable } from '../../store/schema.js';
+import { insertUnlessDuplicate } from '../../store/unique.js';
 
 /** The roles every member has, and the extra role of an organization's creator (§14). */
 export const MEMBER_ROLE = 'member';
@@ -72,6 +74,23 @@ export function toMember(
   };
 }
 
+/**
+ * The anonymous member subset (§5): what a caller holding only the public token may see. Built
+ * field by field, so a column added to the member later never leaks by default.
+ *
+ * @example
+ * return { member_id: member.member_id, member: toAnonymousMember(member) };
+ */
+export function toAnonymousMember(member: Member): AnonymousMember {
+  return {
+    organization_id: member.organization_id,
+    member_id: member.member_id,
+    email_address: member.email_address,
+    status: member.status,
+    member_password_id: member.member_password_id,
+  };
+}
+
 /** The role ids of a member, for sessions and JWTs. */
 export function roleIds(member: Member): string[] {
   return member.roles.map((r) => r.role_id);
@@ -115,7 +134,8 @@ async function withRoles(db: Db, rows: MembersTable[]): Promise<Member[]> {
 
 /**
  * Creates a member of an organization with the `member` role plus any given ones. Returns
- * `'email_taken'` if the organization already has a member with this address.
+ * `'email_taken'` if the organization already has a member with this address, including one a
+ * concurrent call inserted after the check.
  *
  * @example
  * await createMember(db, project.id, 'test', org.organization_id, { email_address: 'a@b.co' }, Date.now());
@@ -151,7 +171,11 @@ export async function createMember(
     created_at: at,
     updated_at: at,
   };
-  await db.insertInto('members').values(row).execute();
+  // The check above cannot see a concurrent call's uncommitted member: the unique index decides.
+  const inserted = await insertUnlessDuplicate(db, (d) =>
+    d.insertInto('members').values(row).execute(),
+  );
+  if (!inserted) return 'email_taken';
   const roles = [...new Set([MEMBER_ROLE, ...(input.roles ?? [])])];
   await db
     .insertInto('member_roles')

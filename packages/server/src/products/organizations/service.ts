@@ -14,6 +14,8 @@ import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { preparedQuery } from '../../store/prepared.js';
 import type { OrganizationsTable } from '../../store/schema.js';
+import { insertUnlessDuplicate } from '../../store/unique.js';
+import { isPublicEmailDomain } from './jit-domains.js';
 
 /** Fields accepted when creating an organization. */
 export interface CreateOrganizationInput {
@@ -77,7 +79,8 @@ export function domainOf(email: string): string {
 }
 
 /**
- * Creates an organization. Returns `'slug_taken'` when the slug is in use in the project.
+ * Creates an organization. Returns `'slug_taken'` when the slug is in use in the project,
+ * including by a concurrent call that inserted it after the check.
  *
  * @example
  * const org = await createOrganization(db, project.id, 'test', { organization_name: 'Acme', organization_slug: 'acme' });
@@ -114,7 +117,11 @@ export async function createOrganization(
     created_at: at,
     updated_at: at,
   };
-  await db.insertInto('organizations').values(row).execute();
+  // The check above cannot see a concurrent call's uncommitted slug: the unique index decides.
+  const inserted = await insertUnlessDuplicate(db, (d) =>
+    d.insertInto('organizations').values(row).execute(),
+  );
+  if (!inserted) return 'slug_taken';
   if (domains.length > 0) {
     await db
       .insertInto('organization_domains')
@@ -174,12 +181,16 @@ export async function organizationsByIds(
   return rows.map(toOrganization);
 }
 
-/** Organizations that let anyone with an address at `domain` join by e-mail. */
+/**
+ * Organizations that let anyone with an address at `domain` join by e-mail. None for a public
+ * mail provider's domain, even if an organization lists it.
+ */
 export async function organizationsJoinableByDomain(
   db: Db,
   projectId: string,
   domain: string,
 ): Promise<Organization[]> {
+  if (isPublicEmailDomain(domain)) return [];
   const rows = await db
     .selectFrom('organizations')
     .innerJoin('organization_domains', 'organization_domains.organization_id', 'organizations.id')
@@ -195,10 +206,14 @@ export async function organizationsJoinableByDomain(
 export type JitDecision =
   'allowed' | 'email_jit_provisioning_not_allowed' | 'invalid_email_for_jit_provisioning';
 
-/** Applies the organization's e-mail JIT policy to an address. */
+/**
+ * Applies the organization's e-mail JIT policy to an address. A public mail provider's domain
+ * never qualifies, even if listed (e.g. stored before such domains were refused).
+ */
 export function jitDecision(org: Organization, email: string): JitDecision {
   if (org.email_jit_provisioning !== 'RESTRICTED') return 'email_jit_provisioning_not_allowed';
-  return org.email_allowed_domains.includes(domainOf(email))
+  const domain = domainOf(email);
+  return org.email_allowed_domains.includes(domain) && !isPublicEmailDomain(domain)
     ? 'allowed'
     : 'invalid_email_for_jit_provisioning';
 }

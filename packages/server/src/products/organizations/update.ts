@@ -1,9 +1,10 @@
-/** Changing an organization's settings: name, logo, and its auth and MFA policies. */
+/** Changing an organization's settings: name, logo, e-mail JIT domains, and its auth and MFA policies. */
 import {
   AUTH_METHODS,
   MFA_METHODS,
   type AuthMethod,
   type AuthMethodsPolicy,
+  type EmailJitProvisioning,
   type MfaMethod,
   type MfaMethodsPolicy,
   type MfaPolicy,
@@ -17,6 +18,9 @@ import { organizationById } from './service.js';
 export interface OrganizationPatch {
   organization_name?: string | undefined;
   organization_logo_url?: string | undefined;
+  email_jit_provisioning?: EmailJitProvisioning | undefined;
+  /** Replaces the whole list. Callers refuse public mail domains first (`refusePublicDomains`). */
+  email_allowed_domains?: string[] | undefined;
   auth_methods?: AuthMethodsPolicy | undefined;
   allowed_auth_methods?: AuthMethod[] | undefined;
   mfa_policy?: MfaPolicy | undefined;
@@ -27,6 +31,7 @@ export interface OrganizationPatch {
 /**
  * Applies a patch to an organization of the project; null when there is none. As at creation,
  * an `ALL_ALLOWED` policy lists every method, so the organization object stays self-consistent.
+ * Several statements: run it in a transaction when the patch changes the allowed domains.
  *
  * @example
  * await updateOrganization(db, project.id, org.organization_id, { mfa_policy: 'REQUIRED_FOR_ALL' }, Date.now());
@@ -60,6 +65,30 @@ export async function updateOrganization(
   if (patch.organization_name !== undefined) set.name = patch.organization_name;
   if (patch.organization_logo_url !== undefined) set.logo_url = patch.organization_logo_url;
   if (patch.mfa_policy !== undefined) set.mfa_policy = patch.mfa_policy;
+  if (patch.email_jit_provisioning !== undefined) {
+    set.email_jit_provisioning = patch.email_jit_provisioning;
+  }
+  if (patch.email_allowed_domains !== undefined) {
+    const domains = [...new Set(patch.email_allowed_domains.map((d) => d.toLowerCase()))];
+    set.email_allowed_domains = JSON.stringify(domains);
+    // The lookup table that discovery reads must say the same as the organization's own list.
+    await db
+      .deleteFrom('organization_domains')
+      .where('organization_id', '=', organizationId)
+      .execute();
+    if (domains.length > 0) {
+      await db
+        .insertInto('organization_domains')
+        .values(
+          domains.map((domain) => ({
+            project_id: projectId,
+            organization_id: organizationId,
+            domain,
+          })),
+        )
+        .execute();
+    }
+  }
   await db
     .updateTable('organizations')
     .set(set)

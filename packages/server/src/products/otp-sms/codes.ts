@@ -2,7 +2,7 @@
 import { randomUUID } from 'node:crypto';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { writeOutbox } from '../../delivery/outbox.js';
-import { smsText } from '../../delivery/sms.js';
+import { SmsDeliveryError, smsText } from '../../delivery/sms.js';
 import type { RateRule } from '../../http/rate-limit.js';
 import { countHit } from '../../store/rate-limits.js';
 import type { Project } from '../projects/service.js';
@@ -36,13 +36,17 @@ export async function smsSendAllowed(
 }
 
 /**
- * Sends a text message through the provider, or writes it to the dev outbox through `db`, so
- * that inside a transaction the message commits (or not) with it.
+ * Sends a text message through the provider, or, when the dev inbox was asked for, writes it to
+ * the dev outbox through `db`, so that inside a transaction the message commits (or not) with it.
+ * With neither, the send fails (503 `sms_delivery_failed`): a code must never vanish silently.
  */
 export async function deliverSms(ctx: Context, db: Db, to: string, text: string): Promise<void> {
   if (ctx.sms) {
     await ctx.sms.send({ to, body: text });
     return;
+  }
+  if (!ctx.config.devInbox) {
+    throw new SmsDeliveryError('No SMS provider is configured (SMS_PROVIDER_URL).', null);
   }
   await writeOutbox(db, { channel: 'sms', to, subject: '', text, html: '', links: [] }, ctx.now());
 }

@@ -5,7 +5,7 @@ import { safeEqual } from '../../crypto/random.js';
 
 /** Wrong guesses allowed per code; the code is void after that. */
 export const OTP_MAX_ATTEMPTS = 5;
-/** How long a code is valid, in seconds (widget-spec.md §9: 2 minutes). */
+/** How long a code is valid, in seconds (docs/widget.md §9: 2 minutes). */
 export const OTP_TTL_SECONDS = SMS_CODE_SECONDS;
 
 const CODE_SPACE = 10 ** OTP_LENGTH;

@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../config.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { lastSms, magicLogin, mfaOrganization, smsCount } from '../../test/mfa.js';
+import { OTP_MAX_ATTEMPTS } from './otp-code.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -191,6 +192,30 @@ describe('POST /b2b/otps/sms/authenticate', () => {
     }
     const res = await authenticate({ ...ids, intermediate_session_token: ist, code });
     expect([res.status, res.body.error_type]).toEqual([404, 'otp_code_not_found']);
+  });
+
+  it('counts attempts atomically: of wrong codes sent at once, at most five are compared', async () => {
+    const { ids, ist } = await pendingLogin('sms-attempts-race');
+    await send({ ...ids, intermediate_session_token: ist, mfa_phone_number: '+14155550116' });
+    const { code } = await lastSms(h, '+14155550116');
+    const wrong = code === '000000' ? '000001' : '000000';
+    const results = await Promise.all(
+      Array.from({ length: 12 }, () =>
+        authenticate({ ...ids, intermediate_session_token: ist, code: wrong }),
+      ),
+    );
+    const statuses = results.map((r) => r.status);
+    expect(statuses.filter((s) => s === 401)).toHaveLength(OTP_MAX_ATTEMPTS);
+    expect(statuses.filter((s) => s === 404)).toHaveLength(12 - OTP_MAX_ATTEMPTS);
+    const row = await h.db
+      .selectFrom('otp_codes')
+      .select(['attempts', 'used_at'])
+      .where('member_id', '=', ids.member_id)
+      .executeTakeFirstOrThrow();
+    expect(Number(row.attempts)).toBe(OTP_MAX_ATTEMPTS);
+    expect(row.used_at).not.toBeNull();
+    const right = await authenticate({ ...ids, intermediate_session_token: ist, code });
+    expect([right.status, right.body.error_type]).toEqual([404, 'otp_code_not_found']);
   });
 
   it('voids the previous code when a new one is sent', async () => {
@@ -417,5 +442,40 @@ describe('the HTTP SMS provider', () => {
       }).sms,
     ).toEqual({ url: 'https://sms.example/messages', authToken: 't', from: 'Acme' });
     expect(configFromEnv({}).sms).toBeUndefined();
+  });
+});
+
+describe('without an SMS provider or the dev inbox', () => {
+  it('fails the send with 503 instead of dropping the code into an outbox', async () => {
+    // Real SMTP settings turn the dev inbox off; nothing here sends e-mail.
+    const prod = await startHarness({ config: { smtp: { host: '127.0.0.1', port: 9 } } });
+    try {
+      const { org, member, email } = await mfaOrganization(prod, 'no-provider');
+      await prod.admin.setMemberPassword(prod.project.project_id, member.member_id, {
+        password: 'a long and unusual passphrase 7',
+      });
+      const pending = await prod.sdk('/b2b/passwords/authenticate', {
+        body: {
+          organization_id: org.organization_id,
+          email_address: email,
+          password: 'a long and unusual passphrase 7',
+          session_duration_minutes: 60,
+        },
+      });
+      expect(pending.body.data.member_session).toBeNull();
+      const sent = await prod.sdk('/b2b/otps/sms/send', {
+        body: {
+          organization_id: org.organization_id,
+          member_id: member.member_id,
+          intermediate_session_token: pending.body.data.intermediate_session_token,
+          mfa_phone_number: '+14155550143',
+        },
+      });
+      expect([sent.status, sent.body.error_type]).toEqual([503, 'sms_delivery_failed']);
+      const stored = await prod.db.selectFrom('outbox').select('id').execute();
+      expect(stored).toHaveLength(0);
+    } finally {
+      await prod.close();
+    }
   });
 });

@@ -12,7 +12,7 @@ export interface NormalizedPhoneNumber {
 
 /**
  * Parses a phone number typed in any usual format. Numbers without a `+` country code are read in
- * `defaultRegion`. Returns null for anything that is not a valid number (PROTOCOL.md §7.7:
+ * `defaultRegion`. Returns null for anything that is not a valid number (docs/protocol.md §7.7:
  * `invalid_phone_number`). Uses the same "min" metadata as the widget, so both sides agree on
  * what is valid.
  *

@@ -38,7 +38,7 @@ export function registerOtpSms(app: FastifyInstance, ctx: Context): void {
     const { body, caller } = await mfaRequest(ctx, request, SendBody);
     const { phone } = unwrap(await smsDestination(ctx, caller, body.mfa_phone_number));
     await enforceRateLimits(ctx, [
-      sendsPerIpRule(ctx, request.ip),
+      sendsPerIpRule(ctx, caller.project.id, request.ip),
       ...smsSendRules(ctx, caller.member.member_id, phone),
     ]);
     try {

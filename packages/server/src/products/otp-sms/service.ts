@@ -1,6 +1,8 @@
 /** SMS one-time codes as a second factor (§7.7): sending to a member's phone and checking the code. */
 import type { AuthenticationFactor, MfaEnrollmentChange } from '@gatehouse/protocol';
+import { sql } from 'kysely';
 import { isoAt, type Context } from '../../context.js';
+import { factorPassed, reserveFactorAttempt } from '../factor-lockout/service.js';
 import { phoneNumberTaken } from '../members/update.js';
 import { fail, type Failure } from '../result.js';
 import type { FullSession } from '../sessions/complete.js';
@@ -87,9 +89,11 @@ export interface SmsAuthenticateInput {
 }
 
 /**
- * Checks the member's newest code and grants result F. A wrong code counts against the code
- * (void after five) and answers 401; no live code answers 404 `otp_code_not_found`. Success
- * verifies the number the code was sent to and applies `set_mfa_enrollment`.
+ * Checks the member's newest code and grants result F. Every attempt counts against the code
+ * (void after five) before it is compared, and a wrong code answers 401; no live code answers 404
+ * `otp_code_not_found`. Wrong codes in a row, across codes, lock SMS for the member (403
+ * `member_locked`, see factor-lockout). Success verifies the number the code was sent to and
+ * applies `set_mfa_enrollment`.
  */
 export async function authenticateSmsCode(
   ctx: Context,
@@ -113,13 +117,29 @@ export async function authenticateSmsCode(
       .executeTakeFirst();
     const notFound = fail('otp_code_not_found', 'No code is pending: it expired or was used.');
     if (!row || row.expires_at <= isoAt(now) || row.attempts >= OTP_MAX_ATTEMPTS) return notFound;
+    const locked = await reserveFactorAttempt(ctx, trx, caller.project.id, memberId, 'sms_otp');
+    if (locked) return locked;
+    // The attempt is counted by one conditional update before the code is compared: concurrent
+    // guesses each take one of the code's attempts, and none is compared past the cap.
+    const counted = await trx
+      .updateTable('otp_codes')
+      .set({ attempts: sql<number>`attempts + 1` })
+      .where('id', '=', row.id)
+      .where('used_at', 'is', null)
+      .where('attempts', '<', OTP_MAX_ATTEMPTS)
+      .returning('attempts')
+      .executeTakeFirst();
+    if (!counted) return notFound;
     if (!otpCodeMatches(input.code, row.code_hash, ctx.otpKey)) {
-      const attempts = row.attempts + 1;
-      await trx
-        .updateTable('otp_codes')
-        .set({ attempts, ...(attempts >= OTP_MAX_ATTEMPTS ? { used_at: isoAt(now) } : {}) })
-        .where('id', '=', row.id)
-        .execute();
+      if (Number(counted.attempts) >= OTP_MAX_ATTEMPTS) {
+        // The last attempt voids the code.
+        await trx
+          .updateTable('otp_codes')
+          .set({ used_at: isoAt(now) })
+          .where('id', '=', row.id)
+          .where('used_at', 'is', null)
+          .execute();
+      }
       return fail('unauthorized_credentials', 'The code is not correct.');
     }
     // Single use: only one concurrent redemption flips used_at.
@@ -130,6 +150,7 @@ export async function authenticateSmsCode(
       .where('used_at', 'is', null)
       .executeTakeFirst();
     if (used.numUpdatedRows !== 1n) return notFound;
+    await factorPassed(trx, memberId, 'sms_otp');
     return completePassedFactor(
       ctx,
       trx,

@@ -1,16 +1,17 @@
-// Password sign-in (§7.2): right and wrong passwords, look-alike failures, lockout, imported hashes, IST and MFA.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
+// Password sign-in (§7.2): right and wrong passwords, look-alike failures, guess throttling, imported hashes, IST and MFA.
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startHarness, type Harness } from '../../test/harness.js';
+import { basic, startHarness, type Harness, type TestResponse } from '../../test/harness.js';
 
 const PASSWORD = 'Quartz-Lantern-Orbit-42';
 const FAILURES = 'Invalid email or password.';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  // One proxy hop is trusted, so a test can speak from several client IPs (X-Forwarded-For).
+  h = await startHarness({ config: { trustProxy: 1 } });
   await h.admin.setMemberPassword(h.project.project_id, h.member.member_id, { password: PASSWORD });
 });
 afterAll(async () => {
@@ -85,7 +86,7 @@ describe('passwords/authenticate', () => {
     const lengths = answers.map((res) => res.text.length);
     // Only the request id differs, and it has the same length.
     expect(new Set(lengths).size).toBe(1);
-    await h.db.deleteFrom('password_failures').execute();
+    await h.db.deleteFrom('rate_limit_backoffs').execute();
   });
 
   it('spends about the same time on an unknown e-mail as on a wrong password', async () => {
@@ -103,7 +104,7 @@ describe('passwords/authenticate', () => {
       known.push(await timed('ada@acme.test'));
       unknown.push(await timed(`ghost${i}@acme.test`));
     }
-    await h.db.deleteFrom('password_failures').execute();
+    await h.db.deleteFrom('rate_limit_backoffs').execute();
     // Without the dummy verification an unknown e-mail would answer many times faster.
     expect(median(unknown)).toBeGreaterThan(median(known) * 0.5);
     expect(median(unknown)).toBeLessThan(median(known) * 2);
@@ -187,90 +188,185 @@ describe('passwords/authenticate', () => {
   });
 });
 
-describe('lockout', () => {
-  it('locks a member after 10 failures within the hour, until the window ends', async () => {
-    await memberWithPassword('locked@acme.test');
-    for (let i = 0; i < 10; i += 1) {
-      const res = await authenticate({ email_address: 'locked@acme.test', password: 'wrong-one' });
-      expect(res.body.error_type).toBe('unauthorized_credentials');
-    }
-    const locked = await authenticate({ email_address: 'locked@acme.test', password: PASSWORD });
-    expect(locked.status).toBe(403);
-    expect(locked.body.error_type).toBe('member_locked');
-    expect(locked.body.error_message).toMatch(/Too many failed login attempts/);
-    // Other members are not affected.
-    expect(
-      (await authenticate({ email_address: 'ada@acme.test', password: PASSWORD })).status,
-    ).toBe(200);
+/** Signs in to the seeded organization as if from `ip`. */
+const fromIp = (ip: string, email: string, password: string) =>
+  authenticate({ email_address: email, password }, { headers: { 'x-forwarded-for': ip } });
 
-    h.clock.advance(59 * 60_000);
-    expect(
-      (await authenticate({ email_address: 'locked@acme.test', password: PASSWORD })).status,
-    ).toBe(403);
-    h.clock.advance(60_000);
-    const after = await authenticate({ email_address: 'locked@acme.test', password: PASSWORD });
-    expect(after.status).toBe(200);
+/** What a throttled answer shows, minus the request id. */
+const refusal = (res: TestResponse) => [
+  res.status,
+  res.body.error_type,
+  res.body.error_message,
+  res.headers.get('retry-after'),
+];
+
+describe('throttling guesses', () => {
+  it('checks at most the free attempts of 40 concurrent guesses; the rest wait, the right one too', async () => {
+    await memberWithPassword('race@acme.test');
+    const guesses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) => fromIp('192.0.2.40', 'race@acme.test', `wrong-${i}`)),
+    );
+    const statuses = guesses.map((res) => res.status);
+    // Each guess is counted before its password is checked: only five reach the check.
+    expect(statuses.filter((status) => status === 401)).toHaveLength(5);
+    expect(statuses.filter((status) => status === 429)).toHaveLength(35);
+    for (const res of guesses.filter((r) => r.status === 429)) {
+      expect(res.body.error_type).toBe('too_many_requests');
+      expect(res.headers.get('retry-after')).toBe('1');
+    }
+    const right = await fromIp('192.0.2.40', 'race@acme.test', PASSWORD);
+    expect(refusal(right)).toEqual([
+      429,
+      'too_many_requests',
+      'Too many failed attempts for this email address. Try again in 1 second, or log in with an email link or reset your password.',
+      '1',
+    ]);
+    h.clock.advance(1000);
+    expect((await fromIp('192.0.2.40', 'race@acme.test', PASSWORD)).status).toBe(200);
   });
 
-  it('counts failures in a window opened by the first one, and a success starts over', async () => {
-    await memberWithPassword('spread@acme.test');
-    const fail = () => authenticate({ email_address: 'spread@acme.test', password: 'wrong-one' });
-    for (let i = 0; i < 9; i += 1) await fail();
-    // The window of those nine ends; the tenth failure opens a new one instead of locking.
-    h.clock.advance(61 * 60_000);
-    await fail();
-    expect(
-      (await authenticate({ email_address: 'spread@acme.test', password: PASSWORD })).status,
-    ).toBe(200);
-    for (let i = 0; i < 9; i += 1) await fail();
-    // Nine since the success: not locked yet.
-    expect(
-      (await authenticate({ email_address: 'spread@acme.test', password: PASSWORD })).status,
-    ).toBe(200);
+  it('doubles the wait with each further failure, and a right password starts over', async () => {
+    await memberWithPassword('slow@acme.test');
+    const guess = (password = 'wrong-one') => fromIp('192.0.2.41', 'slow@acme.test', password);
+    for (let i = 0; i < 5; i += 1) expect((await guess()).status).toBe(401);
+    const waits = [];
+    for (let i = 0; i < 4; i += 1) {
+      const refused = await guess();
+      expect(refused.status).toBe(429);
+      const wait = Number(refused.headers.get('retry-after'));
+      waits.push(wait);
+      h.clock.advance(wait * 1000);
+      expect((await guess()).status).toBe(401);
+    }
+    expect(waits).toEqual([1, 2, 4, 8]);
+    h.clock.advance(16_000);
+    expect((await guess(PASSWORD)).status).toBe(200);
+    for (let i = 0; i < 5; i += 1) expect((await guess()).status).toBe(401);
+    expect((await guess()).headers.get('retry-after')).toBe('1');
+    // A quiet hour forgets the address and IP.
+    h.clock.advance(60 * 60_000);
+    expect((await guess(PASSWORD)).status).toBe(200);
   });
 
-  it('is lifted by a new password', async () => {
-    const member = await memberWithPassword('reset-lock@acme.test');
+  it("does not let a stranger's wrong guesses lock the owner out", async () => {
+    await memberWithPassword('owner@acme.test');
+    const stranger = [];
     for (let i = 0; i < 10; i += 1) {
-      await authenticate({ email_address: 'reset-lock@acme.test', password: 'wrong-one' });
+      stranger.push((await fromIp('203.0.113.7', 'owner@acme.test', `guess-${i}`)).status);
     }
-    expect(
-      (await authenticate({ email_address: 'reset-lock@acme.test', password: PASSWORD })).body
-        .error_type,
-    ).toBe('member_locked');
-    await h.admin.setMemberPassword(h.project.project_id, member.member_id, {
+    expect(stranger).toEqual([401, 401, 401, 401, 401, 429, 429, 429, 429, 429]);
+    expect((await fromIp('198.51.100.2', 'owner@acme.test', PASSWORD)).status).toBe(200);
+  });
+
+  it('treats an unknown address exactly like a member', async () => {
+    await memberWithPassword('someone@acme.test');
+    const run = async (email: string) => {
+      const answers = [];
+      for (let i = 0; i < 7; i += 1) {
+        answers.push(refusal(await fromIp('192.0.2.42', email, `guess-${i}`)));
+      }
+      h.clock.advance(1000);
+      answers.push(refusal(await fromIp('192.0.2.42', email, 'guess-again')));
+      answers.push(refusal(await fromIp('192.0.2.42', email, 'guess-again')));
+      return answers;
+    };
+    const member = await run('someone@acme.test');
+    const unknown = await run('no-one@acme.test');
+    expect(unknown).toEqual(member);
+    expect(member.map(([status]) => status)).toEqual([401, 401, 401, 401, 401, 429, 429, 401, 429]);
+  });
+});
+
+describe('the ceiling per address across IPs', () => {
+  let strict: Harness;
+  beforeAll(async () => {
+    strict = await startHarness({
+      config: { trustProxy: 1, passwordThrottle: { attemptsPerEmail: 3, windowMinutes: 60 } },
+    });
+    await strict.admin.setMemberPassword(strict.project.project_id, strict.member.member_id, {
+      password: PASSWORD,
+    });
+  });
+  afterAll(async () => {
+    await strict.close();
+  });
+
+  const login = (ip: string, email: string, password: string) =>
+    strict.sdk('/b2b/passwords/authenticate', {
+      body: { organization_id: strict.org.organization_id, email_address: email, password },
+      headers: { 'x-forwarded-for': ip },
+    });
+  const mailsTo = async (to: string) =>
+    (await strict.admin.listOutbox({ limit: 100 })).filter((m) => m.to === to);
+
+  /** Three wrong guesses from three IPs, then three more tries from fresh IPs. */
+  const spray = async (email: string, last: string) => {
+    const answers = [];
+    for (const n of [1, 2, 3]) answers.push(refusal(await login(`10.0.0.${n}`, email, 'wrong')));
+    for (const n of [4, 5, 6]) answers.push(refusal(await login(`10.0.0.${n}`, email, last)));
+    return answers;
+  };
+
+  it('pauses password login for the address, and e-mails the member once a login link that works', async () => {
+    const member = await spray('ada@acme.test', PASSWORD);
+    const paused = [
+      429,
+      'too_many_requests',
+      expect.stringMatching(
+        /^Password login for this email address is paused after too many failed attempts\. Try again in \d+ (seconds?|minutes?), or log in with an email link or reset your password\.$/,
+      ),
+      expect.stringMatching(/^\d+$/),
+    ];
+    expect(member.slice(0, 3).map(([status]) => status)).toEqual([401, 401, 401]);
+    expect(member.slice(3)).toEqual([paused, paused, paused]);
+
+    // The same answers for an address nobody has, and no e-mail.
+    const unknown = await spray('nobody@acme.test', PASSWORD);
+    expect(unknown).toEqual(member);
+    expect(await mailsTo('nobody@acme.test')).toEqual([]);
+
+    const notices = (await mailsTo('ada@acme.test')).filter((m) => /paused/.test(m.subject));
+    expect(notices).toHaveLength(1);
+    const notice = notices[0];
+    expect(notice?.subject).toBe('Password login to Acme is paused');
+    expect(notice?.text).toContain('too many failed attempts');
+    const link = new URL(notice?.links[0] ?? '');
+    expect(link.searchParams.get('stytch_token_type')).toBe('multi_tenant_magic_links');
+    const signedIn = await strict.sdk('/b2b/magic_links/authenticate', {
+      body: { magic_links_token: link.searchParams.get('token'), session_duration_minutes: 60 },
+    });
+    expect(signedIn.status).toBe(200);
+    expect(signedIn.body.data.member.email_address).toBe('ada@acme.test');
+
+    // Magic links keep working while password guessing is paused.
+    const viaLink = await strict.login('ada@acme.test');
+    expect(viaLink.member_authenticated).toBe(true);
+    expect((await login('10.0.0.9', 'ada@acme.test', PASSWORD)).status).toBe(429);
+
+    // The pause ends with its window.
+    strict.clock.advance(60 * 60_000);
+    expect((await login('10.0.0.9', 'ada@acme.test', PASSWORD)).status).toBe(200);
+  });
+
+  it('is lifted by a new password, and right passwords do not count towards it', async () => {
+    const member = await strict.admin.createMember(
+      strict.project.project_id,
+      strict.org.organization_id,
+      { email_address: 'lifted@acme.test' },
+    );
+    await strict.admin.setMemberPassword(strict.project.project_id, member.member_id, {
+      password: PASSWORD,
+    });
+    for (let i = 0; i < 5; i += 1) {
+      expect((await login(`10.1.0.${i}`, 'lifted@acme.test', PASSWORD)).status).toBe(200);
+    }
+    for (const n of [1, 2, 3]) await login(`10.1.1.${n}`, 'lifted@acme.test', 'wrong');
+    expect((await login('10.1.1.4', 'lifted@acme.test', PASSWORD)).status).toBe(429);
+    await strict.admin.setMemberPassword(strict.project.project_id, member.member_id, {
       password: 'Another-Quartz-Lantern-7',
     });
-    const res = await authenticate({
-      email_address: 'reset-lock@acme.test',
-      password: 'Another-Quartz-Lantern-7',
-    });
+    const res = await login('10.1.1.4', 'lifted@acme.test', 'Another-Quartz-Lantern-7');
     expect(res.status).toBe(200);
-  });
-
-  it('follows the configured limits', async () => {
-    const strict = await startHarness({
-      config: { passwordLockout: { maxFailures: 3, windowMinutes: 5 } },
-    });
-    try {
-      await strict.admin.setMemberPassword(strict.project.project_id, strict.member.member_id, {
-        password: PASSWORD,
-      });
-      const login = (password: string) =>
-        strict.sdk('/b2b/passwords/authenticate', {
-          body: {
-            organization_id: strict.org.organization_id,
-            email_address: 'ada@acme.test',
-            password,
-          },
-        });
-      for (let i = 0; i < 3; i += 1) await login('wrong-one');
-      expect((await login(PASSWORD)).body.error_type).toBe('member_locked');
-      strict.clock.advance(5 * 60_000);
-      expect((await login(PASSWORD)).status).toBe(200);
-    } finally {
-      await strict.close();
-    }
   });
 });
 

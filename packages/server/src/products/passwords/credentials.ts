@@ -2,6 +2,8 @@
 import type { Environment } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
+import { voidLinkTokens } from '../magic-links/tokens.js';
+import { endMemberSessions } from '../sessions/revocation.js';
 
 /** A member's stored password. */
 export interface StoredPassword {
@@ -43,11 +45,19 @@ export async function storedPassword(db: Db, memberId: string): Promise<StoredPa
 /**
  * Sets a member's password hash. A member keeps one password id for life, so a reset replaces
  * the hash under the same `member_password_id`; one upsert, so concurrent first passwords of
- * the same member cannot both insert.
+ * the same member cannot both insert. Every other session and IST of the member ends with the
+ * old password (only `keepSessionId`, the caller's own session, survives): whoever stole one
+ * must not outlast the change. So does every reset link of the member not yet used.
  */
 export async function savePassword(
   db: Db,
-  input: { projectId: string; environment: Environment; memberId: string; hash: string },
+  input: {
+    projectId: string;
+    environment: Environment;
+    memberId: string;
+    hash: string;
+    keepSessionId?: string | null;
+  },
   now: number,
 ): Promise<string> {
   const at = isoAt(now);
@@ -64,11 +74,33 @@ export async function savePassword(
     .onConflict((oc) => oc.column('member_id').doUpdateSet({ hash: input.hash, updated_at: at }))
     .returning('id')
     .executeTakeFirstOrThrow();
-  await db
+  const member = await db
     .updateTable('members')
     .set({ password_id: id, updated_at: at })
     .where('id', '=', input.memberId)
-    .execute();
+    .returning(['email', 'organization_id'])
+    .executeTakeFirstOrThrow();
+  // A reset link sent before this password must not replace it afterwards.
+  await voidLinkTokens(
+    db,
+    {
+      projectId: input.projectId,
+      kind: 'password_reset',
+      email: member.email,
+      organizationId: member.organization_id,
+    },
+    now,
+  );
+  await endMemberSessions(
+    db,
+    {
+      projectId: input.projectId,
+      memberId: input.memberId,
+      email: member.email,
+      keepSessionId: input.keepSessionId ?? null,
+    },
+    now,
+  );
   return id;
 }
 

@@ -1,5 +1,5 @@
 // Password resets (§7.2, §8, §10): by e-mail link with PKCE, by existing password, by session.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
+/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
 import { createHash, randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness.js';
@@ -256,6 +256,59 @@ describe('passwords/email/reset', () => {
     expect([missing.status, missing.body.body[0].dataPath]).toEqual([400, '.password_reset_token']);
   });
 
+  it('is void once a newer link, or any other way, has set a password', async () => {
+    await member('twice@acme.test');
+    const older = await resetToken('twice@acme.test');
+    const newer = await resetToken('twice@acme.test');
+    const used = await resetByEmail({ password_reset_token: newer, password: NEW_PASSWORD });
+    expect(used.status).toBe(200);
+    const stale = await resetByEmail({
+      password_reset_token: older,
+      password: 'Some-Other-Password-99',
+    });
+    expect([stale.status, stale.body.error_type]).toEqual([404, 'password_reset_token_not_found']);
+    expect((await login('twice@acme.test', NEW_PASSWORD)).status).toBe(200);
+
+    const other = await member('others@acme.test');
+    const tryLink = async (token: string) => {
+      const res = await resetByEmail({
+        password_reset_token: token,
+        password: 'Late-Link-Pass-31',
+      });
+      return [res.status, res.body.error_type];
+    };
+    const gone = [404, 'password_reset_token_not_found'];
+    // Set by the project.
+    const beforeAdmin = await resetToken('others@acme.test');
+    await h.admin.setMemberPassword(h.project.project_id, other.member_id, {
+      password: NEW_PASSWORD,
+    });
+    expect(await tryLink(beforeAdmin)).toEqual(gone);
+    // Changed with the current password.
+    const beforeChange = await resetToken('others@acme.test');
+    const changed = await h.sdk('/b2b/passwords/existing_password/reset', {
+      body: {
+        organization_id: h.org.organization_id,
+        email_address: 'others@acme.test',
+        existing_password: NEW_PASSWORD,
+        new_password: 'Amber-Meadow-Signal-58',
+      },
+    });
+    expect(changed.status).toBe(200);
+    expect(await tryLink(beforeChange)).toEqual(gone);
+    // Set with a session.
+    const beforeSession = await resetToken('others@acme.test');
+    const session = await h.login('others@acme.test');
+    const bySession = await h.sdk('/b2b/passwords/session/reset', {
+      body: { password: 'Cobalt-Prairie-Lantern-64' },
+      token: session.session_token,
+    });
+    expect(bySession.status).toBe(200);
+    expect(await tryLink(beforeSession)).toEqual(gone);
+    // A link asked for after the change works.
+    expect((await tryLink(await resetToken('others@acme.test')))[0]).toBe(200);
+  });
+
   it('binds the link to the code_challenge: a mismatch leaves it usable', async () => {
     await member('pkce@acme.test');
     const { verifier, challenge } = pkcePair();
@@ -300,7 +353,7 @@ describe('passwords/email/reset', () => {
     expect(ok.status).toBe(200);
   });
 
-  it('activates an invited member, lifts a lockout, and returns variant B when MFA is required', async () => {
+  it('activates an invited member, lifts the password throttle, and returns variant B when MFA is required', async () => {
     const strict = await h.admin.createOrganization(h.project.project_id, {
       organization_name: 'Strict',
       organization_slug: 'strict',
@@ -327,8 +380,8 @@ describe('passwords/email/reset', () => {
     expect(data.member_id).toBe(invited.member_id);
 
     await member('unlock@acme.test');
-    for (let i = 0; i < 10; i += 1) await login('unlock@acme.test', 'wrong-password');
-    expect((await login('unlock@acme.test', PASSWORD)).body.error_type).toBe('member_locked');
+    for (let i = 0; i < 5; i += 1) await login('unlock@acme.test', 'wrong-password');
+    expect((await login('unlock@acme.test', PASSWORD)).body.error_type).toBe('too_many_requests');
     const unlockToken = await resetToken('unlock@acme.test');
     expect(
       (await resetByEmail({ password_reset_token: unlockToken, password: NEW_PASSWORD })).status,
@@ -360,7 +413,7 @@ describe('passwords/existing_password/reset', () => {
     expect((await login('change@acme.test', PASSWORD)).status).toBe(401);
   });
 
-  it('refuses a wrong current password (counting towards the lockout) and a weak new one', async () => {
+  it('refuses a wrong current password (throttled like a sign-in) and a weak new one', async () => {
     await member('careful@acme.test');
     const weak = await resetExisting({
       email_address: 'careful@acme.test',
@@ -368,7 +421,7 @@ describe('passwords/existing_password/reset', () => {
       new_password: 'password1',
     });
     expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
-    for (let i = 0; i < 10; i += 1) {
+    for (let i = 0; i < 5; i += 1) {
       const wrong = await resetExisting({
         email_address: 'careful@acme.test',
         existing_password: 'not-it',
@@ -381,7 +434,8 @@ describe('passwords/existing_password/reset', () => {
       existing_password: PASSWORD,
       new_password: NEW_PASSWORD,
     });
-    expect([locked.status, locked.body.error_type]).toEqual([403, 'member_locked']);
+    expect([locked.status, locked.body.error_type]).toEqual([429, 'too_many_requests']);
+    expect(locked.headers.get('retry-after')).toBe('1');
     const unknown = await resetExisting({
       email_address: 'ghost@acme.test',
       existing_password: PASSWORD,

@@ -1,5 +1,9 @@
 /** Password reset by e-mail (§7.2, §8, §10): the reset link, and the new password set with it. */
-import { RESET_LINK_DEFAULT_MINUTES, type Member, type Organization } from '@gatehouse/protocol';
+import {
+  RESET_LINK_DEFAULT_MINUTES,
+  type AnonymousMember,
+  type OrganizationSlugSubset,
+} from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { hashPassword } from '../../crypto/password-hash.js';
 import { passwordResetEmail } from '../../delivery/templates.js';
@@ -15,17 +19,18 @@ import {
   memberByEmail,
   memberEmailId,
   normalizeEmail,
+  toAnonymousMember,
 } from '../members/service.js';
-import { allowsAuthMethod, organizationById } from '../organizations/service.js';
+import { allowsAuthMethod, organizationById, toSlugSubset } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
-import { fail, type Failure } from '../result.js';
-import type { AuthOutcome, PresentedSession } from '../sessions/complete.js';
+import { allOrNothing, fail, type Failure } from '../result.js';
+import type { AuthOutcome } from '../sessions/complete.js';
 import { completePrimary } from '../sessions/primary.js';
 import { savePassword } from './credentials.js';
 import { passwordResetFactor } from './factors.js';
-import { clearFailures } from './lockout.js';
 import { acceptableNewPassword } from './rules.js';
+import { forgetGuesses } from './throttle.js';
 
 /** Input of {@link startPasswordReset}. */
 export interface ResetStartInput {
@@ -40,12 +45,15 @@ export interface ResetStartInput {
 /**
  * E-mails a member a single-use link to the reset page (`stytch_token_type=multi_tenant_passwords`).
  * The member need not have a password yet: setting one by reset link also proves the address.
+ * The caller is anonymous, so it gets the anonymous member subset and the slug subset (§7.2).
  */
 export async function startPasswordReset(
   ctx: Context,
   project: Project,
   input: ResetStartInput,
-): Promise<{ member_id: string; member: Member; organization: Organization } | Failure> {
+): Promise<
+  { member_id: string; member: AnonymousMember; organization: OrganizationSlugSubset } | Failure
+> {
   const email = normalizeEmail(input.email_address);
   if (!isEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
   if (project.pkceRequired.password_resets && !input.code_challenge) {
@@ -87,7 +95,11 @@ export async function startPasswordReset(
   );
   const link = withToken(target.url, 'multi_tenant_passwords', token);
   await ctx.mailer.send(email, passwordResetEmail(link, organization.organization_name, lifetime));
-  return { member_id: member.member_id, member, organization };
+  return {
+    member_id: member.member_id,
+    member: toAnonymousMember(member),
+    organization: toSlugSubset(organization),
+  };
 }
 
 /** Input of {@link resetPasswordByEmail}. */
@@ -111,14 +123,15 @@ function tokenFailure(reason: RedeemFailure): Failure {
 }
 
 /**
- * Sets a new password with a reset link and signs the member in: result AM. The link is spent
- * only once the password is accepted: a weak password or a PKCE mismatch leaves it usable.
+ * Sets a new password with a reset link and signs the member in: result AM with a new session,
+ * since the change ends every session and IST of the member, including any sent with the call.
+ * The link is spent only once the password is accepted: a weak password or a PKCE mismatch
+ * leaves it usable, and a refusal after it rolls everything back.
  */
 export async function resetPasswordByEmail(
   ctx: Context,
   project: Project,
   input: ResetByEmailInput,
-  presented: PresentedSession | null,
 ): Promise<AuthOutcome | Failure> {
   const peeked = await peekLinkToken(
     ctx.db,
@@ -133,7 +146,7 @@ export async function resetPasswordByEmail(
   if (weak) return weak;
   const hash = await hashPassword(input.password);
 
-  return ctx.db.transaction().execute(async (trx) => {
+  return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
     // Single-use: spent in the same transaction that sets the password.
     const token = await redeemLinkToken(
@@ -167,7 +180,7 @@ export async function resetPasswordByEmail(
       },
       now,
     );
-    await clearFailures(trx, activated.member_id);
+    await forgetGuesses(ctx, trx, activated.member_id);
     const member = { ...activated, member_password_id: passwordId };
     const emailId = await memberEmailId(trx, member.member_id);
     return completePrimary(
@@ -179,7 +192,6 @@ export async function resetPasswordByEmail(
         member,
         factors: [passwordResetFactor(member, emailId, now)],
         durationMinutes: input.session_duration_minutes,
-        presented,
         intermediateSessionToken: input.intermediate_session_token,
       },
       now,

@@ -25,7 +25,7 @@ const email = fields.text.max(254);
 const password = fields.text.max(256);
 const organizationId = fields.text.max(200);
 const ist = z.string().max(200).optional();
-/** Password login and reset by e-mail fall back to 30 minutes (widget-spec §9). */
+/** Password login and reset by e-mail fall back to 30 minutes (docs/widget.md §9). */
 const passwordDuration = fields.sessionDuration.default(PASSWORD_SESSION_DURATION_FALLBACK_MINUTES);
 
 const AuthenticateBody = z.object({
@@ -80,7 +80,10 @@ const StrengthCheckBody = z.object({
   email_address: z.string().max(254).optional(),
 });
 
-/** Guesses (sign-ins, existing-password resets) are limited per client IP on top of the lockout. */
+/**
+ * Guesses (sign-ins, existing-password resets) are limited per client IP across all addresses,
+ * on top of the per-address throttle in the service.
+ */
 async function limitGuesses(ctx: Context, request: FastifyRequest): Promise<void> {
   await enforceRateLimits(ctx, [
     {
@@ -98,30 +101,36 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     const body = parseBody(AuthenticateBody, request.body);
     await limitGuesses(ctx, request);
     const presented = await optionalSession(ctx, caller);
-    return ok(request, unwrap(await authenticatePassword(ctx, caller.project, body, presented)));
+    return ok(
+      request,
+      unwrap(await authenticatePassword(ctx, caller.project, body, presented, request.ip)),
+    );
   });
 
   app.post('/sdk/v1/b2b/passwords/email/reset/start', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(ResetStartBody, request.body);
     // Reset e-mails share the magic-link send limits.
-    await limitEmailSends(ctx, request.ip, body.email_address);
+    await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
     return ok(request, unwrap(await startPasswordReset(ctx, caller.project, body)));
   });
 
   app.post('/sdk/v1/b2b/passwords/email/reset', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(ResetByEmailBody, request.body);
-    const presented = await optionalSession(ctx, caller);
-    return ok(request, unwrap(await resetPasswordByEmail(ctx, caller.project, body, presented)));
+    // A session sent along is not extended: the new password ends it with all the others.
+    return ok(request, unwrap(await resetPasswordByEmail(ctx, caller.project, body)));
   });
 
   app.post('/sdk/v1/b2b/passwords/existing_password/reset', async (request) => {
     const caller = await sdkCaller(ctx, request);
     const body = parseBody(ExistingPasswordBody, request.body);
     await limitGuesses(ctx, request);
-    const presented = await optionalSession(ctx, caller);
-    return ok(request, unwrap(await resetByExistingPassword(ctx, caller.project, body, presented)));
+    // A session sent along is not extended: the new password ends it with all the others.
+    return ok(
+      request,
+      unwrap(await resetByExistingPassword(ctx, caller.project, body, request.ip)),
+    );
   });
 
   app.post('/sdk/v1/b2b/passwords/session/reset', async (request) => {

@@ -5,7 +5,7 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../crypto/p
 import { isEmail, memberByEmail, memberById, normalizeEmail } from '../members/service.js';
 import { allowsAuthMethod, organizationById } from '../organizations/service.js';
 import type { Project } from '../projects/service.js';
-import { fail, type Failure } from '../result.js';
+import { allOrNothing, fail, type Failure } from '../result.js';
 import {
   completeAuthentication,
   fullSession,
@@ -22,15 +22,11 @@ import {
   upgradePasswordHash,
 } from './credentials.js';
 import { passwordFactor } from './factors.js';
-import { clearFailures, lockState, recordFailure } from './lockout.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
+import { forgetGuesses, reserveGuess, settleGuess } from './throttle.js';
 
 /** The one answer to a wrong e-mail or a wrong password: the two must be indistinguishable. */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
-
-/** The answer while a member's password sign-in is locked after too many failures. */
-export const MEMBER_LOCKED_MESSAGE =
-  'Too many failed login attempts for this account. Try again later, or reset your password to log in now.';
 
 /** The organization of a password call, if it exists and accepts passwords. */
 async function passwordOrganization(
@@ -56,23 +52,24 @@ interface VerifiedMember {
 
 /**
  * Checks an e-mail and password against the organization's members. Unknown addresses, members
- * without a password and wrong passwords all fail alike, after the same argon2 work; failures of
- * a known member count towards the lockout, and a locked member is refused before any check.
+ * without a password and wrong passwords all fail alike, after the same argon2 work. Every guess
+ * is first reserved against the throttle of the address typed (from `clientIp`, and across all
+ * IPs): a refused one is answered 429 without any check, whoever the address belongs to.
  */
 async function verifyCredentials(
   ctx: Context,
   project: Project,
   input: { organization_id: string; email_address: string; password: string },
+  clientIp: string,
 ): Promise<VerifiedMember | Failure> {
   const email = normalizeEmail(input.email_address);
   if (!isEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
   const organization = await passwordOrganization(ctx, project, input.organization_id);
   if ('failure' in organization) return organization;
+  // Counted before the check and compared after: concurrent guesses cannot all be checked.
+  const guess = await reserveGuess(ctx, project, organization, email, clientIp);
+  if ('failure' in guess) return guess;
   const member = await memberByEmail(ctx.db, organization.organization_id, email);
-  const lockout = ctx.config.passwordLockout;
-  if (member && (await lockState(ctx.db, member.member_id, lockout, ctx.now())).locked) {
-    return fail('member_locked', MEMBER_LOCKED_MESSAGE);
-  }
   // Only active members sign in with a password; invited and pending ones prove their address first.
   const password =
     member?.status === 'active' ? await storedPassword(ctx.db, member.member_id) : null;
@@ -80,9 +77,9 @@ async function verifyCredentials(
     ? await verifyPassword(password.hash, input.password)
     : { valid: await verifyAgainstDummy(input.password), needsRehash: false };
   if (!member || !password || !verdict.valid) {
-    if (member) await recordFailure(ctx.db, project.id, member.member_id, lockout, ctx.now());
     return fail('unauthorized_credentials', INVALID_CREDENTIALS_MESSAGE);
   }
+  await settleGuess(ctx, guess);
   return { organization, member, password, needsRehash: verdict.needsRehash };
 }
 
@@ -104,16 +101,16 @@ export async function authenticatePassword(
   project: Project,
   input: PasswordAuthenticateInput,
   presented: PresentedSession | null,
+  clientIp: string,
 ): Promise<AuthOutcome | Failure> {
-  const verified = await verifyCredentials(ctx, project, input);
+  const verified = await verifyCredentials(ctx, project, input, clientIp);
   if ('failure' in verified) return verified;
   const { organization, member, password } = verified;
   // Hashing is slow: it happens before the transaction so no write lock waits on it.
   const upgraded = verified.needsRehash ? await hashPassword(input.password) : null;
-  return ctx.db.transaction().execute(async (trx) => {
+  return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
     if (upgraded) await upgradePasswordHash(trx, password.id, password.hash, upgraded, now);
-    await clearFailures(trx, member.member_id);
     return completePrimary(
       ctx,
       trx,
@@ -141,20 +138,26 @@ export interface ExistingPasswordResetInput {
 }
 
 /**
- * Changes a password by proving the current one (a wrong one counts towards the lockout), then
- * signs the member in: result AM.
+ * Changes a password by proving the current one (throttled like a sign-in), then
+ * signs the member in: result AM with a new session, since the change ends every session of the
+ * member, including one sent with the call.
  */
 export async function resetByExistingPassword(
   ctx: Context,
   project: Project,
   input: ExistingPasswordResetInput,
-  presented: PresentedSession | null,
+  clientIp: string,
 ): Promise<AuthOutcome | Failure> {
-  const verified = await verifyCredentials(ctx, project, {
-    organization_id: input.organization_id,
-    email_address: input.email_address,
-    password: input.existing_password,
-  });
+  const verified = await verifyCredentials(
+    ctx,
+    project,
+    {
+      organization_id: input.organization_id,
+      email_address: input.email_address,
+      password: input.existing_password,
+    },
+    clientIp,
+  );
   if ('failure' in verified) return verified;
   const { organization, member } = verified;
   const weak = await acceptableNewPassword(ctx, project, input.new_password, member.email_address);
@@ -167,21 +170,20 @@ export async function resetByExistingPassword(
       { projectId: project.id, environment: project.environment, memberId: member.member_id, hash },
       now,
     );
-    await clearFailures(trx, member.member_id);
+    await forgetGuesses(ctx, trx, member.member_id);
     return completeAuthentication(ctx, trx, {
       project,
       organization,
       member,
       factors: [passwordFactor(now)],
       durationMinutes: input.session_duration_minutes,
-      presented,
     });
   });
 }
 
 /**
  * Sets the password of the session's member (after a login link, for a member who had none, or
- * to change it): result F for the same session.
+ * to change it): result F for the same session, the only one of the member that survives.
  */
 export async function resetBySession(
   ctx: Context,
@@ -206,11 +208,19 @@ export async function resetBySession(
     const now = ctx.now();
     const passwordId = await savePassword(
       trx,
-      { projectId: project.id, environment: project.environment, memberId: member.member_id, hash },
+      {
+        projectId: project.id,
+        environment: project.environment,
+        memberId: member.member_id,
+        hash,
+        keepSessionId: session.row.id,
+      },
       now,
     );
-    await clearFailures(trx, member.member_id);
-    const row = await touchSession(trx, session.row, now);
+    await forgetGuesses(ctx, trx, member.member_id);
+    const row = await touchSession(trx, session.row, now, {
+      maxLifetimeMinutes: ctx.config.sessionMaxLifetimeMinutes,
+    });
     const updated = { ...member, member_password_id: passwordId };
     return fullSession(ctx, project, organization, updated, row, session.token);
   });
@@ -240,7 +250,8 @@ export interface SetPasswordInput {
 /**
  * Sets a member's password on behalf of the project (management API, admin, CLI). A clear
  * password must satisfy the project's policy; an imported hash must be in a format we verify,
- * and is replaced by argon2id at the member's next login. Either clears the lockout.
+ * and is replaced by argon2id at the member's next login. Either lifts the password throttle and ends
+ * every session and IST of the member.
  */
 export async function setMemberPassword(
   ctx: Context,
@@ -272,7 +283,7 @@ export async function setMemberPassword(
       { projectId: project.id, environment: project.environment, memberId: member.member_id, hash },
       ctx.now(),
     );
-    await clearFailures(trx, member.member_id);
+    await forgetGuesses(ctx, trx, member.member_id);
     return (
       (await memberById(trx, project.id, member.member_id)) ?? {
         ...member,

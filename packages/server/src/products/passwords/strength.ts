@@ -24,7 +24,7 @@ export interface StrengthCheckOptions {
 /** The zxcvbn score from which a password is strong enough. */
 export const ZXCVBN_MIN_SCORE = 3;
 
-/** The widget's text for a breached password (widget-spec.md §5), also used as zxcvbn's warning. */
+/** The widget's text for a breached password (docs/widget.md §5), also used as zxcvbn's warning. */
 export const BREACHED_PASSWORD_WARNING =
   'This password may have been used on a different site that experienced a security issue. Please choose another password.';
 

@@ -4,6 +4,7 @@ import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
 import { createMember, memberByEmail, memberById } from '../members/service.js';
 import { updateMember, type MemberMfaPatch } from '../members/update.js';
+import { refusePublicDomains } from '../organizations/jit-domains.js';
 import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
 import {
   createOrganization,
@@ -11,6 +12,11 @@ import {
   organizationBySlug,
 } from '../organizations/service.js';
 import { setMemberPassword } from '../passwords/service.js';
+import {
+  revokeForBackend,
+  type RevokedSessions,
+  type RevokeTarget,
+} from '../sessions/lifecycle.js';
 import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
 
 /** Administration of projects, organizations and members, without HTTP. */
@@ -21,6 +27,8 @@ export interface Admin {
     name: string;
     environment: Environment;
     public_token: string;
+    /** Origins whose pages may call the SDK API (and frame the host app's pages). */
+    authorized_origins: string[];
   } | null>;
   updateProject(projectId: string, patch: UpdateProjectInput): Promise<void>;
   createOrganization(
@@ -62,7 +70,10 @@ export interface Admin {
     memberId: string,
     passwordOrHash: { password?: string; hash?: string },
   ): Promise<Member>;
-  /** Changes an organization's name, logo, auth or MFA policy; absent fields stay. */
+  /**
+   * Changes an organization's name, logo, e-mail JIT domains, auth or MFA policy; absent fields
+   * stay. Throws for a public mail domain (gmail.com…) in `email_allowed_domains`, as creation does.
+   */
   updateOrganization(
     projectId: string,
     organizationId: string,
@@ -73,6 +84,11 @@ export interface Admin {
    * verification, default method) or name; absent fields stay.
    */
   updateMember(projectId: string, memberId: string, patch: MemberMfaPatch): Promise<Member>;
+  /**
+   * Revokes one live session (by `session_id` or `session_token`) or every session and IST of a
+   * member (`member_id`): give exactly one. Throws for an unknown session or member.
+   */
+  revokeSessions(projectId: string, target: RevokeTarget): Promise<RevokedSessions>;
   listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
 }
 
@@ -96,6 +112,7 @@ export function createAdmin(ctx: Context): Admin {
             name: p.name,
             environment: p.environment,
             public_token: p.publicToken,
+            authorized_origins: p.authorizedOrigins,
           }
         : null;
     },
@@ -105,6 +122,8 @@ export function createAdmin(ctx: Context): Admin {
     },
     async createOrganization(projectId, input) {
       const project = await requireProject(projectId);
+      const publicDomain = refusePublicDomains(input.email_allowed_domains ?? []);
+      if (publicDomain) throw new Error(publicDomain.message);
       const org = await ctx.db
         .transaction()
         .execute((trx) =>
@@ -144,7 +163,11 @@ export function createAdmin(ctx: Context): Admin {
     },
     async updateOrganization(projectId, organizationId, patch) {
       const project = await requireProject(projectId);
-      const org = await updateOrganization(ctx.db, project.id, organizationId, patch, ctx.now());
+      const publicDomain = refusePublicDomains(patch.email_allowed_domains ?? []);
+      if (publicDomain) throw new Error(publicDomain.message);
+      const org = await ctx.db
+        .transaction()
+        .execute((trx) => updateOrganization(trx, project.id, organizationId, patch, ctx.now()));
       if (!org) throw new TypeError(`Unknown organization: ${organizationId}`);
       return org;
     },
@@ -153,6 +176,16 @@ export function createAdmin(ctx: Context): Admin {
       const member = await updateMember(ctx.db, project.id, memberId, patch, ctx.now());
       if ('failure' in member) throw new Error(member.message);
       return member;
+    },
+    async revokeSessions(projectId, target) {
+      const project = await requireProject(projectId);
+      const given = [target.session_id, target.session_token, target.member_id];
+      if (given.filter((v) => v !== undefined).length !== 1) {
+        throw new TypeError('Give exactly one of session_id, session_token and member_id');
+      }
+      const revoked = await revokeForBackend(ctx, project, target);
+      if ('failure' in revoked) throw new Error(revoked.message);
+      return revoked;
     },
     listOutbox: (opts) => listOutbox(ctx.db, opts),
   };

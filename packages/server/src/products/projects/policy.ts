@@ -1,7 +1,7 @@
 /** The project's security policy: which browser origins and which redirect URLs it accepts. */
 import type { Project, RedirectKind } from './service.js';
 
-/** Hosts that a test project always trusts, on any port (PROTOCOL.md §2, §14). */
+/** Hosts that a test project always trusts, on any port (docs/protocol.md §2, §14). */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
 
 function isLoopback(url: URL): boolean {

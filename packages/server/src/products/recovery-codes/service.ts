@@ -7,6 +7,7 @@ import {
   hashRecoveryCode,
   matchRecoveryCode,
 } from '../../crypto/recovery-codes.js';
+import { factorPassed, reserveFactorAttempt } from '../factor-lockout/service.js';
 import { memberById } from '../members/service.js';
 import type { Project } from '../projects/service.js';
 import { fail, type Failure } from '../result.js';
@@ -80,6 +81,7 @@ export interface RecoverInput {
 /**
  * Passes MFA with a recovery code of the member's TOTP registration: result F plus how many codes
  * remain. Each code works once (consumed by a conditional update in the same transaction).
+ * Wrong codes count toward the TOTP lock (403 `member_locked`, see factor-lockout).
  */
 export async function recoverWithCode(
   ctx: Context,
@@ -91,6 +93,15 @@ export async function recoverWithCode(
   if (member.totp_registration_id === '') return fail('totp_not_found', NO_TOTP);
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.now();
+    // Shares the TOTP count: a way past the same second factor must not dodge its lock.
+    const locked = await reserveFactorAttempt(
+      ctx,
+      trx,
+      caller.project.id,
+      member.member_id,
+      'totp',
+    );
+    if (locked) return locked;
     const rows = await unusedCodes(trx, member.member_id, member.totp_registration_id);
     const index = matchRecoveryCode(
       input.recovery_code,
@@ -106,6 +117,7 @@ export async function recoverWithCode(
       .where('used_at', 'is', null)
       .executeTakeFirst();
     if (used.numUpdatedRows !== 1n) return wrong;
+    await factorPassed(trx, member.member_id, 'totp');
     const outcome = await completeSecondFactor(
       ctx,
       trx,

@@ -12,6 +12,7 @@ import { SmsDeliveryError } from '../../delivery/sms.js';
 import { roleIds } from '../members/service.js';
 import { issueSmsCode, smsSendAllowed } from '../otp-sms/codes.js';
 import type { Project } from '../projects/service.js';
+import { fail, type Failure } from '../result.js';
 import { consumeIntermediateSession, createIntermediateSession } from './intermediate.js';
 import { factorsFor, isSecondFactor } from './factor-scope.js';
 import { chosenMfaMethod } from './mfa-policy.js';
@@ -47,6 +48,12 @@ export interface CompletionInput {
   presented?: PresentedSession | null;
   /** An IST to void if this yields a full session. */
   intermediateSessionId?: string | null;
+  /**
+   * Set when the step proved nothing new but continues an earlier session (an exchange into
+   * another organization): a new session keeps that session's start, so exchanging back and
+   * forth never renews the absolute lifetime.
+   */
+  continues?: SessionsTable | null;
 }
 
 /**
@@ -99,14 +106,27 @@ async function initiateMfa(
 /**
  * Grants the result of an authentication: variant B with a member-bound IST when MFA remains
  * (the SMS code already sent when the member's method is a verified phone), else a full session
- * (the presented one extended, same token, when it belongs to the same member and organization;
- * otherwise a new one).
+ * (the presented one extended, same token, when it belongs to the same member and organization
+ * and is within its absolute lifetime; otherwise a new one). A full session spends the IST of
+ * `intermediateSessionId` first: when a concurrent call already spent it, the result is 404
+ * `intermediate_session_not_found` and no session is created, so call this inside the caller's
+ * transaction (see `allOrNothing`) to undo the caller's earlier writes too.
  */
+export function completeAuthentication(
+  ctx: Context,
+  db: Db,
+  input: CompletionInput & { intermediateSessionId?: null },
+): Promise<AuthOutcome>;
+export function completeAuthentication(
+  ctx: Context,
+  db: Db,
+  input: CompletionInput,
+): Promise<AuthOutcome | Failure>;
 export async function completeAuthentication(
   ctx: Context,
   db: Db,
   input: CompletionInput,
-): Promise<AuthOutcome> {
+): Promise<AuthOutcome | Failure> {
   const { project, organization, member } = input;
   const now = ctx.now();
   // A second factor counts only for the member who passed it, in that member's organization.
@@ -136,15 +156,33 @@ export async function completeAuthentication(
     };
   }
 
+  // Single use: the IST is spent before any session exists, so of calls racing with the same
+  // IST exactly one gets a session.
+  if (
+    input.intermediateSessionId &&
+    !(await consumeIntermediateSession(db, input.intermediateSessionId, now))
+  ) {
+    return fail(
+      'intermediate_session_not_found',
+      'The intermediate session is unknown, expired or used.',
+    );
+  }
+
   let row: SessionsTable;
   let token: string;
   const presented = input.presented;
+  const maxLifetimeMinutes = ctx.config.sessionMaxLifetimeMinutes;
   if (
     presented &&
     presented.row.member_id === member.member_id &&
-    presented.row.organization_id === organization.organization_id
+    presented.row.organization_id === organization.organization_id &&
+    Date.parse(presented.row.started_at) + maxLifetimeMinutes * 60_000 > now
   ) {
-    row = await touchSession(db, presented.row, now, input.durationMinutes, factors);
+    row = await touchSession(db, presented.row, now, {
+      durationMinutes: input.durationMinutes,
+      factors,
+      maxLifetimeMinutes,
+    });
     token = presented.token;
   } else {
     ({ row, token } = await createSession(
@@ -154,10 +192,10 @@ export async function completeAuthentication(
       mergeFactors([], factors),
       input.durationMinutes,
       now,
+      maxLifetimeMinutes,
+      input.continues ? Date.parse(input.continues.started_at) : now,
     ));
   }
-  if (input.intermediateSessionId)
-    await consumeIntermediateSession(db, input.intermediateSessionId, now);
   return fullSession(ctx, project, organization, member, row, token);
 }
 

@@ -1,19 +1,21 @@
 /** Session authenticate and revoke, for browsers (§7.5) and host backends (management API). */
 import type { MemberSession } from '@gatehouse/protocol';
 import { errors as joseErrors, jwtVerify, createLocalJWKSet } from 'jose';
-import type { Context } from '../../context.js';
+import { isoAt, type Context } from '../../context.js';
 import { memberById } from '../members/service.js';
 import { organizationById } from '../organizations/service.js';
 import type { Project } from '../projects/service.js';
 import { fail, type Failure } from '../result.js';
 import { fullSession, type FullSession, type PresentedSession } from './complete.js';
+import { endMemberSessions } from './revocation.js';
 import { findLiveSession, findLiveSessionById, revokeSession, touchSession } from './service.js';
 
 const DEAD = 'The session is unknown, expired or revoked.';
 
 /**
- * Refreshes a live session: `last_accessed_at` now, expiry reset when a duration is given, the
- * same token back and a fresh JWT (§7.5). The token is never rotated.
+ * Refreshes a live session: `last_accessed_at` now, expiry reset when a duration is given (never
+ * past the absolute lifetime), the same token back and a fresh JWT (§7.5). The token is never
+ * rotated.
  */
 export async function authenticateSession(
   ctx: Context,
@@ -26,13 +28,68 @@ export async function authenticateSession(
     organizationById(ctx.db, project.id, session.row.organization_id),
   ]);
   if (!member || !org || member.status === 'deleted') return fail('session_not_found', DEAD);
-  const row = await touchSession(ctx.db, session.row, ctx.now(), durationMinutes);
+  const now = ctx.now();
+  const row = await touchSession(ctx.db, session.row, now, {
+    durationMinutes,
+    maxLifetimeMinutes: ctx.config.sessionMaxLifetimeMinutes,
+  });
+  // A session started before the lifetime was lowered can end at this very refresh.
+  if (row.expires_at <= isoAt(now)) return fail('session_not_found', DEAD);
   return fullSession(ctx, project, org, member, row, session.token);
 }
 
 /** Ends a session. */
 export async function revokeSessionById(ctx: Context, sessionId: string): Promise<void> {
   await revokeSession(ctx.db, sessionId, ctx.now());
+}
+
+/** What a host backend revokes: exactly one of a session by id or token, or a member's all. */
+export interface RevokeTarget {
+  session_id?: string | undefined;
+  session_token?: string | undefined;
+  member_id?: string | undefined;
+}
+
+/** What a revoke ended. */
+export interface RevokedSessions {
+  member_id: string;
+  revoked_session_ids: string[];
+}
+
+/**
+ * Revokes sessions for a host backend (management API, CLI): one live session by id or token
+ * (404 `session_not_found` if it is unknown, expired or already revoked), or every session of a
+ * member of the project together with its ISTs (404 `member_not_found` for an unknown member;
+ * a member without sessions is not an error).
+ */
+export async function revokeForBackend(
+  ctx: Context,
+  project: Project,
+  target: RevokeTarget,
+): Promise<RevokedSessions | Failure> {
+  const now = ctx.now();
+  if (target.member_id !== undefined) {
+    const member = await memberById(ctx.db, project.id, target.member_id);
+    if (!member) return fail('member_not_found', 'No member has this id.');
+    const revoked = await ctx.db
+      .transaction()
+      .execute((trx) =>
+        endMemberSessions(
+          trx,
+          { projectId: project.id, memberId: member.member_id, email: member.email_address },
+          now,
+        ),
+      );
+    return { member_id: member.member_id, revoked_session_ids: revoked };
+  }
+  const row = target.session_token
+    ? await findLiveSession(ctx.db, project.id, target.session_token, now)
+    : target.session_id
+      ? await findLiveSessionById(ctx.db, project.id, target.session_id, now)
+      : null;
+  if (!row) return fail('session_not_found', DEAD);
+  await revokeSession(ctx.db, row.id, now);
+  return { member_id: row.member_id, revoked_session_ids: [row.id] };
 }
 
 /** What a host backend learns about a session. */

@@ -19,7 +19,7 @@ export function enrolledMfaMethods(member: Member): MfaMethod[] {
 }
 
 /**
- * The method a login will use, as the widget chooses it (widget-spec §4): the member's default
+ * The method a login will use, as the widget chooses it (docs/widget.md §4): the member's default
  * if enrolled and allowed, else the only enrolled and allowed method; null when there is no single
  * answer (nothing enrolled, or several and no default).
  */

@@ -1,6 +1,7 @@
 /** Completes a primary step (e-mail link, password), carrying along the factors of an IST sent with it (§9). */
 import type { AuthenticationFactor, Member } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
+import type { Failure } from '../result.js';
 import { completeAuthentication, type AuthOutcome, type CompletionInput } from './complete.js';
 import { findIntermediateSession } from './intermediate.js';
 import { mergeFactors } from './service.js';
@@ -39,7 +40,9 @@ export interface PrimaryCompletionInput extends Omit<CompletionInput, 'intermedi
 
 /**
  * Grants result AM for a primary step: the IST's earlier factors merged in (so a member who
- * already passed one factor is not asked again), then {@link completeAuthentication}.
+ * already passed one factor is not asked again), then {@link completeAuthentication}. An IST
+ * that was live here but spent by a concurrent call before this one finishes is a failure, never
+ * ignored: its factors were counted.
  *
  * @example
  * return completePrimary(ctx, trx, {
@@ -52,7 +55,7 @@ export async function completePrimary(
   db: Db,
   input: PrimaryCompletionInput,
   now: number,
-): Promise<AuthOutcome> {
+): Promise<AuthOutcome | Failure> {
   const { intermediateSessionToken, ...completion } = input;
   const merged = await withIntermediateFactors(
     db,

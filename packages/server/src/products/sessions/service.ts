@@ -34,8 +34,25 @@ export function toMemberSession(row: SessionsTable, roles: string[]): MemberSess
 }
 
 /**
+ * The expiry of a session asked to last `durationMinutes` from now: never later than its start
+ * plus the absolute lifetime, so refreshing cannot keep a (possibly stolen) token alive forever.
+ *
+ * @example
+ * cappedExpiry(Date.parse(row.started_at), Date.now(), 60, 43_200);
+ */
+export function cappedExpiry(
+  startedAt: number,
+  now: number,
+  durationMinutes: number,
+  maxLifetimeMinutes: number,
+): string {
+  return isoAt(Math.min(now + durationMinutes * 60_000, startedAt + maxLifetimeMinutes * 60_000));
+}
+
+/**
  * Starts a session and returns its token, which exists only in this return value: the table
- * keeps its hash.
+ * keeps its hash. It expires after `durationMinutes`, at most `maxLifetimeMinutes` after
+ * `startedAt` (now, unless it continues an earlier session).
  */
 export async function createSession(
   db: Db,
@@ -44,6 +61,8 @@ export async function createSession(
   factors: AuthenticationFactor[],
   durationMinutes: number,
   now: number,
+  maxLifetimeMinutes: number,
+  startedAt: number = now,
 ): Promise<{ token: string; row: SessionsTable }> {
   const token = newToken();
   const row: SessionsTable = {
@@ -53,9 +72,9 @@ export async function createSession(
     organization_id: member.organization_id,
     token_hash: hashToken(token),
     factors: JSON.stringify(factors),
-    started_at: isoAt(now),
+    started_at: isoAt(startedAt),
     last_accessed_at: isoAt(now),
-    expires_at: isoAt(now + durationMinutes * 60_000),
+    expires_at: cappedExpiry(startedAt, now, durationMinutes, maxLifetimeMinutes),
     revoked_at: null,
   };
   await db.insertInto('sessions').values(row).execute();
@@ -109,22 +128,38 @@ export async function findLiveSessionById(
   return liveOrNull(row, projectId, now);
 }
 
+/** What an access changes besides `last_accessed_at`. */
+export interface SessionTouch {
+  /** Resets the expiry to now + N minutes; absent keeps it. */
+  durationMinutes?: number | undefined;
+  /** Factors to merge in. */
+  factors?: AuthenticationFactor[];
+  /** The absolute lifetime: the expiry never passes `started_at` plus this. */
+  maxLifetimeMinutes: number;
+}
+
 /**
  * Records an access: `last_accessed_at` moves to now; a duration resets the expiry to now + N
- * minutes; new factors are merged in (a later factor of the same type replaces the earlier one).
+ * minutes, capped by the absolute lifetime counted from `started_at`; new factors are merged in
+ * (a later factor of the same type replaces the earlier one).
  */
 export async function touchSession(
   db: Db,
   row: SessionsTable,
   now: number,
-  durationMinutes?: number,
-  newFactors: AuthenticationFactor[] = [],
+  touch: SessionTouch,
 ): Promise<SessionsTable> {
+  const newFactors = touch.factors ?? [];
+  const startedAt = Date.parse(row.started_at);
+  // Without a duration the expiry stays, still capped: the lifetime may have been lowered since.
+  const expiresAt =
+    touch.durationMinutes === undefined
+      ? isoAt(Math.min(Date.parse(row.expires_at), startedAt + touch.maxLifetimeMinutes * 60_000))
+      : cappedExpiry(startedAt, now, touch.durationMinutes, touch.maxLifetimeMinutes);
   const updated: SessionsTable = {
     ...row,
     last_accessed_at: isoAt(now),
-    expires_at:
-      durationMinutes === undefined ? row.expires_at : isoAt(now + durationMinutes * 60_000),
+    expires_at: expiresAt,
     // Stored factors are already merged, so a plain refresh keeps the text as it is.
     factors:
       newFactors.length === 0

@@ -7,6 +7,7 @@ import {
 import { isoAt, type Context, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { generateTotpSecret, totpQrCodeDataUrl, totpUri, verifyTotp } from '../../crypto/totp.js';
+import { factorPassed, reserveFactorAttempt } from '../factor-lockout/service.js';
 import { storeNewRecoveryCodes } from '../recovery-codes/service.js';
 import { fail, type Failure } from '../result.js';
 import type { FullSession } from '../sessions/complete.js';
@@ -135,6 +136,7 @@ async function candidateRegistrations(
  * Checks a code (RFC 6238, 30 s steps, one step either way) and grants result F. Each code works
  * once: the step is stored by a conditional update, so a replay, even a concurrent one, fails.
  * The first success of a pending registration makes it the member's `totp_registration_id`.
+ * Wrong codes in a row lock TOTP and recovery codes (403 `member_locked`, see factor-lockout).
  */
 export async function authenticateTotp(
   ctx: Context,
@@ -157,6 +159,9 @@ export async function authenticateTotp(
     if (candidates.length === 0) {
       return fail('totp_not_found', 'This member has no authenticator app registered.');
     }
+    // Counted before the check and across every window: a bounded number of guesses in a row.
+    const locked = await reserveFactorAttempt(ctx, trx, caller.project.id, memberId, 'totp');
+    if (locked) return locked;
     let matched: TotpRegistrationsTable | null = null;
     for (const registration of candidates) {
       const { valid, step } = verifyTotp({
@@ -176,6 +181,7 @@ export async function authenticateTotp(
       break;
     }
     if (!matched) return fail('unauthorized_credentials', 'The code is not correct.');
+    await factorPassed(trx, memberId, 'totp');
     return completePassedFactor(
       ctx,
       trx,

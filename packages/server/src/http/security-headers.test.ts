@@ -1,0 +1,98 @@
+// Security headers: nosniff (and HSTS) everywhere; the dev inbox page gets helmet's set and its own CSP.
+import { createHash } from 'node:crypto';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness, type TestResponse } from '../test/harness.js';
+import { pageDirectives } from './security-headers.js';
+
+/** The CSP as a map of directive to its sources. */
+function csp(res: TestResponse): Map<string, string[]> {
+  const header = res.headers.get('content-security-policy') ?? '';
+  return new Map(
+    header
+      .split(';')
+      .map((part) => part.trim().split(/\s+/))
+      .filter((words) => words[0])
+      .map(([name = '', ...sources]) => [name, sources]),
+  );
+}
+
+const hashOf = (text: string) =>
+  `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+describe('security headers', () => {
+  let h: Harness;
+  beforeAll(async () => {
+    h = await startHarness({ config: { devInbox: true } });
+  });
+  afterAll(async () => {
+    await h.close();
+  });
+
+  it('mark every response nosniff, and spare JSON the page headers', async () => {
+    const responses = [
+      await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } }),
+      await h.sdk('/b2b/organizations/search', { rawBody: '{' }),
+      await h.request('/nope', { authorization: null }),
+      await h.request('/_dev/inbox/messages', { authorization: null }),
+    ];
+    expect(responses.map((r) => r.status)).toEqual([200, 400, 404, 200]);
+    for (const res of responses) {
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      // Plain http public URL: no HSTS.
+      expect(res.headers.get('strict-transport-security')).toBeNull();
+    }
+    expect(responses[0]?.headers.get('content-security-policy')).toBeNull();
+  });
+
+  it('give the inbox page a policy that allows exactly its own style sheet', async () => {
+    await h.sdk('/b2b/magic_links/email/login_or_signup', {
+      body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
+    });
+    const page = await h.request('/_dev/inbox', { authorization: null });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<a href="http://localhost:3000/authenticate?');
+    const style = /<style>([^<]*)<\/style>/.exec(page.text)?.[1] ?? '';
+    const policy = csp(page);
+    expect(policy.get('default-src')).toEqual(["'none'"]);
+    expect(policy.get('style-src')).toEqual([hashOf(style)]);
+    expect(policy.get('script-src')).toBeUndefined();
+    expect(policy.get('frame-ancestors')).toEqual(["'none'"]);
+    expect(page.headers.get('x-frame-options')).toBe('DENY');
+    // The page is full of single-use links: following one must not leak the page's URL.
+    expect(page.headers.get('referrer-policy')).toBe('no-referrer');
+    expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+  });
+
+  it('send HSTS when the public URL is https', async () => {
+    const https = await startHarness({
+      config: { publicUrl: 'https://auth.example.com', smtp: { host: '127.0.0.1', port: 9 } },
+    });
+    try {
+      const res = await https.sdk('/b2b/organizations/search', {
+        body: { organization_slug: 'acme' },
+      });
+      expect(res.headers.get('strict-transport-security')).toBe(
+        'max-age=31536000; includeSubDomains',
+      );
+    } finally {
+      await https.close();
+    }
+  });
+});
+
+describe('pageDirectives', () => {
+  it('lets a widget page run its hashed scripts, its run-time styles and API calls, nothing inline else', () => {
+    const directives = pageDirectives({
+      inlineScripts: ['run()'],
+      widget: { apiOrigins: ['https://auth.example.com'] },
+      frameAncestors: ["'self'", 'https://app.example.com'],
+    });
+    expect(directives['script-src']).toEqual(["'self'", hashOf('run()')]);
+    expect(directives['style-src']).toEqual(["'self'", "'unsafe-inline'"]);
+    expect(directives['connect-src']).toEqual(["'self'", 'https://auth.example.com']);
+    expect(directives['img-src']).toEqual(["'self'", 'data:', 'https:']);
+    expect(directives['object-src']).toEqual(["'none'"]);
+    expect(directives['base-uri']).toEqual(["'none'"]);
+    expect(directives['frame-ancestors']).toEqual(["'self'", 'https://app.example.com']);
+  });
+});

@@ -1,0 +1,132 @@
+/** Security headers: nosniff (and HSTS) on every response; helmet's full set and a CSP on HTML pages. */
+import { createHash } from 'node:crypto';
+import helmet from '@fastify/helmet';
+import type { FastifyInstance, FastifyReply } from 'fastify';
+
+/** The policy of a page that asks for nothing more: it loads nothing, and no one may frame it. */
+const NOTHING: Record<string, string[]> = {
+  'default-src': ["'none'"],
+  'base-uri': ["'none'"],
+  'form-action': ["'none'"],
+  'frame-ancestors': ["'none'"],
+};
+
+const HSTS_SECONDS = 31_536_000;
+
+/**
+ * Registers `@fastify/helmet` for the HTML pages, and the two headers every response carries.
+ *
+ * Pages (the dev inbox, a host app's pages, error pages) call {@link applyPagePolicy}, which sets
+ * helmet's whole set: a Content-Security-Policy, `X-Content-Type-Options: nosniff`,
+ * `Referrer-Policy: no-referrer` (sign-in, reset and inbox pages carry single-use tokens in their
+ * URL), `X-Frame-Options`, the cross-origin opener and resource policies, and HSTS when the public
+ * URL is https. JSON responses, which a browser never renders, get only `nosniff` and HSTS: the
+ * full set on every API call would cost the hot session endpoints a measurable share of their
+ * throughput for headers that mean nothing to `fetch`.
+ *
+ * @example
+ * await installSecurityHeaders(app, { https: publicUrl.startsWith('https:') });
+ */
+export async function installSecurityHeaders(
+  app: FastifyInstance,
+  options: { https: boolean },
+): Promise<void> {
+  await app.register(helmet, {
+    global: false,
+    contentSecurityPolicy: { useDefaults: false, directives: NOTHING },
+    referrerPolicy: { policy: 'no-referrer' },
+    xFrameOptions: { action: 'deny' },
+    // HSTS over plain http is ignored by browsers, and on localhost it would outlive the demo.
+    strictTransportSecurity: options.https
+      ? { maxAge: HSTS_SECONDS, includeSubDomains: true }
+      : false,
+  });
+  const everywhere: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
+  if (options.https)
+    everywhere['Strict-Transport-Security'] = `max-age=${HSTS_SECONDS}; includeSubDomains`;
+  // On the raw response, like helmet's own headers, so that a page's policy can replace them.
+  app.addHook('onRequest', (_request, reply, done) => {
+    for (const [name, value] of Object.entries(everywhere)) reply.raw.setHeader(name, value);
+    done();
+  });
+}
+
+/** What one HTML page may load, and who may frame it. */
+export interface PagePolicy {
+  /** The exact text of the page's inline `<script>` elements, allowed by SHA-256 hash. */
+  inlineScripts?: readonly string[];
+  /** The exact text of the page's inline `<style>` elements, allowed by hash (unless `widget`). */
+  inlineStyles?: readonly string[];
+  /**
+   * The page runs the login widget: its module and chunks come from this origin, it adds its
+   * own `<style>` elements at run time, shows logos (any https URL) and QR codes (`data:`), and
+   * calls the API at these origins besides its own.
+   */
+  widget?: { apiOrigins: readonly string[] };
+  /** Origins that may frame the page (`'self'` for its own); none when empty or absent. */
+  frameAncestors?: readonly string[];
+}
+
+/** `'sha256-…'` of an inline script or style sheet, as CSP compares it. */
+function sourceHash(text: string): string {
+  return `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+}
+
+/**
+ * The CSP directives of a page. Scripts run only from this origin or by hash, never inline
+ * otherwise, and never by `eval`.
+ *
+ * @example
+ * pageDirectives({ inlineStyles: [css] }); // { 'default-src': ["'none'"], 'style-src': ["'sha256-…'"], … }
+ */
+export function pageDirectives(policy: PagePolicy): Record<string, string[]> {
+  const scripts = (policy.inlineScripts ?? []).map(sourceHash);
+  const styles = (policy.inlineStyles ?? []).map(sourceHash);
+  const ancestors = policy.frameAncestors?.length ? [...policy.frameAncestors] : ["'none'"];
+  const common = {
+    'base-uri': ["'none'"],
+    'object-src': ["'none'"],
+    'frame-ancestors': ancestors,
+  };
+  if (!policy.widget) {
+    return {
+      'default-src': ["'none'"],
+      ...(scripts.length > 0 ? { 'script-src': scripts } : {}),
+      ...(styles.length > 0 ? { 'style-src': styles } : {}),
+      'img-src': ["'self'"],
+      'form-action': ["'self'"],
+      ...common,
+    };
+  }
+  return {
+    'default-src': ["'self'"],
+    'script-src': ["'self'", ...scripts],
+    // The widget inserts its style sheets at run time; a hash cannot name them, and a hash next
+    // to 'unsafe-inline' would switch it off. Scripts stay locked down.
+    'style-src': ["'self'", "'unsafe-inline'"],
+    'img-src': ["'self'", 'data:', 'https:'],
+    'connect-src': ["'self'", ...policy.widget.apiOrigins],
+    'font-src': ["'self'"],
+    'form-action': ["'self'"],
+    ...common,
+  };
+}
+
+/**
+ * Sets the security headers of an HTML page on this response. Call it in the page's handler
+ * before sending.
+ *
+ * @example
+ * applyPagePolicy(reply, { inlineStyles: [INBOX_STYLE] });
+ * return reply.type('text/html; charset=utf-8').send(html);
+ */
+export function applyPagePolicy(reply: FastifyReply, policy: PagePolicy): void {
+  const framed = (policy.frameAncestors ?? []).some((origin) => origin !== "'self'");
+  reply.helmet({
+    contentSecurityPolicy: { useDefaults: false, directives: pageDirectives(policy) },
+    // frame-ancestors decides; X-Frame-Options cannot name other origins, and would contradict it.
+    xFrameOptions: framed
+      ? false
+      : { action: policy.frameAncestors?.length ? 'sameorigin' : 'deny' },
+  });
+}

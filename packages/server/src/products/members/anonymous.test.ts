@@ -1,0 +1,153 @@
+// Every endpoint a caller with only the public token can reach answers with exactly the fields §5–§7 allow.
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- tests assert on untyped JSON response bodies */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness } from '../../test/harness.js';
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness();
+  await h.admin.updateProject(h.project.project_id, {
+    redirectUrls: {
+      login: ['http://localhost:3000/authenticate'],
+      signup: ['http://localhost:3000/authenticate'],
+      discovery: ['http://localhost:3000/discovery'],
+      reset_password: ['http://localhost:3000/reset'],
+    },
+  });
+  // A member with everything an anonymous caller must never see: a phone, MFA, an extra role.
+  const member = await h.admin.createMember(h.project.project_id, h.org.organization_id, {
+    email_address: 'grace@acme.test',
+    name: 'Grace',
+    roles: ['admin'],
+  });
+  await h.admin.updateMember(h.project.project_id, member.member_id, {
+    mfa_enrolled: true,
+    mfa_phone_number: '+14155550123',
+    mfa_phone_number_verified: true,
+    default_mfa_method: 'sms_otp',
+  });
+  await h.admin.setMemberPassword(h.project.project_id, member.member_id, {
+    password: 'correct horse battery staple 42',
+  });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** The keys every success envelope carries (§3). */
+const ENVELOPE = ['request_id', 'status_code'];
+/** §5 "Anonymous member subset". */
+const ANONYMOUS_MEMBER = [
+  'organization_id',
+  'member_id',
+  'email_address',
+  'status',
+  'member_password_id',
+];
+/** §5 "Slug subset": the organization's MUST fields minus slug and MFA methods. */
+const SLUG_SUBSET = [
+  'organization_id',
+  'organization_name',
+  'organization_logo_url',
+  'sso_active_connections',
+  'sso_default_connection_id',
+  'email_jit_provisioning',
+  'email_allowed_domains',
+  'auth_methods',
+  'allowed_auth_methods',
+  'mfa_policy',
+];
+
+function keys(value: object): string[] {
+  return Object.keys(value).sort();
+}
+
+function sorted(list: string[]): string[] {
+  return [...list].sort();
+}
+
+describe('anonymous endpoints', () => {
+  it('passwords/email/reset/start: the anonymous member subset and the slug subset', async () => {
+    const res = await h.sdk('/b2b/passwords/email/reset/start', {
+      body: { organization_id: h.org.organization_id, email_address: 'grace@acme.test' },
+    });
+    expect(res.status).toBe(200);
+    expect(keys(res.body.data)).toEqual(
+      sorted([...ENVELOPE, 'member_id', 'member', 'organization']),
+    );
+    expect(keys(res.body.data.member)).toEqual(sorted(ANONYMOUS_MEMBER));
+    expect(keys(res.body.data.organization)).toEqual(sorted(SLUG_SUBSET));
+    expect(res.body.data.member.member_password_id).toMatch(/^member-password-test-/);
+    expect(res.text).not.toContain('+14155550123');
+    expect(res.text).not.toContain('"roles"');
+  });
+
+  it('organizations/search: the slug subset', async () => {
+    const res = await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } });
+    expect(keys(res.body.data)).toEqual(sorted([...ENVELOPE, 'organization']));
+    expect(keys(res.body.data.organization)).toEqual(sorted(SLUG_SUBSET));
+  });
+
+  it('organizations/members/search: status, name and member_password_id (§7.4)', async () => {
+    const res = await h.sdk('/b2b/organizations/members/search', {
+      body: { email_address: 'grace@acme.test', organization_id: h.org.organization_id },
+    });
+    expect(keys(res.body.data)).toEqual(sorted([...ENVELOPE, 'member']));
+    expect(keys(res.body.data.member)).toEqual(sorted(['status', 'name', 'member_password_id']));
+  });
+
+  it('magic-link sends: a bare ack', async () => {
+    for (const [path, body] of [
+      [
+        '/b2b/magic_links/email/login_or_signup',
+        { email_address: 'grace@acme.test', organization_id: h.org.organization_id },
+      ],
+      ['/b2b/magic_links/email/discovery/send', { email_address: 'grace@acme.test' }],
+    ] as const) {
+      const res = await h.sdk(path, { body });
+      expect(res.status, path).toBe(200);
+      expect(keys(res.body.data), path).toEqual(sorted(ENVELOPE));
+    }
+  });
+
+  it('passwords/strength_check: the verdict only', async () => {
+    const res = await h.sdk('/b2b/passwords/strength_check', {
+      body: { password: 'hunter2', email_address: 'grace@acme.test' },
+    });
+    expect(keys(res.body.data)).toEqual(
+      sorted([
+        ...ENVELOPE,
+        'valid_password',
+        'score',
+        'breached_password',
+        'breach_detection_on_create',
+        'strength_policy',
+        'zxcvbn_feedback',
+        'luds_feedback',
+      ]),
+    );
+  });
+
+  it('bootstrap: the project settings of §6, nothing about members', async () => {
+    const res = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`);
+    expect(res.status).toBe(200);
+    expect(keys(res.body.data)).toEqual(
+      sorted([
+        ...ENVELOPE,
+        'disable_sdk_watermark',
+        'captcha_settings',
+        'cname_domain',
+        'email_domains',
+        'pkce_required_for_email_magic_links',
+        'pkce_required_for_password_resets',
+        'pkce_required_for_oauth',
+        'pkce_required_for_sso',
+        'slug_pattern',
+        'create_organization_enabled',
+        'password_config',
+        'dfp_protected_auth_enabled',
+        'rbac_policy',
+      ]),
+    );
+  });
+});

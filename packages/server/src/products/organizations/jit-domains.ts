@@ -1,0 +1,94 @@
+/** Which e-mail domains an organization may list for e-mail JIT: never a public mail provider's. */
+import { fail, type Failure } from '../result.js';
+
+/**
+ * Mail domains anyone can get an address at. Listing one for JIT would let every stranger with a
+ * free account join the organization, so they are refused everywhere, whoever asks.
+ */
+export const PUBLIC_EMAIL_DOMAINS: ReadonlySet<string> = new Set([
+  'aol.com',
+  'fastmail.com',
+  'gmail.com',
+  'gmx.com',
+  'gmx.de',
+  'gmx.net',
+  'googlemail.com',
+  'hey.com',
+  'hotmail.co.uk',
+  'hotmail.com',
+  'hotmail.fr',
+  'icloud.com',
+  'live.com',
+  'mac.com',
+  'mail.com',
+  'mail.ru',
+  'me.com',
+  'msn.com',
+  'outlook.com',
+  'pm.me',
+  'proton.me',
+  'protonmail.com',
+  'qq.com',
+  'rocketmail.com',
+  'tutanota.com',
+  'web.de',
+  'yahoo.co.uk',
+  'yahoo.com',
+  'yahoo.fr',
+  'yandex.com',
+  'yandex.ru',
+  'ymail.com',
+  'zoho.com',
+]);
+
+/**
+ * Whether a domain is a public mail provider's (case-insensitive).
+ *
+ * @example
+ * isPublicEmailDomain('GMail.com'); // true
+ */
+export function isPublicEmailDomain(domain: string): boolean {
+  return PUBLIC_EMAIL_DOMAINS.has(domain.trim().toLowerCase());
+}
+
+/**
+ * Refuses a JIT domain list that names a public mail provider: 400 `invalid_email_domain`, or
+ * null when the list is acceptable.
+ *
+ * @example
+ * const refused = refusePublicDomains(input.email_allowed_domains ?? []);
+ * if (refused) return refused;
+ */
+export function refusePublicDomains(domains: readonly string[]): Failure | null {
+  const publicOne = domains.find(isPublicEmailDomain);
+  if (publicOne === undefined) return null;
+  return fail(
+    'invalid_email_domain',
+    `${publicOne.trim().toLowerCase()} is a public e-mail provider: anyone can have an address there, so it cannot be an allowed domain for joining by e-mail.`,
+  );
+}
+
+/**
+ * Refuses the JIT domains of an organization created through discovery: the creator proved one
+ * address, so the list may name only that address's domain (and not a public provider's). Other
+ * domains need the management API. Null when the list is acceptable.
+ *
+ * @example
+ * const refused = refuseDiscoveryDomains(identity.email, input.email_allowed_domains);
+ * if (refused) return refused;
+ */
+export function refuseDiscoveryDomains(
+  creatorEmail: string,
+  domains: readonly string[] | undefined,
+): Failure | null {
+  if (!domains || domains.length === 0) return null;
+  const publicRefusal = refusePublicDomains(domains);
+  if (publicRefusal) return publicRefusal;
+  const own = creatorEmail.slice(creatorEmail.lastIndexOf('@') + 1).toLowerCase();
+  const foreign = domains.find((domain) => domain.toLowerCase() !== own);
+  if (foreign === undefined) return null;
+  return fail(
+    'invalid_email_domain',
+    `An organization created here may allow only ${own}, the domain of your own verified address, for joining by e-mail; "${foreign}" must be added by the organization's administrator through the management API.`,
+  );
+}

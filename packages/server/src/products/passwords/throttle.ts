@@ -1,0 +1,177 @@
+/** Throttling of password guesses per organization and e-mail address typed: a back-off per client IP, and a ceiling across all IPs. */
+import { LOGIN_LINK_MINUTES, type Organization } from '@gatehouse/protocol';
+import type { Context, Db } from '../../context.js';
+import { passwordPausedEmail } from '../../delivery/templates.js';
+import {
+  countHit,
+  forgetBackoff,
+  forgetHits,
+  refundHit,
+  reserveWithBackoff,
+} from '../../store/rate-limits.js';
+import { issueLinkToken } from '../magic-links/tokens.js';
+import { memberByEmail } from '../members/service.js';
+import { allowsAuthMethod } from '../organizations/service.js';
+import { resolveRedirectUrl, withToken } from '../projects/policy.js';
+import type { Project } from '../projects/service.js';
+import { fail, type Failure } from '../result.js';
+
+/** A guess that may go on to the password check; give it back with {@link settleGuess} if right. */
+export interface ReservedGuess {
+  scope: string;
+  ip: string;
+  countedAt: number;
+}
+
+/**
+ * The counters of one address in one organization. Keyed by the address typed, not by a member:
+ * an unknown address is throttled exactly like a member's, so the answers reveal nobody.
+ */
+function scopeOf(projectId: string, organizationId: string, email: string): string {
+  return `password:${projectId}:${organizationId}:${email}`;
+}
+
+/** "1 second", "30 seconds", "15 minutes". */
+function waitText(seconds: number): string {
+  if (seconds < 60) return seconds === 1 ? '1 second' : `${seconds} seconds`;
+  const minutes = Math.ceil(seconds / 60);
+  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+}
+
+const OTHER_WAYS = 'or log in with an email link or reset your password.';
+
+/**
+ * Reserves one password guess for `email` (normalized) in the organization, from `ip`. Call it
+ * before checking the password: the count goes up first and is compared after, so concurrent
+ * guesses cannot all reach the check. Refused (429 with the wait) when the address-and-IP
+ * back-off still has a wait to run, or when the address has used up its failed attempts across
+ * all IPs; the latter also e-mails the member, if there is one, a way in that needs no password.
+ *
+ * @example
+ * const guess = await reserveGuess(ctx, project, organization, 'ada@acme.test', request.ip);
+ * if ('failure' in guess) return guess;
+ */
+export async function reserveGuess(
+  ctx: Context,
+  project: Project,
+  organization: Organization,
+  email: string,
+  ip: string,
+): Promise<ReservedGuess | Failure> {
+  const config = ctx.config.passwordThrottle;
+  const scope = scopeOf(project.id, organization.organization_id, email);
+  const window = config.windowMinutes * 60;
+  const now = ctx.now();
+  const backoff = await reserveWithBackoff(
+    ctx.db,
+    scope,
+    ip,
+    {
+      freeAttempts: config.freeAttempts,
+      initialDelaySeconds: config.initialDelaySeconds,
+      maxDelaySeconds: config.maxDelaySeconds,
+      idleSeconds: window,
+    },
+    now,
+  );
+  if (!backoff.allowed) {
+    // The ceiling is not counted: one IP waiting out its back-off cannot use up the address.
+    const wait = waitText(backoff.retryAfter);
+    return fail(
+      'too_many_requests',
+      `Too many failed attempts for this email address. Try again in ${wait}, ${OTHER_WAYS}`,
+      backoff.retryAfter,
+    );
+  }
+  const ceiling = await countHit(ctx.db, scope, config.attemptsPerEmail, window, now);
+  if (!ceiling.allowed) {
+    await tellMember(ctx, project, organization, email, ceiling.retryAfter);
+    const wait = waitText(ceiling.retryAfter);
+    return fail(
+      'too_many_requests',
+      `Password login for this email address is paused after too many failed attempts. Try again in ${wait}, ${OTHER_WAYS}`,
+      ceiling.retryAfter,
+    );
+  }
+  return { scope, ip, countedAt: now };
+}
+
+/**
+ * Gives a right guess back: its address-and-IP back-off starts over, and it does not count
+ * towards the address's failed attempts.
+ */
+export async function settleGuess(ctx: Context, guess: ReservedGuess): Promise<void> {
+  await forgetBackoff(ctx.db, guess.scope, guess.ip);
+  const window = ctx.config.passwordThrottle.windowMinutes * 60;
+  await refundHit(ctx.db, guess.scope, window, guess.countedAt);
+}
+
+/**
+ * Lifts every throttle on the member's address (all IPs, and the ceiling): after a new password,
+ * guesses at the old one are moot. Run it in the transaction that saves the password.
+ */
+export async function forgetGuesses(ctx: Context, db: Db, memberId: string): Promise<void> {
+  const member = await db
+    .selectFrom('members')
+    .select(['project_id', 'organization_id', 'email'])
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  if (!member) return;
+  const scope = scopeOf(member.project_id, member.organization_id, member.email);
+  const window = ctx.config.passwordThrottle.windowMinutes * 60;
+  await forgetBackoff(db, scope);
+  await forgetHits(db, scope, window);
+  await forgetHits(db, `${scope}:notice`, window);
+}
+
+/**
+ * E-mails the member behind a paused address, at most once per window, that password login is
+ * paused, with a login link when the project can offer one without a PKCE challenge. Nothing
+ * is sent for an unknown address, and the answer to the guess is the same either way.
+ */
+async function tellMember(
+  ctx: Context,
+  project: Project,
+  organization: Organization,
+  email: string,
+  resumesInSeconds: number,
+): Promise<void> {
+  const config = ctx.config.passwordThrottle;
+  const scope = scopeOf(project.id, organization.organization_id, email);
+  const now = ctx.now();
+  const first = await countHit(ctx.db, `${scope}:notice`, 1, config.windowMinutes * 60, now);
+  if (!first.allowed) return;
+  const member = await memberByEmail(ctx.db, organization.organization_id, email);
+  if (!member || member.status !== 'active' || member.member_password_id === '') return;
+  let link: string | null = null;
+  const login = resolveRedirectUrl(project, 'login', undefined);
+  // A link without a challenge would bypass a project's PKCE requirement: then only directions.
+  if (
+    login.ok &&
+    allowsAuthMethod(organization, 'magic_link') &&
+    !project.pkceRequired.email_magic_links
+  ) {
+    const token = await issueLinkToken(
+      ctx.db,
+      {
+        projectId: project.id,
+        kind: 'magic_link',
+        email,
+        organizationId: organization.organization_id,
+        pkceChallenge: null,
+        lifetimeMinutes: LOGIN_LINK_MINUTES,
+      },
+      now,
+    );
+    link = withToken(login.url, 'multi_tenant_magic_links', token);
+  }
+  await ctx.mailer.send(
+    email,
+    passwordPausedEmail(
+      link,
+      organization.organization_name,
+      Math.ceil(resumesInSeconds / 60),
+      LOGIN_LINK_MINUTES,
+    ),
+  );
+}

@@ -1,0 +1,125 @@
+// Finishing a sign-in with an IST (§9): the IST is spent before the session exists, so concurrent calls get one session.
+/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startHarness, type Harness, type TestResponse } from '../../test/harness.js';
+
+const CALLS = 20;
+const PASSWORD = 'Quartz-Lantern-Orbit-42';
+
+let h: Harness;
+beforeAll(async () => {
+  // Concurrent right passwords from one address would otherwise meet the guessing throttle.
+  h = await startHarness({ config: { passwordThrottle: { freeAttempts: 100 } } });
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** An unbound (discovery) IST of an address. */
+async function discoveryIst(email: string): Promise<string> {
+  await h.sdk('/b2b/magic_links/email/discovery/send', { body: { email_address: email } });
+  const res = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+    body: { discovery_magic_links_token: await h.lastToken(email) },
+  });
+  expect(res.status).toBe(200);
+  return res.body.data.intermediate_session_token;
+}
+
+/** How many calls answered each status and error type, e.g. `{ '200': 1, '404 …': 19 }`. */
+function tally(responses: TestResponse[]): Record<string, number> {
+  const counts: Record<string, number> = {};
+  for (const res of responses) {
+    const key = res.status === 200 ? '200' : `${res.status} ${res.body?.error_type}`;
+    counts[key] = (counts[key] ?? 0) + 1;
+  }
+  return counts;
+}
+
+/** The stored sessions of the members with an address (in any organization). */
+async function sessionsOf(email: string) {
+  return h.db
+    .selectFrom('sessions')
+    .innerJoin('members', 'members.id', 'sessions.member_id')
+    .select(['sessions.id', 'sessions.factors'])
+    .where('members.email', '=', email)
+    .execute();
+}
+
+const race = (call: () => Promise<TestResponse>) =>
+  Promise.all(Array.from({ length: CALLS }, call));
+
+describe('an IST raced by concurrent calls', () => {
+  it('enters an organization once: one session, the others 404', async () => {
+    const ist = await discoveryIst('newcomer@acme.test');
+    const responses = await race(() =>
+      h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+        body: {
+          intermediate_session_token: ist,
+          organization_id: h.org.organization_id,
+          session_duration_minutes: 60,
+        },
+      }),
+    );
+    expect(tally(responses)).toEqual({
+      '200': 1,
+      '404 intermediate_session_not_found': CALLS - 1,
+    });
+    expect(await sessionsOf('newcomer@acme.test')).toHaveLength(1);
+    const members = await h.db
+      .selectFrom('members')
+      .select('id')
+      .where('email', '=', 'newcomer@acme.test')
+      .execute();
+    expect(members).toHaveLength(1);
+  });
+
+  it('creates one organization: the losers leave nothing behind', async () => {
+    const ist = await discoveryIst('founder@startup.test');
+    const responses = await race(() =>
+      h.sdk('/b2b/discovery/organizations/create', {
+        body: { intermediate_session_token: ist, session_duration_minutes: 60 },
+      }),
+    );
+    expect(tally(responses)).toEqual({
+      '200': 1,
+      '404 intermediate_session_not_found': CALLS - 1,
+    });
+    expect(await sessionsOf('founder@startup.test')).toHaveLength(1);
+    const orgs = await h.db
+      .selectFrom('organizations')
+      .select('slug')
+      .where('project_id', '=', h.project.project_id)
+      .where('slug', 'like', 'startup%')
+      .execute();
+    expect(orgs).toEqual([{ slug: 'startup' }]);
+  });
+
+  it("counts the IST's factors in one primary sign-in only", async () => {
+    const member = await h.admin.createMember(h.project.project_id, h.org.organization_id, {
+      email_address: 'pia@acme.test',
+    });
+    await h.admin.setMemberPassword(h.project.project_id, member.member_id, {
+      password: PASSWORD,
+    });
+    const ist = await discoveryIst('pia@acme.test');
+    const responses = await race(() =>
+      h.sdk('/b2b/passwords/authenticate', {
+        body: {
+          organization_id: h.org.organization_id,
+          email_address: 'pia@acme.test',
+          password: PASSWORD,
+          intermediate_session_token: ist,
+        },
+      }),
+    );
+    // A call that looked the IST up while it was live and lost it fails; one that came after
+    // the winner finds it spent and ignores it (§9).
+    for (const res of responses) {
+      expect([200, 404]).toContain(res.status);
+      if (res.status === 404) expect(res.body.error_type).toBe('intermediate_session_not_found');
+    }
+    const sessions = await sessionsOf('pia@acme.test');
+    expect(sessions).toHaveLength(responses.filter((r) => r.status === 200).length);
+    expect(sessions.filter((s) => s.factors.includes('"magic_link"'))).toHaveLength(1);
+  });
+});
