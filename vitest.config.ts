@@ -6,6 +6,8 @@ import { defineConfig } from 'vitest/config';
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
 const alias = {
+  // Subpath entries first: an alias also matches longer specifiers that start with it.
+  '@gatehouse/protocol/endpoints': src('./packages/protocol/src/endpoints/index.ts'),
   '@gatehouse/protocol': src('./packages/protocol/src/index.ts'),
   '@gatehouse/client': src('./packages/client/src/index.ts'),
   '@gatehouse/server': src('./packages/server/src/index.ts'),

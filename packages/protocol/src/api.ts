@@ -1,5 +1,6 @@
 /** Request bodies and response data of the SDK API (docs/protocol.md §6–§7). */
 import type {
+  AnonymousMember,
   AuthMethod,
   DiscoveredOrganization,
   Member,
@@ -223,3 +224,51 @@ export interface PasswordStrengthResult extends PasswordStrengthCheck, Ack {}
 
 /** What `set_mfa_enrollment` may ask for when a second factor is passed (docs/protocol.md §7.7). */
 export type MfaEnrollmentChange = 'enroll' | 'unenroll';
+
+/** `passwords/email/reset/start`: the caller is anonymous, so the anonymous subsets (§5, §7.2). */
+export interface PasswordResetStartResult extends Ack {
+  member_id: string;
+  member: AnonymousMember;
+  organization: OrganizationSlugSubset;
+}
+
+/** `POST /b2b/totp`: a pending registration with its QR code (a PNG data URL). */
+export interface TotpCreateResult extends Ack {
+  totp_id: string;
+  secret: string;
+  qr_code: string;
+  recovery_codes: string[];
+}
+
+/** `recovery_codes/recover`: F plus how many codes are left. */
+export type RecoveryCodesRecoverResult = FullSessionResult & { recovery_codes_remaining: number };
+
+/** `recovery_codes` and `recovery_codes/rotate`. */
+export interface RecoveryCodesResult extends Ack {
+  recovery_codes: string[];
+}
+
+/** Management API: one organization. */
+export interface OrganizationResult extends Ack {
+  organization: Organization;
+}
+
+/** Management API: one member with their organization. */
+export interface MemberResult extends Ack {
+  member: Member;
+  organization: Organization;
+}
+
+/** Management API `sessions/authenticate`: what a host backend learns about a session. */
+export interface BackendSessionResult extends Ack {
+  member: Member;
+  organization: Organization;
+  member_session: MemberSession;
+  session_jwt: string;
+}
+
+/** Management API `sessions/revoke`: what was ended. */
+export interface RevokeSessionsResult extends Ack {
+  member_id: string;
+  revoked_session_ids: string[];
+}

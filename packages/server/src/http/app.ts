@@ -26,6 +26,7 @@ import type { Admin } from '../products/projects/admin.js';
 import { openRuntime } from '../runtime.js';
 import { registerSessions } from '../products/sessions/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
+import { registerOpenApi } from './openapi.js';
 import { applyCorsHeaders, installCors } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
@@ -35,6 +36,8 @@ declare module 'fastify' {
   interface FastifyInstance {
     /** Administration of projects, organizations and members. */
     gatehouse: Admin;
+    /** Every route registered, as `METHOD /path`: the OpenAPI document is checked against it. */
+    gatehouseRoutes: ReadonlySet<string>;
   }
 }
 
@@ -159,6 +162,11 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     const { ctx } = runtime;
     if (resolved.devInbox) await assertDevInboxMayStart(ctx.db, resolved.publicUrl);
     app.decorate('gatehouse', runtime.admin);
+    const routes = new Set<string>();
+    app.decorate('gatehouseRoutes', routes);
+    app.addHook('onRoute', (options) => {
+      for (const method of [options.method].flat()) routes.add(`${method} ${options.url}`);
+    });
     installBodyParsers(app);
     await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
     installCors(app, ctx);
@@ -175,6 +183,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerTotp(app, ctx);
     registerRecoveryCodes(app, ctx);
     registerManagement(app, ctx);
+    registerOpenApi(app);
     if (resolved.devInbox) registerDevInbox(app, ctx);
     app.addHook('onClose', () => runtime.close());
     // Not booted yet on purpose: a host (the demo app) may still register its own routes and

@@ -31,17 +31,5 @@ const wireMessage: z.core.$ZodErrorMap = (issue) => {
   return undefined;
 };
 
-/** Shared field schemas. */
-export const fields = {
-  /** A non-empty string; its format is checked by the service so it can answer semantically. */
-  text: z.string().min(1, 'must not be empty'),
-  sessionDuration: z
-    .number()
-    .int('must be an integer')
-    .min(5, 'must be at least 5')
-    .max(527_040, 'must be at most 527040'),
-  pkceChallenge: z.string().regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url SHA-256 digest'),
-  pkceVerifier: z
-    .string()
-    .regex(/^[A-Za-z0-9._~-]{32,128}$/, 'must be 32 to 128 URL-safe characters'),
-};
+/** Shared field schemas: the endpoint table's, so the server and the contract never differ. */
+export { fields } from '@gatehouse/protocol/endpoints';

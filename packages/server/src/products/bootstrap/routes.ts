@@ -1,4 +1,6 @@
 /** GET /sdk/v1/projects/bootstrap/:public_token: anonymous, by the token in the path. */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import { route } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
 import { checkOrigin } from '../../http/auth.js';
@@ -8,13 +10,10 @@ import { bootstrapData } from './service.js';
 
 /** Registers the bootstrap route. */
 export function registerBootstrap(app: FastifyInstance, ctx: Context): void {
-  app.get<{ Params: { public_token: string } }>(
-    '/sdk/v1/projects/bootstrap/:public_token',
-    async (request) => {
-      const project = await ctx.projects.byPublicToken(request.params.public_token);
-      if (!project) throw new ApiError('unauthorized_credentials', 'The public token is unknown.');
-      checkOrigin(project, request);
-      return ok(request, bootstrapData(project, ctx.config.emailDomain));
-    },
-  );
+  route(app, ENDPOINTS.bootstrap, async (request) => {
+    const project = await ctx.projects.byPublicToken(request.params.public_token);
+    if (!project) throw new ApiError('unauthorized_credentials', 'The public token is unknown.');
+    checkOrigin(project, request);
+    return ok(request, bootstrapData(project, ctx.config.emailDomain));
+  });
 }

@@ -3,7 +3,8 @@ import { randomUUID } from 'node:crypto';
 import { isoAt, type Context, type Db } from '../../context.js';
 
 /** At most this many items of a batch are looked at (the client flushes at 15). */
-export const MAX_EVENTS_PER_BATCH = 50;
+export { MAX_EVENTS_PER_BATCH } from '@gatehouse/protocol/endpoints';
+import { MAX_EVENTS_PER_BATCH } from '@gatehouse/protocol/endpoints';
 /** Longest kept string; longer ones are cut. */
 const MAX_STRING = 256;
 /** Longest kept `error_description`. */

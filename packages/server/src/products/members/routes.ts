@@ -1,24 +1,19 @@
 /** POST /sdk/v1/b2b/organizations/members/search: anonymous member lookup (§7.4). */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import { route } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
-import { z } from 'zod';
 import type { Context } from '../../context.js';
 import { sdkCaller } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
-import { fields, parseBody } from '../../http/validate.js';
 import { organizationById } from '../organizations/service.js';
 import { memberByEmail, normalizeEmail } from './service.js';
 
-const SearchBody = z.object({
-  email_address: fields.text.max(254),
-  organization_id: fields.text.max(200),
-});
-
 /** Registers the member search route. */
 export function registerMembers(app: FastifyInstance, ctx: Context): void {
-  app.post('/sdk/v1/b2b/organizations/members/search', async (request) => {
+  route(app, ENDPOINTS.membersSearch, async (request, parse) => {
     const caller = await sdkCaller(ctx, request);
-    const body = parseBody(SearchBody, request.body);
+    const body = parse();
     const limit = ctx.config.rateLimits.searchesPerIpPerMinute;
     await enforceRateLimits(ctx, [
       { key: `search:ip:${request.ip}`, limit, windowSeconds: 60 },

@@ -1,0 +1,44 @@
+/** Field schemas shared by the request bodies of the endpoint table. */
+import { z } from 'zod';
+import { SESSION_DURATION_MAX_MINUTES, SESSION_DURATION_MIN_MINUTES } from '../constants.js';
+import { AUTH_METHODS, MFA_METHODS, type AuthMethod, type MfaMethod } from '../entities.js';
+
+/** A non-empty string; its format is checked by the server so it can answer semantically. */
+export const text = z.string().min(1, 'must not be empty');
+
+/** `session_duration_minutes`: 5 minutes to a year (docs/protocol.md §14). */
+export const sessionDuration = z
+  .number()
+  .int('must be an integer')
+  .min(SESSION_DURATION_MIN_MINUTES, `must be at least ${SESSION_DURATION_MIN_MINUTES}`)
+  .max(SESSION_DURATION_MAX_MINUTES, `must be at most ${SESSION_DURATION_MAX_MINUTES}`);
+
+/** A PKCE challenge: unpadded base64url of a SHA-256 digest (docs/protocol.md §10). */
+export const pkceChallenge = z
+  .string()
+  .regex(/^[A-Za-z0-9_-]{43}$/, 'must be a base64url SHA-256 digest');
+
+/** A PKCE verifier: 32 to 128 URL-safe characters, with no RFC 7636 minimum of 43. */
+export const pkceVerifier = z
+  .string()
+  .regex(/^[A-Za-z0-9._~-]{32,128}$/, 'must be 32 to 128 URL-safe characters');
+
+export const email = text.max(254);
+export const id = text.max(200);
+export const url = z.string().max(2048);
+export const locale = z.string().max(35);
+export const templateId = z.string().max(200);
+/** The IST a `T` call carries in its body; an unknown one is ignored or refused by the server. */
+export const ist = z.string().max(200).optional();
+/** Long enough for any passphrase; the bound keeps zxcvbn's and argon2's work per request small. */
+export const password = text.max(256);
+export const code = text.max(32);
+export const slug = text.max(128);
+export const organizationName = text.max(128);
+export const domains = z.array(z.string().max(253)).max(100);
+export const authMethods = z.array(z.enum(AUTH_METHODS as [AuthMethod, ...AuthMethod[]]));
+export const mfaMethods = z.array(z.enum(MFA_METHODS as [MfaMethod, ...MfaMethod[]]));
+export const mfaPolicy = z.enum(['OPTIONAL', 'REQUIRED_FOR_ALL']);
+export const methodsChoice = z.enum(['ALL_ALLOWED', 'RESTRICTED']);
+export const jitChoice = z.enum(['RESTRICTED', 'NOT_ALLOWED']);
+export const mfaEnrollment = z.enum(['enroll', 'unenroll']);

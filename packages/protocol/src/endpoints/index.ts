@@ -1,0 +1,56 @@
+/**
+ * The endpoint table: every endpoint of the SDK API and the management API, with its method,
+ * path, credential, request schema (zod) and response type. The server registers its routes from
+ * it, the client derives its argument types from it, and the OpenAPI document is generated from
+ * it. A separate entry (`@gatehouse/protocol/endpoints`) so that browser bundles, which need only
+ * the types, never carry the schemas.
+ *
+ * @example
+ * import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
+ * const body: RequestOf<typeof ENDPOINTS.organizationsSearch> = { organization_slug: 'acme' };
+ */
+import { endpoint } from './endpoint.js';
+import { MANAGEMENT_ENDPOINTS } from './management.js';
+import { SDK_ENDPOINTS } from './sdk.js';
+
+/** The JWKS of session JWTs, for host backends verifying JWTs themselves. */
+const jwks = endpoint<{ keys: Record<string, unknown>[] }>()({
+  method: 'GET',
+  path: '/.well-known/jwks.json',
+  credential: 'none',
+  summary: 'The public keys that session JWTs are signed with.',
+  body: null,
+});
+
+/** The same keys, served per project for backends that configure a JWKS URL per audience. */
+const jwksByProject = endpoint<{ keys: Record<string, unknown>[] }>()({
+  method: 'GET',
+  path: '/v1/b2b/sessions/jwks/:project_id',
+  credential: 'none',
+  summary: 'The public keys that session JWTs of a project are signed with.',
+  body: null,
+});
+
+/** This table as an OpenAPI document. */
+const openApi = endpoint<Record<string, unknown>>()({
+  method: 'GET',
+  path: '/openapi.json',
+  credential: 'none',
+  summary: 'The OpenAPI document of the SDK API and the management API.',
+  body: null,
+});
+
+export const ENDPOINTS = {
+  ...SDK_ENDPOINTS,
+  ...MANAGEMENT_ENDPOINTS,
+  jwks,
+  jwksByProject,
+  openApi,
+} as const;
+export type EndpointName = keyof typeof ENDPOINTS;
+
+export { SDK_ENDPOINTS, MAX_EVENTS_PER_BATCH } from './sdk.js';
+export { MANAGEMENT_ENDPOINTS } from './management.js';
+export * from './endpoint.js';
+export * as fields from './fields.js';
+export { openApiDocument } from './openapi.js';

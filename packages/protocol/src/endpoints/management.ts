@@ -1,0 +1,145 @@
+/** The management API under `/v1/b2b`, for host backends with the project's secret key. */
+import { z } from 'zod';
+import type {
+  BackendSessionResult,
+  MemberResult,
+  OrganizationResult,
+  RevokeSessionsResult,
+} from '../api.js';
+import { endpoint } from './endpoint.js';
+import * as f from './fields.js';
+
+const organizationSettings = {
+  organization_logo_url: f.url.optional(),
+  email_jit_provisioning: f.jitChoice.optional(),
+  email_allowed_domains: f.domains.optional(),
+  auth_methods: f.methodsChoice.optional(),
+  allowed_auth_methods: f.authMethods.optional(),
+  mfa_policy: f.mfaPolicy.optional(),
+};
+
+const ORGANIZATION = '/v1/b2b/organizations/:organization_id';
+const MEMBER = `${ORGANIZATION}/members/:member_id` as const;
+
+export const MANAGEMENT_ENDPOINTS = {
+  createOrganization: endpoint<OrganizationResult>()({
+    method: 'POST',
+    path: '/v1/b2b/organizations',
+    credential: 'secret',
+    summary: 'Creates an organization.',
+    body: z.object({
+      organization_name: f.organizationName,
+      organization_slug: f.slug,
+      ...organizationSettings,
+    }),
+  }),
+  getOrganization: endpoint<OrganizationResult>()({
+    method: 'GET',
+    path: ORGANIZATION,
+    credential: 'secret',
+    summary: 'Reads an organization.',
+    body: null,
+  }),
+  updateOrganization: endpoint<OrganizationResult>()({
+    method: 'PUT',
+    path: ORGANIZATION,
+    credential: 'secret',
+    summary: "Changes an organization's name and sign-in settings.",
+    body: z.object({
+      organization_name: f.organizationName.optional(),
+      ...organizationSettings,
+      mfa_methods: f.methodsChoice.optional(),
+      allowed_mfa_methods: f.mfaMethods.optional(),
+    }),
+  }),
+  createMember: endpoint<MemberResult>()({
+    method: 'POST',
+    path: `${ORGANIZATION}/members`,
+    credential: 'secret',
+    summary: 'Adds a member to an organization.',
+    body: z.object({
+      email_address: f.email,
+      name: z.string().max(256).optional(),
+      status: z.enum(['active', 'invited', 'pending']).optional(),
+      roles: z.array(z.string().min(1).max(64)).max(50).optional(),
+    }),
+  }),
+  getMember: endpoint<MemberResult>()({
+    method: 'GET',
+    path: MEMBER,
+    credential: 'secret',
+    summary: 'Reads a member.',
+    body: null,
+  }),
+  updateMember: endpoint<MemberResult>()({
+    method: 'PUT',
+    path: MEMBER,
+    credential: 'secret',
+    summary: "Changes a member's name and MFA settings.",
+    body: z.object({
+      name: z.string().max(256).optional(),
+      mfa_enrolled: z.boolean().optional(),
+      mfa_phone_number: z.string().max(64).optional(),
+      mfa_phone_number_verified: z.boolean().optional(),
+      default_mfa_method: z.enum(['', 'sms_otp', 'totp']).optional(),
+    }),
+  }),
+  setMemberPassword: endpoint<MemberResult>()({
+    method: 'PUT',
+    path: `${MEMBER}/password`,
+    credential: 'secret',
+    summary:
+      "Sets a member's password, in clear or as an imported hash; ends their other sessions.",
+    body: z
+      .object({
+        password: f.password.optional(),
+        password_hash: f.text.max(1024).optional(),
+      })
+      .refine((b) => (b.password === undefined) !== (b.password_hash === undefined), {
+        message: 'exactly one of password and password_hash is required',
+        path: ['password'],
+      }),
+  }),
+  unlockMemberMfa: endpoint<MemberResult>()({
+    method: 'POST',
+    path: `${MEMBER}/mfa/unlock`,
+    credential: 'secret',
+    summary: "Unlocks a member's second factors after too many wrong codes.",
+    body: null,
+  }),
+  authenticateSession: endpoint<BackendSessionResult>()({
+    method: 'POST',
+    path: '/v1/b2b/sessions/authenticate',
+    credential: 'secret',
+    summary: "Verifies a browser's session by opaque token or JWT.",
+    body: z
+      .object({
+        session_token: f.id.optional(),
+        session_jwt: f.text.max(8192).optional(),
+      })
+      .refine((b) => b.session_token !== undefined || b.session_jwt !== undefined, {
+        message: 'session_token or session_jwt is required',
+        path: ['session_token'],
+      }),
+  }),
+  revokeSessions: endpoint<RevokeSessionsResult>()({
+    method: 'POST',
+    path: '/v1/b2b/sessions/revoke',
+    credential: 'secret',
+    summary: 'Ends one session (by id or token) or every session of a member.',
+    body: z
+      .object({
+        session_id: f.id.optional(),
+        session_token: f.id.optional(),
+        member_id: f.id.optional(),
+      })
+      .refine(
+        (b) =>
+          [b.session_id, b.session_token, b.member_id].filter((v) => v !== undefined).length === 1,
+        {
+          message: 'exactly one of session_id, session_token and member_id is required',
+          path: ['session_id'],
+        },
+      ),
+  }),
+} as const;
