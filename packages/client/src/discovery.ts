@@ -19,6 +19,13 @@ export function createDiscoveryMethods(ctx: ClientContext): GatehouseClient['dis
           session_duration_minutes: 'number',
           organization_name: 'string?',
           organization_slug: 'string?',
+          organization_logo_url: 'string?',
+          sso_jit_provisioning: 'string?',
+          email_allowed_domains: 'string[]?',
+          email_invites: 'string?',
+          auth_methods: 'string?',
+          allowed_auth_methods: 'string[]?',
+          mfa_policy: 'string?',
         });
         return ctx.applied(
           await ctx.post<AuthResult>(PATHS.discoveryOrganizationsCreate, withIst(ctx, args)),

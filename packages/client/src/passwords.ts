@@ -2,7 +2,7 @@
 import { PATHS, type AuthResult, type FullSessionResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
 import { withIst } from './ist.js';
-import type { GatehouseClient, MemberOrganizationResult, PasswordStrengthResult } from './types.js';
+import type { GatehouseClient, PasswordResetStartResult, PasswordStrengthResult } from './types.js';
 import { check } from './validate.js';
 
 export function createPasswordMethods(ctx: ClientContext): GatehouseClient['passwords'] {
@@ -38,7 +38,7 @@ export function createPasswordMethods(ctx: ClientContext): GatehouseClient['pass
       const code_challenge = config.pkceRequiredForPasswordResets
         ? (await ctx.pkce.getOrCreate('passwords')).code_challenge
         : undefined;
-      return ctx.post<MemberOrganizationResult>(PATHS.passwordsResetStart, {
+      return ctx.post<PasswordResetStartResult>(PATHS.passwordsResetStart, {
         ...args,
         code_challenge,
       });

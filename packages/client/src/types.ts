@@ -13,9 +13,37 @@ import type {
   MfaEnrollmentChange,
   Organization,
   OrganizationSearchResult,
+  PasswordResetStartResult,
   PasswordStrengthResult,
   RbacPolicy,
+  RecoveryCodesRecoverResult,
+  RecoveryCodesResult,
+  TotpCreateResult,
 } from '@gatehouse/protocol';
+import type { ENDPOINTS, RequestOf } from '@gatehouse/protocol/endpoints';
+
+/** Body fields the client fills in itself: PKCE pairs (docs/protocol.md §10) and the IST cookie. */
+type ClientManaged =
+  | 'pkce_code_challenge'
+  | 'pkce_code_verifier'
+  | 'code_challenge'
+  | 'code_verifier'
+  | 'intermediate_session_token';
+
+type Table = typeof ENDPOINTS;
+type Body<K extends keyof Table> = NonNullable<RequestOf<Table[K]>>;
+
+/**
+ * The arguments of a client call, derived from the endpoint table: the endpoint's request body
+ * without the fields the client adds itself, with `Need` required even where the server has a
+ * default (the widget always sends a session duration).
+ *
+ * @example
+ * const args: ArgsOf<'organizationsSearch'> = { organization_slug: 'acme' };
+ */
+export type ArgsOf<K extends keyof Table, Need extends keyof Body<K> = never> = {
+  [F in keyof Omit<Body<K>, ClientManaged | Need>]: Body<K>[F];
+} & { [F in Need]-?: Exclude<Body<K>[F], undefined> };
 
 export interface ClientOptions {
   /** Shorthand: one origin serving `/sdk/v1`, `/v1` and the services page. */
@@ -74,29 +102,16 @@ export interface BootstrapConfig {
   raw: BootstrapData | null;
 }
 
-/** `{member_id, member, organization}`: the answer of a password reset start. */
-export interface MemberOrganizationResult extends Ack {
-  member_id: string;
-  member: Member;
-  organization: Organization;
-}
-
 /** `passwords/strength_check` (docs/protocol.md §7.2): the same shape the server computes. */
 export type { PasswordStrengthResult };
 
-/** `POST /b2b/totp`: a pending registration with its QR code (a PNG data URL). */
-export interface TotpCreateResult extends Ack {
-  totp_id: string;
-  secret: string;
-  qr_code: string;
-  recovery_codes: string[];
-}
-
-export type RecoveryCodesRecoverResult = FullSessionResult & { recovery_codes_remaining: number };
-
-export interface RecoveryCodesResult extends Ack {
-  recovery_codes: string[];
-}
+/** Results of the endpoint table the client hands back as they are. */
+export type {
+  PasswordResetStartResult,
+  RecoveryCodesRecoverResult,
+  RecoveryCodesResult,
+  TotpCreateResult,
+};
 
 export type OAuthAuthenticateResult = AuthResult & {
   provider_values: {
@@ -155,154 +170,79 @@ export interface GatehouseClient {
     subscribe(listener: () => void): () => void;
     getTokens(): { session_token: string; session_jwt: string } | null;
     getIntermediateSessionToken(): string | null;
-    authenticate(args?: { session_duration_minutes?: number }): Promise<FullSessionResult>;
+    authenticate(args?: ArgsOf<'sessionsAuthenticate'>): Promise<FullSessionResult>;
     revoke(args?: { forceClear?: boolean }): Promise<Ack>;
-    exchange(args: {
-      organization_id: string;
-      session_duration_minutes: number;
-      locale?: string;
-    }): Promise<AuthResult>;
+    exchange(args: ArgsOf<'sessionsExchange', 'session_duration_minutes'>): Promise<AuthResult>;
   };
 
   magicLinks: {
     email: {
-      loginOrSignup(args: {
-        email_address: string;
-        organization_id: string;
-        login_redirect_url?: string;
-        signup_redirect_url?: string;
-        login_template_id?: string;
-        signup_template_id?: string;
-        locale?: string;
-      }): Promise<Ack>;
+      loginOrSignup(args: ArgsOf<'magicLinksLoginOrSignup'>): Promise<Ack>;
       discovery: {
-        send(args: {
-          email_address: string;
-          discovery_redirect_url?: string;
-          login_template_id?: string;
-          locale?: string;
-        }): Promise<Ack>;
+        send(args: ArgsOf<'magicLinksDiscoverySend'>): Promise<Ack>;
       };
     };
-    authenticate(args: {
-      magic_links_token: string;
-      session_duration_minutes: number;
-      locale?: string;
-    }): Promise<MagicLinkAuthenticateResult>;
+    authenticate(
+      args: ArgsOf<'magicLinksAuthenticate', 'session_duration_minutes'>,
+    ): Promise<MagicLinkAuthenticateResult>;
     discovery: {
-      authenticate(args: { discovery_magic_links_token: string }): Promise<DiscoveryResult>;
+      authenticate(args: ArgsOf<'magicLinksDiscoveryAuthenticate'>): Promise<DiscoveryResult>;
     };
   };
 
   discovery: {
     organizations: {
       list(): Promise<DiscoveryOrganizationsResult>;
-      create(args: {
-        session_duration_minutes: number;
-        organization_name?: string;
-        organization_slug?: string;
-      }): Promise<AuthResult>;
+      create(
+        args: ArgsOf<'discoveryOrganizationsCreate', 'session_duration_minutes'>,
+      ): Promise<AuthResult>;
     };
     intermediateSessions: {
-      exchange(args: {
-        organization_id: string;
-        session_duration_minutes: number;
-        locale?: string;
-      }): Promise<AuthResult>;
+      exchange(args: ArgsOf<'discoveryExchange', 'session_duration_minutes'>): Promise<AuthResult>;
     };
   };
 
   organization: {
-    getBySlug(args: { organization_slug: string }): Promise<OrganizationSearchResult>;
+    getBySlug(args: ArgsOf<'organizationsSearch'>): Promise<OrganizationSearchResult>;
     members: {
       /** Anonymous member lookup by e-mail in an organization. */
-      search(args: { email_address: string; organization_id: string }): Promise<MemberSearchResult>;
+      search(args: ArgsOf<'membersSearch'>): Promise<MemberSearchResult>;
     };
   };
 
   passwords: {
     /** AM result; sends the IST and (ignored by the server) the `passwords` verifier. */
-    authenticate(args: {
-      organization_id: string;
-      email_address: string;
-      password: string;
-      session_duration_minutes: number;
-      locale?: string;
-    }): Promise<AuthResult>;
+    authenticate(
+      args: ArgsOf<'passwordsAuthenticate', 'session_duration_minutes'>,
+    ): Promise<AuthResult>;
     /** Sends the reset e-mail; adds `code_challenge` when bootstrap requires PKCE for resets. */
-    resetByEmailStart(args: {
-      organization_id: string;
-      email_address: string;
-      login_redirect_url?: string;
-      reset_password_redirect_url?: string;
-      reset_password_expiration_minutes?: number;
-      reset_password_template_id?: string;
-      locale?: string;
-    }): Promise<MemberOrganizationResult>;
+    resetByEmailStart(args: ArgsOf<'passwordsResetStart'>): Promise<PasswordResetStartResult>;
     /** AM result; sends the `passwords` verifier and clears the pair on success. */
-    resetByEmail(args: {
-      password_reset_token: string;
-      password: string;
-      session_duration_minutes: number;
-      locale?: string;
-    }): Promise<AuthResult>;
-    resetByExistingPassword(args: {
-      organization_id: string;
-      email_address: string;
-      existing_password: string;
-      new_password: string;
-      session_duration_minutes: number;
-      locale?: string;
-    }): Promise<AuthResult>;
+    resetByEmail(
+      args: ArgsOf<'passwordsResetByEmail', 'session_duration_minutes'>,
+    ): Promise<AuthResult>;
+    resetByExistingPassword(
+      args: ArgsOf<'passwordsResetExisting', 'session_duration_minutes'>,
+    ): Promise<AuthResult>;
     /** Always a full session (the current one). */
-    resetBySession(args: { password: string }): Promise<FullSessionResult>;
-    strengthCheck(args: {
-      password: string;
-      email_address?: string;
-    }): Promise<PasswordStrengthResult>;
+    resetBySession(args: ArgsOf<'passwordsResetSession'>): Promise<FullSessionResult>;
+    strengthCheck(args: ArgsOf<'passwordsStrengthCheck'>): Promise<PasswordStrengthResult>;
   };
 
   otps: {
     sms: {
-      send(args: {
-        organization_id: string;
-        member_id: string;
-        mfa_phone_number?: string;
-        locale?: string;
-      }): Promise<Ack>;
-      authenticate(args: {
-        organization_id: string;
-        member_id: string;
-        code: string;
-        set_mfa_enrollment?: MfaEnrollmentChange;
-        session_duration_minutes?: number;
-      }): Promise<FullSessionResult>;
+      send(args: ArgsOf<'smsSend'>): Promise<Ack>;
+      authenticate(args: ArgsOf<'smsAuthenticate'>): Promise<FullSessionResult>;
     };
   };
 
   totp: {
-    create(args: {
-      organization_id: string;
-      member_id: string;
-      expiration_minutes?: number;
-    }): Promise<TotpCreateResult>;
-    authenticate(args: {
-      organization_id: string;
-      member_id: string;
-      code: string;
-      set_mfa_enrollment?: MfaEnrollmentChange;
-      set_default_mfa?: boolean;
-      session_duration_minutes?: number;
-    }): Promise<FullSessionResult>;
+    create(args: ArgsOf<'totpCreate'>): Promise<TotpCreateResult>;
+    authenticate(args: ArgsOf<'totpAuthenticate'>): Promise<FullSessionResult>;
   };
 
   recoveryCodes: {
-    recover(args: {
-      organization_id: string;
-      member_id: string;
-      recovery_code: string;
-      session_duration_minutes?: number;
-    }): Promise<RecoveryCodesRecoverResult>;
+    recover(args: ArgsOf<'recoveryCodesRecover'>): Promise<RecoveryCodesRecoverResult>;
     rotate(): Promise<RecoveryCodesResult>;
     get(): Promise<RecoveryCodesResult>;
   };

@@ -1,7 +1,6 @@
 /** Request bodies and response data of the SDK API (docs/protocol.md §6–§7). */
 import type {
   AnonymousMember,
-  AuthMethod,
   DiscoveredOrganization,
   Member,
   MemberSession,
@@ -76,45 +75,9 @@ export interface BootstrapData extends Ack {
 
 // --- Magic links (§7.1)
 
-export interface MagicLinkLoginOrSignupBody {
-  email_address: string;
-  organization_id: string;
-  login_redirect_url?: string;
-  signup_redirect_url?: string;
-  login_template_id?: string;
-  signup_template_id?: string;
-  locale?: string;
-  pkce_code_challenge?: string;
-}
-
-export interface MagicLinkDiscoverySendBody {
-  email_address: string;
-  discovery_redirect_url?: string;
-  login_template_id?: string;
-  locale?: string;
-  pkce_code_challenge?: string;
-}
-
-export interface MagicLinkAuthenticateBody {
-  magic_links_token: string;
-  session_duration_minutes: number;
-  locale?: string;
-  pkce_code_verifier?: string;
-  intermediate_session_token?: string;
-}
-
 export type MagicLinkAuthenticateResult = AuthResult & { method_id: string };
 
-export interface MagicLinkDiscoveryAuthenticateBody {
-  discovery_magic_links_token: string;
-  pkce_code_verifier?: string;
-}
-
 // --- Discovery (§7.3)
-
-export interface DiscoveryOrganizationsBody {
-  intermediate_session_token?: string;
-}
 
 export interface DiscoveryOrganizationsResult extends Ack {
   email_address: string;
@@ -122,55 +85,17 @@ export interface DiscoveryOrganizationsResult extends Ack {
   organization_id_hint: string | null;
 }
 
-export interface DiscoveryOrganizationCreateBody {
-  session_duration_minutes: number;
-  intermediate_session_token?: string;
-  organization_name?: string;
-  organization_slug?: string;
-  organization_logo_url?: string;
-  sso_jit_provisioning?: string;
-  email_allowed_domains?: string[];
-  email_invites?: string;
-  auth_methods?: 'ALL_ALLOWED' | 'RESTRICTED';
-  allowed_auth_methods?: AuthMethod[];
-  mfa_policy?: 'OPTIONAL' | 'REQUIRED_FOR_ALL';
-}
-
-export interface IntermediateSessionExchangeBody {
-  organization_id: string;
-  session_duration_minutes: number;
-  intermediate_session_token?: string;
-  locale?: string;
-}
-
 // --- Anonymous lookups (§7.4)
 
-export interface OrganizationSearchBody {
-  organization_slug: string;
-}
 export interface OrganizationSearchResult extends Ack {
   organization: OrganizationSlugSubset | null;
 }
 
-export interface MemberSearchBody {
-  email_address: string;
-  organization_id: string;
-}
 export interface MemberSearchResult extends Ack {
   member: Pick<Member, 'status' | 'name' | 'member_password_id'> | null;
 }
 
 // --- Sessions (§7.5)
-
-export interface SessionAuthenticateBody {
-  session_duration_minutes?: number;
-}
-
-export interface SessionExchangeBody {
-  organization_id: string;
-  session_duration_minutes: number;
-  locale?: string;
-}
 
 // --- Events (§7.9)
 
