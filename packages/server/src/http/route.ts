@@ -1,10 +1,5 @@
 /** Registers a route from its entry in the endpoint table: method, path, body schema, response type. */
-import type {
-  BodyOf,
-  Endpoint,
-  ParamsOf,
-  ResponseOf,
-} from '@gatehouse/protocol/endpoints';
+import type { BodyOf, Endpoint, ParamsOf, ResponseOf } from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import { parseBody } from './validate.js';
 
@@ -33,17 +28,9 @@ export function route<E extends Endpoint>(
   handler: (request: EndpointRequest<E>, parse: () => BodyOf<E>) => EndpointReply<E>,
   options: Pick<RouteShorthandOptions, 'bodyLimit'> = {},
 ): void {
-  app.route<{ Params: ParamsOf<E['path']> }>({
-    method: endpoint.method,
-    url: endpoint.path,
-    ...options,
-    handler: (request) =>
-      handler(request, () =>
-        endpoint.body === null
-          ? (undefined as BodyOf<E>)
-          : (parseBody(endpoint.body, request.body) as BodyOf<E>),
-      ),
-  });
+  const parser = (request: EndpointRequest<E>) => () =>
+    (endpoint.body === null ? undefined : parseBody(endpoint.body, request.body)) as BodyOf<E>;
+  rawRoute(app, endpoint, (request) => handler(request, parser(request)), options);
 }
 
 /**
