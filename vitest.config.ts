@@ -12,6 +12,8 @@ const alias = {
   '@gatehouse/client': src('./packages/client/src/index.ts'),
   '@gatehouse/server': src('./packages/server/src/index.ts'),
   '@gatehouse/widget': src('./packages/widget/src/index.ts'),
+  '@gatehouse/testing/server': src('./packages/testing/src/server.ts'),
+  '@gatehouse/testing': src('./packages/testing/src/index.ts'),
 };
 
 export default defineConfig({

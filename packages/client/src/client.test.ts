@@ -1,16 +1,18 @@
 // createClient: browser checks and warnings, endpoints, bootstrap, usage errors, IST calls, revoke.
+import type { ErrorType } from '@gatehouse/protocol';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createClient } from './client.js';
 import { GatehouseAPIError, GatehouseUsageError, isUnrecoverableError } from './errors.js';
 import { apiError, installFakeApi, json, ok } from './test/fake-api.js';
 import {
   IST,
+  MEMBER_ID,
   PUBLIC_TOKEN,
   bootstrapData,
   discoveryResult,
   fullSession,
   mfaPending,
-} from './test/fixtures.js';
+} from '@gatehouse/testing';
 import {
   BASE_URL,
   cleanup,
@@ -95,7 +97,7 @@ describe('bootstrap', () => {
       displayWatermark: false,
       captchaSettings: { enabled: false },
       emailDomains: ['mail.acme.test'],
-      slugPattern: 'https://app.acme.test/{{slug}}/login',
+      slugPattern: 'http://localhost:3000/{{slug}}/login',
       createOrganizationEnabled: true,
       passwordConfig: null,
     });
@@ -282,7 +284,7 @@ describe('intermediate session token', () => {
     ]);
     // The create gave a full session, which retires the IST.
     expect(cookie('gatehouse_intermediate_session_token')).toBeNull();
-    expect(client.session.getSnapshot()?.member.member_id).toBe('member-test-1');
+    expect(client.session.getSnapshot()?.member.member_id).toBe(MEMBER_ID);
   });
 
   it('sends an empty body to discovery list without an IST', async () => {
@@ -360,8 +362,8 @@ describe('session methods', () => {
 });
 
 describe('isUnrecoverableError', () => {
-  it('is true only for the four session-ending API error types', () => {
-    const make = (error_type: string) =>
+  it('is true only for the two session-ending API error types', () => {
+    const make = (error_type: ErrorType) =>
       new GatehouseAPIError({
         status_code: 401,
         error_type,
@@ -369,15 +371,11 @@ describe('isUnrecoverableError', () => {
         error_url: '',
         request_id: '',
       });
-    for (const type of [
-      'unauthorized_credentials',
-      'user_unauthenticated',
-      'invalid_secret_authentication',
-      'session_not_found',
-    ]) {
-      expect(isUnrecoverableError(make(type))).toBe(true);
-    }
+    expect(isUnrecoverableError(make('unauthorized_credentials'))).toBe(true);
+    expect(isUnrecoverableError(make('session_not_found'))).toBe(true);
     expect(isUnrecoverableError(make('intermediate_session_not_found'))).toBe(false);
+    // Types Gatehouse never sends end nothing, even if some server sent them.
+    expect(isUnrecoverableError(make('user_unauthenticated' as ErrorType))).toBe(false);
     expect(isUnrecoverableError(new Error('session_not_found'))).toBe(false);
   });
 });

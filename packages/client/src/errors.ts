@@ -1,5 +1,5 @@
 /** The client's closed set of error classes and the rule that decides when a session is dead. */
-import { UNRECOVERABLE_ERROR_TYPES, type SchemaIssue } from '@gatehouse/protocol';
+import { UNRECOVERABLE_ERROR_TYPES, type ErrorType, type SchemaIssue } from '@gatehouse/protocol';
 
 /**
  * Base class of every error the client throws or rejects with.
@@ -14,7 +14,12 @@ export class GatehouseError extends Error {
 /** The flat error body the server sends with every non-2xx JSON response (docs/protocol.md §3). */
 export interface GatehouseAPIErrorFields {
   status_code: number;
-  error_type: string;
+  /**
+   * One of the closed set, so comparing with a misspelt type does not compile. The value is kept
+   * exactly as the server sent it: a type from a newer server that this client does not know
+   * matches none of the checks and is handled like any other failure (docs/protocol.md §3).
+   */
+  error_type: ErrorType;
   error_message: string;
   error_url: string;
   request_id: string;
@@ -29,7 +34,7 @@ export interface GatehouseAPIErrorFields {
 export class GatehouseAPIError extends GatehouseError implements GatehouseAPIErrorFields {
   override name = 'GatehouseAPIError';
   readonly status_code: number;
-  readonly error_type: string;
+  readonly error_type: ErrorType;
   readonly error_message: string;
   readonly error_url: string;
   readonly request_id: string;
@@ -58,10 +63,10 @@ export class GatehouseAPIError extends GatehouseError implements GatehouseAPIErr
 export class GatehouseAPISchemaError extends GatehouseError {
   override name = 'GatehouseAPISchemaError';
   /** The wire `error_type` when the server sent one (`invalid_request` for Gatehouse). */
-  readonly error_type: string | undefined;
+  readonly error_type: ErrorType | undefined;
   readonly body: SchemaIssue[];
 
-  constructor(body: SchemaIssue[], errorType?: string) {
+  constructor(body: SchemaIssue[], errorType?: ErrorType) {
     super(
       [
         'Request does not match expected schema',

@@ -4,7 +4,7 @@ import { GatehouseUsageError } from './errors.js';
 import { createPkceStore } from './pkce.js';
 import { storageKeys } from './storage.js';
 import { installFakeApi, ok } from './test/fake-api.js';
-import { PUBLIC_TOKEN, bootstrapData } from './test/fixtures.js';
+import { PUBLIC_TOKEN, bootstrapData } from '@gatehouse/testing';
 import { BASE_URL, cleanup, makeClient } from './test/harness.js';
 
 let navigations: string[];

@@ -6,10 +6,11 @@ import {
   GatehouseAPIError,
   GatehouseAPISchemaError,
   GatehouseAPIUnreachableError,
+  isUnrecoverableError,
 } from './errors.js';
 import { createTransport, type Transport } from './http.js';
 import { basicCredentials } from './test/fake-api.js';
-import { PUBLIC_TOKEN, SESSION_TOKEN } from './test/fixtures.js';
+import { PUBLIC_TOKEN, SESSION_TOKEN } from '@gatehouse/testing';
 
 interface Seen {
   method: string;
@@ -147,6 +148,23 @@ describe('response classification', () => {
       error_url: 'https://auth.acme.test/docs/errors#organization_not_found',
       request_id: 'request-id-test-9',
     });
+  });
+
+  it('keeps an error type this client does not know, as sent, and finds it recoverable', async () => {
+    // A newer server may add types: the client must neither fail nor rename them.
+    reply = sendJson(409, {
+      status_code: 409,
+      request_id: 'request-id-test-9',
+      error_type: 'some_future_conflict',
+      error_message: 'Later.',
+      error_url: '',
+    });
+    const error = (await transport
+      .request('POST', '/x', {})
+      .catch((e: unknown) => e)) as GatehouseAPIError;
+    expect(error).toBeInstanceOf(GatehouseAPIError);
+    expect(error.error_type).toBe('some_future_conflict');
+    expect(isUnrecoverableError(error)).toBe(false);
   });
 
   it('reads an object with a body key as a schema error listing each issue', async () => {

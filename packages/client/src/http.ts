@@ -1,5 +1,10 @@
 /** The JSON transport to `{sdkBase}/sdk/v1`: headers, the `{data}` envelope and error classification. */
-import { SDK_PREFIX, type SchemaIssue, type TelemetryHeader } from '@gatehouse/protocol';
+import {
+  SDK_PREFIX,
+  type ErrorType,
+  type SchemaIssue,
+  type TelemetryHeader,
+} from '@gatehouse/protocol';
 import {
   GatehouseAPIError,
   GatehouseAPISchemaError,
@@ -91,12 +96,13 @@ async function readResponse<T>(response: Response, what: string): Promise<T> {
   }
   if ('body' in json || 'params' in json || 'query' in json) {
     const issues = Array.isArray(json.body) ? json.body.filter(isSchemaIssue) : [];
-    const errorType = typeof json.error_type === 'string' ? json.error_type : undefined;
+    const errorType =
+      typeof json.error_type === 'string' ? errorTypeOf(json.error_type) : undefined;
     throw new GatehouseAPISchemaError(issues, errorType);
   }
   throw new GatehouseAPIError({
     status_code: typeof json.status_code === 'number' ? json.status_code : response.status,
-    error_type: text(json.error_type),
+    error_type: errorTypeOf(json.error_type),
     error_message: text(json.error_message),
     error_url: text(json.error_url),
     request_id: text(json.request_id),
@@ -113,6 +119,15 @@ async function parseJson(response: Response, what: string): Promise<unknown> {
 
 function text(value: unknown): string {
   return typeof value === 'string' ? value : '';
+}
+
+/**
+ * The `error_type` as the server sent it. Typed as the closed set so that the client's and the
+ * host's comparisons are checked; not narrowed at run time, so that a type added by a newer server
+ * reaches the caller unchanged rather than being replaced (docs/protocol.md §3).
+ */
+function errorTypeOf(value: unknown): ErrorType {
+  return text(value) as ErrorType;
 }
 
 function isRecord(value: unknown): value is Record<string, unknown> {

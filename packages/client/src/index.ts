@@ -18,4 +18,12 @@ export {
   type GatehouseAPIErrorFields,
 } from './errors.js';
 export { generatePkcePair, type PkcePair } from './pkce.js';
+/**
+ * The server's rule for a well-formed e-mail address, for hosts that build their own forms. Calls
+ * do not apply it: a malformed address is the server's 400 `invalid_email`, not a usage error.
+ *
+ * @example
+ * if (!isValidEmail(input.value.trim())) showError('Invalid email address');
+ */
+export { isValidEmail } from '@gatehouse/protocol';
 export type * from './types.js';

@@ -4,7 +4,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import { createPkceStore, generatePkcePair } from './pkce.js';
 import { storageKeys } from './storage.js';
 import { apiError, installFakeApi, ok } from './test/fake-api.js';
-import { PUBLIC_TOKEN, bootstrapData, discoveryResult, fullSession } from './test/fixtures.js';
+import { PUBLIC_TOKEN, bootstrapData, discoveryResult, fullSession } from '@gatehouse/testing';
 import { cleanup, makeClient } from './test/harness.js';
 
 afterEach(cleanup);

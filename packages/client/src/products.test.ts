@@ -11,7 +11,7 @@ import {
   discoveryResult,
   fullSession,
   mfaPending,
-} from './test/fixtures.js';
+} from '@gatehouse/testing';
 import { cleanup, cookie, makeClient, setCookie } from './test/harness.js';
 import { GatehouseUsageError } from './errors.js';
 

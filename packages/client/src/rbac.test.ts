@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { allPermissions, isAuthorized } from './rbac.js';
 import { apiError, installFakeApi, ok } from './test/fake-api.js';
-import { PUBLIC_TOKEN, bootstrapData, fullSession } from './test/fixtures.js';
+import { PUBLIC_TOKEN, bootstrapData, fullSession } from '@gatehouse/testing';
 import { cleanup, makeClient, setSessionCookie } from './test/harness.js';
 
 afterEach(cleanup);

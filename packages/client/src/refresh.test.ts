@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { backoffDelay } from './refresh.js';
 import { apiError, basicCredentials, installFakeApi, ok, type Handler } from './test/fake-api.js';
-import { IST, PUBLIC_TOKEN, SESSION_TOKEN, fullSession } from './test/fixtures.js';
+import { IST, PUBLIC_TOKEN, SESSION_TOKEN, fullSession } from '@gatehouse/testing';
 import {
   STATE_KEY,
   cleanup,

@@ -8,7 +8,7 @@ import {
   discoveryResult,
   fullSession,
   mfaPending,
-} from './test/fixtures.js';
+} from '@gatehouse/testing';
 import {
   STATE_KEY,
   cleanup,

@@ -2,7 +2,7 @@
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import type { EventsBody } from '@gatehouse/protocol';
 import { installFakeApi, ok } from './test/fake-api.js';
-import { PUBLIC_TOKEN } from './test/fixtures.js';
+import { PUBLIC_TOKEN } from '@gatehouse/testing';
 import { BASE_URL, cleanup, makeClient } from './test/harness.js';
 
 beforeEach(() => {

@@ -23,8 +23,10 @@ describe('error types', () => {
   });
 
   it('treats exactly the session-ending types as unrecoverable', () => {
-    expect(UNRECOVERABLE_ERROR_TYPES.has('session_not_found')).toBe(true);
-    expect(UNRECOVERABLE_ERROR_TYPES.has('unauthorized_credentials')).toBe(true);
+    expect([...UNRECOVERABLE_ERROR_TYPES].sort()).toEqual([
+      'session_not_found',
+      'unauthorized_credentials',
+    ]);
     expect(UNRECOVERABLE_ERROR_TYPES.has('too_many_requests')).toBe(false);
     expect(UNRECOVERABLE_ERROR_TYPES.has('intermediate_session_not_found')).toBe(false);
   });

@@ -87,13 +87,14 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
 };
 
 /**
- * Error types after which the client destroys its local session (docs/protocol.md §3). Gatehouse emits
- * only `unauthorized_credentials` and `session_not_found`; the others are kept for compatibility.
+ * Error types after which the client destroys its local session (docs/protocol.md §3): the
+ * session is dead or absent. Typed by the closed set, so a misspelt type does not compile.
+ *
+ * @example
+ * if (UNRECOVERABLE_ERROR_TYPES.has(error.error_type)) clearLocalSession();
  */
-export const UNRECOVERABLE_ERROR_TYPES: ReadonlySet<string> = new Set([
+export const UNRECOVERABLE_ERROR_TYPES: ReadonlySet<ErrorType> = new Set<ErrorType>([
   'unauthorized_credentials',
-  'user_unauthenticated',
-  'invalid_secret_authentication',
   'session_not_found',
 ]);
 

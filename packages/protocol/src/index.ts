@@ -6,6 +6,7 @@
  * import { ERROR_STATUS, type Organization } from '@gatehouse/protocol';
  */
 export * from './errors.js';
+export * from './email.js';
 export * from './constants.js';
 export * from './tokens.js';
 export * from './entities.js';

@@ -1,5 +1,6 @@
 // The CLI against a temporary SQLite database: help, migrate, and creating a usable project.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import type { Envelope } from '@gatehouse/protocol';
+import { ENDPOINTS, type ResponseOf } from '@gatehouse/protocol/endpoints';
 import { describe, expect, it } from 'vitest';
 import { runCli } from './cli.js';
 import { cliOnTempDatabase } from './test/cli.js';
@@ -132,7 +133,8 @@ describe('gatehouse CLI', () => {
         },
         payload: { organization_slug: 'acme' },
       });
-      expect(res.json().data.organization.organization_name).toBe('Acme');
+      const found = res.json<Envelope<ResponseOf<typeof ENDPOINTS.organizationsSearch>>>();
+      expect(found.data.organization?.organization_name).toBe('Acme');
       const basic = `Basic ${Buffer.from(`${projectId}:${secret}`).toString('base64')}`;
       const mgmt = await app.inject({
         method: 'GET',
@@ -187,7 +189,8 @@ describe('gatehouse CLI', () => {
         },
       });
       expect(res.statusCode).toBe(200);
-      expect(res.json().data.member_authenticated).toBe(true);
+      const signedIn = res.json<Envelope<ResponseOf<typeof ENDPOINTS.passwordsAuthenticate>>>();
+      expect(signedIn.data.member_authenticated).toBe(true);
     } finally {
       await app.close();
     }

@@ -1,12 +1,15 @@
 /** Everything a service needs at run time, built once per server and passed explicitly. */
-import type { Kysely } from 'kysely';
 import type { ResolvedConfig } from './config.js';
 import type { SigningKeys } from './crypto/signing-keys.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Mailer } from './delivery/email.js';
 import type { SmsProvider } from './delivery/sms.js';
 import type { ProjectService } from './products/projects/service.js';
-import type { Database } from './store/schema.js';
+import type { Db } from './store/schema.js';
+
+// The handle and the timestamp format belong to the store; delivery and store code import them
+// from there, so that nothing below the context depends on it.
+export { isoAt, type Db } from './store/schema.js';
 
 /** A logger with pino's call shape, so services stay independent of the HTTP framework. */
 export interface Logger {
@@ -17,7 +20,7 @@ export interface Logger {
 
 /** Shared run-time dependencies of the services. */
 export interface Context {
-  db: Kysely<Database>;
+  db: Db;
   config: ResolvedConfig;
   now(): number;
   box: SecretBox;
@@ -29,12 +32,4 @@ export interface Context {
   otpKey: Buffer;
   projects: ProjectService;
   log: Logger;
-}
-
-/** A database handle or an open transaction: services accept either. */
-export type Db = Kysely<Database>;
-
-/** The current time as an RFC 3339 UTC string. */
-export function isoAt(ms: number): string {
-  return new Date(ms).toISOString();
 }

@@ -5,7 +5,7 @@ import { act, fireEvent, screen, waitFor, within } from '@testing-library/react'
 import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from './config.js';
 import { mount, type MountedWidget } from './mount.js';
-import { createFakeClient } from './test/fakeClient.js';
+import { createFakeClient } from '@gatehouse/testing';
 
 const config: WidgetConfig = { products: ['emailMagicLinks'], authFlowType: 'discovery' };
 let mounted: MountedWidget[] = [];

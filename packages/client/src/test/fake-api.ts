@@ -1,6 +1,6 @@
 /** A recording `fetch` stand-in: routes by path, keeps every request for exact assertions. */
 import { vi } from 'vitest';
-import { bootstrapData } from './fixtures.js';
+import { bootstrapData } from '@gatehouse/testing';
 
 export interface RecordedRequest {
   url: string;

@@ -3,9 +3,9 @@ import { vi } from 'vitest';
 import { createClient } from '../client.js';
 import type { ClientOptions, GatehouseClient, SessionState } from '../types.js';
 import { resetBrowserState } from './fake-api.js';
-import { PUBLIC_TOKEN, SESSION_TOKEN } from './fixtures.js';
+import { BASE_URL, PUBLIC_TOKEN, SESSION_TOKEN } from '@gatehouse/testing';
 
-export const BASE_URL = 'https://auth.acme.test';
+export { BASE_URL };
 export const STATE_KEY = `gatehouse_sdk_state_${PUBLIC_TOKEN}`;
 
 const created: GatehouseClient[] = [];

@@ -1,7 +1,7 @@
 /** E-mail delivery: SMTP through nodemailer when configured, otherwise the dev outbox. */
 import nodemailer, { type Transporter } from 'nodemailer';
 import type { SmtpConfig } from '../config.js';
-import type { Db, Logger } from '../context.js';
+import type { Db } from '../store/schema.js';
 import { writeOutbox } from './outbox.js';
 import type { RenderedEmail } from './templates.js';
 
@@ -20,7 +20,8 @@ export interface MailerOptions {
   /** Also keep a copy in the outbox when SMTP is configured (the dev inbox is on). */
   keepCopies: boolean;
   now: () => number;
-  log: Logger;
+  /** Where a failed send is reported (the server's logger); sends never throw at the caller. */
+  log: { error(obj: object, msg?: string): void };
 }
 
 /**

@@ -1,6 +1,6 @@
 /** The dev outbox: every message sent without a real provider, readable through the dev inbox. */
 import { randomUUID } from 'node:crypto';
-import { isoAt, type Db } from '../context.js';
+import { isoAt, type Db } from '../store/schema.js';
 
 /** A message as stored in the outbox and listed by the dev inbox. */
 export interface OutboxMessage {

@@ -1,7 +1,13 @@
 // The HTTP contract every endpoint shares: CORS, request ids, the error model and bad input.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startHarness, type Harness } from '../test/harness.js';
+import {
+  basic,
+  expectOk,
+  startHarness,
+  type CallRequestOptions,
+  type Harness,
+} from '../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -11,7 +17,11 @@ afterAll(async () => {
   await h.close();
 });
 
+/** The search path, for the untyped calls that send what the endpoint's type refuses. */
 const search = '/b2b/organizations/search';
+/** A valid organization search, with the request options under test. */
+const searchAcme = (options: CallRequestOptions = {}) =>
+  h.call(ENDPOINTS.organizationsSearch, { body: { organization_slug: 'acme' }, ...options });
 
 describe('CORS', () => {
   it('answers preflights permissively without credentials', async () => {
@@ -35,7 +45,7 @@ describe('CORS', () => {
 
   it('puts Allow-Origin on successes, errors and 404s, never Allow-Credentials', async () => {
     const responses = [
-      await h.sdk(search, { body: { organization_slug: 'acme' } }),
+      await searchAcme(),
       await h.sdk(search, { body: {} }),
       await h.request('/sdk/v1/nope', { method: 'POST', body: {} }),
     ];
@@ -48,30 +58,25 @@ describe('CORS', () => {
 
   it('allows loopback origins on any port in the test environment', async () => {
     for (const origin of ['http://localhost:5173', 'http://127.0.0.1:8080']) {
-      const res = await h.sdk(search, { body: { organization_slug: 'acme' }, origin });
+      const res = await searchAcme({ origin });
       expect(res.status).toBe(200);
     }
   });
 
   it('refuses other origins with 403 unauthorized_origin, still readable cross-origin', async () => {
-    const res = await h.sdk(search, {
-      body: { organization_slug: 'acme' },
-      origin: 'https://evil.example',
-    });
+    const res = await searchAcme({ origin: 'https://evil.example' });
     expect(res.status).toBe(403);
-    expect(res.body.error_type).toBe('unauthorized_origin');
+    expect(res.error?.error_type).toBe('unauthorized_origin');
     expect(res.headers.get('access-control-allow-origin')).toBe('https://evil.example');
   });
 
   it('falls back to X-SDK-Parent-Host when there is no Origin', async () => {
-    const refused = await h.sdk(search, {
-      body: { organization_slug: 'acme' },
+    const refused = await searchAcme({
       origin: null,
       headers: { 'x-sdk-parent-host': 'https://evil.example' },
     });
     expect(refused.status).toBe(403);
-    const allowed = await h.sdk(search, {
-      body: { organization_slug: 'acme' },
+    const allowed = await searchAcme({
       origin: null,
       headers: { 'x-sdk-parent-host': 'http://localhost:4000' },
     });
@@ -84,43 +89,36 @@ describe('CORS', () => {
       environment: 'live',
       authorizedOrigins: ['https://app.example.com'],
     });
-    const ok = await h.sdk(search, {
-      body: { organization_slug: 'acme' },
+    const ok = await searchAcme({
       publicToken: live.public_token,
       origin: 'https://app.example.com',
     });
     expect(ok.status).toBe(200);
-    expect(ok.body.data.organization).toBeNull();
-    const loopback = await h.sdk(search, {
-      body: { organization_slug: 'acme' },
-      publicToken: live.public_token,
-    });
+    expect(expectOk(ok).organization).toBeNull();
+    const loopback = await searchAcme({ publicToken: live.public_token });
     expect(loopback.status).toBe(403);
-    expect(loopback.body.error_type).toBe('unauthorized_origin');
+    expect(loopback.error?.error_type).toBe('unauthorized_origin');
   });
 });
 
 describe('envelope and errors', () => {
   it('wraps successes in data with request_id and status_code, echoed in X-Request-Id', async () => {
-    const res = await h.sdk(search, { body: { organization_slug: 'acme' } });
+    const res = await searchAcme();
     expect(res.status).toBe(200);
-    expect(res.body.data.status_code).toBe(200);
-    expect(res.body.data.request_id).toMatch(/^request-id-test-[0-9a-f-]{36}$/);
-    expect(res.headers.get('x-request-id')).toBe(res.body.data.request_id);
+    expect(expectOk(res).status_code).toBe(200);
+    expect(expectOk(res).request_id).toMatch(/^request-id-test-[0-9a-f-]{36}$/);
+    expect(res.headers.get('x-request-id')).toBe(expectOk(res).request_id);
   });
 
   it('sends errors flat with all five fields', async () => {
-    const res = await h.sdk(search, {
-      body: { organization_slug: 'acme' },
-      authorization: basic('public-token-test-nope', 'x'),
-    });
+    const res = await searchAcme({ authorization: basic('public-token-test-nope', 'x') });
     expect(res.status).toBe(401);
     expect(res.headers.get('content-type')).toContain('application/json');
     expect(res.body).toEqual({
       status_code: 401,
       request_id: res.headers.get('x-request-id'),
       error_type: 'unauthorized_credentials',
-      error_message: expect.any(String),
+      error_message: expect.any(String) as unknown,
       error_url: 'http://localhost:3000/docs/errors#unauthorized_credentials',
     });
   });
@@ -133,8 +131,8 @@ describe('envelope and errors', () => {
     ];
     for (const res of routes) {
       expect(res.status).toBe(404);
-      expect(res.body.error_type).toBe('endpoint_not_found');
-      expect(res.body.body).toBeUndefined();
+      expect(res.error?.error_type).toBe('endpoint_not_found');
+      expect(res.error).not.toHaveProperty('body');
     }
   });
 
@@ -150,11 +148,12 @@ describe('envelope and errors', () => {
     ['a mistyped field', { body: { organization_slug: 42 } }, '.organization_slug'],
     ['an empty field', { body: { organization_slug: '' } }, '.organization_slug'],
   ])('rejects %s with 400 invalid_request and a body list', async (_label, options, dataPath) => {
+    // Untyped: each of these bodies is one the endpoint's type refuses.
     const res = await h.sdk(search, options);
     expect(res.status).toBe(400);
-    expect(res.body.error_type).toBe('invalid_request');
-    expect(res.body.error_message).toBe('Request does not match expected schema');
-    expect(res.body.body).toEqual([{ dataPath, message: expect.any(String) }]);
+    expect(res.error?.error_type).toBe('invalid_request');
+    expect(res.error?.error_message).toBe('Request does not match expected schema');
+    expect(res.error?.body).toEqual([{ dataPath, message: expect.any(String) as unknown }]);
     expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
   });
 
@@ -166,19 +165,21 @@ describe('envelope and errors', () => {
       basic('not-a-token', 'x'),
       basic('public-token-test-0000', 'x'),
     ]) {
-      const res = await h.sdk(search, { body: { organization_slug: 'acme' }, authorization });
+      const res = await searchAcme({ authorization });
       expect(res.status).toBe(401);
-      expect(res.body.error_type).toBe('unauthorized_credentials');
+      expect(res.error?.error_type).toBe('unauthorized_credentials');
     }
   });
 
   it('ignores unknown keys and an invalid session on anonymous-capable calls', async () => {
-    const res = await h.sdk(search, {
-      body: { organization_slug: 'acme', extra: true },
+    // Not a literal, so the compiler lets the key the type does not name through, as JSON would.
+    const body = { organization_slug: 'acme', extra: true };
+    const res = await h.call(ENDPOINTS.organizationsSearch, {
+      body,
       token: 'stale-session-token',
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.organization.organization_name).toBe('Acme');
+    expect(expectOk(res).organization?.organization_name).toBe('Acme');
   });
 
   it('answers malformed URLs with the same error model and CORS headers', async () => {
@@ -188,8 +189,8 @@ describe('envelope and errors', () => {
     ]) {
       const res = await h.request(path);
       expect(res.status).toBe(400);
-      expect(res.body.error_type).toBe('invalid_request');
-      expect(res.body.request_id).toBe(res.headers.get('x-request-id'));
+      expect(res.error?.error_type).toBe('invalid_request');
+      expect(res.error?.request_id).toBe(res.headers.get('x-request-id'));
       expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
     }
   });

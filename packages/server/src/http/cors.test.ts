@@ -1,7 +1,7 @@
 // CORS belongs to the SDK API alone, and an untrusted origin is refused before any handler runs.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startHarness, type Harness, type TestResponse } from '../test/harness.js';
+import { startHarness, type Harness } from '../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,19 +12,19 @@ afterAll(async () => {
 });
 
 const EVIL = 'https://evil.example';
-const corsHeaders = (res: TestResponse) =>
+const corsHeaders = (res: { headers: Headers }) =>
   [...res.headers.keys()].filter((name) => name.startsWith('access-control-'));
 
 describe('CORS outside the SDK API', () => {
   it('sends none on the management API, the JWKS, unknown paths or their preflights', async () => {
-    const secret = basic(h.project.project_id, h.project.secret);
     const responses = [
-      await h.request(`/v1/b2b/organizations/${h.org.organization_id}`, {
-        authorization: secret,
+      await h.call(ENDPOINTS.getOrganization, {
+        params: { organization_id: h.org.organization_id },
         origin: EVIL,
       }),
+      // Untyped: no secret and an empty body, refused before the body matters.
       await h.request('/v1/b2b/organizations', { method: 'POST', body: {}, origin: EVIL }),
-      await h.request('/.well-known/jwks.json', { authorization: null, origin: EVIL }),
+      await h.call(ENDPOINTS.jwks, { authorization: null, origin: EVIL }),
       await h.request('/nope', { authorization: null, origin: EVIL }),
       await h.request('/v1/b2b/organizations', {
         method: 'OPTIONS',
@@ -44,25 +44,26 @@ describe('CORS outside the SDK API', () => {
 
 describe('origins on the SDK API', () => {
   it('refuses an untrusted origin before the body is even read', async () => {
-    // A handler would answer 400 for this body; the origin check comes first.
+    // A handler would answer 400 for this body (hence untyped); the origin check comes first.
     const res = await h.sdk('/b2b/magic_links/email/login_or_signup', {
       rawBody: '{not json',
       origin: EVIL,
     });
     expect(res.status).toBe(403);
-    expect(res.body.error_type).toBe('unauthorized_origin');
+    expect(res.error?.error_type).toBe('unauthorized_origin');
     expect(res.headers.get('access-control-allow-origin')).toBe(EVIL);
   });
 
   it('gives an untrusted origin no data and no side effects', async () => {
     const before = (await h.admin.listOutbox({ limit: 1000 })).length;
-    const sent = await h.sdk('/b2b/magic_links/email/login_or_signup', {
+    const sent = await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
       origin: EVIL,
     });
     expect(sent.status).toBe(403);
     expect((await h.admin.listOutbox({ limit: 1000 })).length).toBe(before);
-    const bootstrap = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`, {
+    const bootstrap = await h.call(ENDPOINTS.bootstrap, {
+      params: { public_token: h.project.public_token },
       authorization: null,
       origin: EVIL,
     });
@@ -77,29 +78,31 @@ describe('origins on the SDK API', () => {
       authorizedOrigins: ['https://app.example.com'],
     });
     const bootstrap = (origin: string) =>
-      h.request(`/sdk/v1/projects/bootstrap/${live.public_token}`, {
+      h.call(ENDPOINTS.bootstrap, {
+        params: { public_token: live.public_token },
         authorization: null,
         origin,
       });
     expect((await bootstrap('http://localhost:3000')).status).toBe(403);
     expect((await bootstrap('https://app.example.com')).status).toBe(200);
+    // Untyped: a body no handler would take, to show the origin check comes first.
     const search = await h.sdk('/b2b/organizations/search', {
       publicToken: live.public_token,
       rawBody: '{not json',
       origin: 'http://localhost:3000',
     });
     expect(search.status).toBe(403);
-    expect(search.body.error_type).toBe('unauthorized_origin');
+    expect(search.error?.error_type).toBe('unauthorized_origin');
   });
 
   it('leaves requests that name no project to their handlers', async () => {
-    const events = await h.request('/sdk/v1/events', {
+    const events = await h.call(ENDPOINTS.events, {
       authorization: null,
       body: [],
       origin: EVIL,
     });
     expect(events.status).toBe(200);
-    const unknown = await h.sdk('/b2b/organizations/search', {
+    const unknown = await h.call(ENDPOINTS.organizationsSearch, {
       publicToken: 'public-token-test-00000000-0000-4000-8000-000000000000',
       body: { organization_slug: 'acme' },
       origin: EVIL,

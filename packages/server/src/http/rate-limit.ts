@@ -1,14 +1,7 @@
 /** Rate limiting at the HTTP boundary: 429 `too_many_requests` with `Retry-After`. */
 import type { Context } from '../context.js';
-import { countHit } from '../store/rate-limits.js';
+import { countHit, type RateRule } from '../store/rate-limits.js';
 import { ApiError } from './errors.js';
-
-/** One limit to apply: a key (already scoped, e.g. `send:ip:…`), a count and a window. */
-export interface RateRule {
-  key: string;
-  limit: number;
-  windowSeconds: number;
-}
 
 /**
  * Counts the request against every rule and throws a 429 if any is exceeded. Every rule is

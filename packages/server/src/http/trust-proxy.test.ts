@@ -1,5 +1,5 @@
 // Behind a trusted proxy, per-IP limits count the address the proxy saw, whatever the client wrote.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterEach, describe, expect, it } from 'vitest';
 import { configFromEnv, type ServerConfig } from '../config.js';
 import { startHarness, type Harness } from '../test/harness.js';
@@ -20,7 +20,7 @@ afterEach(async () => {
  * `X-Forwarded-For` the client sent (here a different forged address each time).
  */
 function searchVia(harness: Harness, forged: string, client: string) {
-  return harness.sdk('/b2b/organizations/search', {
+  return harness.call(ENDPOINTS.organizationsSearch, {
     body: { organization_slug: 'acme' },
     headers: { 'x-forwarded-for': `${forged}, ${client}` },
   });
@@ -37,7 +37,7 @@ async function expectLimitHolds(config: ServerConfig): Promise<void> {
   }
   expect(statuses).toEqual([200, 200, 200, 429, 429]);
   const limited = await searchVia(harness, '10.9.8.7', CLIENT);
-  expect(limited.body.error_type).toBe('too_many_requests');
+  expect(limited.error?.error_type).toBe('too_many_requests');
   // The limit is per client, not per proxy: someone else behind it is still served.
   expect((await searchVia(harness, '198.51.100.1', OTHER_CLIENT)).status).toBe(200);
 }

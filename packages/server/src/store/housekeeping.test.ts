@@ -1,7 +1,7 @@
 // Housekeeping deletes only rows that expired more than a day ago.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../test/harness.js';
+import { expectOk, startHarness, type Harness } from '../test/harness.js';
 import { magicLogin, mfaOrganization, totpAt } from '../test/mfa.js';
 import { purgeExpired } from './housekeeping.js';
 
@@ -16,7 +16,7 @@ afterAll(async () => {
 describe('purgeExpired', () => {
   it('keeps live and recently expired rows, deletes old ones', async () => {
     const login = await h.login();
-    await h.sdk('/b2b/magic_links/email/discovery/send', {
+    await h.call(ENDPOINTS.magicLinksDiscoverySend, {
       body: { email_address: 'ada@acme.test' },
     });
     expect(await purgeExpired(h.db, h.clock.now)).toEqual({
@@ -33,8 +33,11 @@ describe('purgeExpired', () => {
     expect(purged.tokens).toBe(2);
     expect(purged.sessions).toBe(1);
     h.clock.now = later;
-    const res = await h.sdk('/b2b/sessions/authenticate', { body: {}, token: login.session_token });
-    expect(res.body.error_type).toBe('session_not_found');
+    const res = await h.call(ENDPOINTS.sessionsAuthenticate, {
+      body: {},
+      token: login.session_token,
+    });
+    expect(res.error?.error_type).toBe('session_not_found');
   });
 
   it('deletes old SMS codes and abandoned TOTP registrations, keeps confirmed ones', async () => {
@@ -42,10 +45,10 @@ describe('purgeExpired', () => {
     const ids = { organization_id: org.organization_id, member_id: member.member_id };
     const pending = await magicLogin(h, email, org.organization_id);
     const ist = pending.intermediate_session_token;
-    await h.sdk('/b2b/otps/sms/send', {
+    await h.call(ENDPOINTS.smsSend, {
       body: { ...ids, intermediate_session_token: ist, mfa_phone_number: '+14155550191' },
     });
-    const abandoned = await h.sdk('/b2b/totp', {
+    const abandoned = await h.call(ENDPOINTS.totpCreate, {
       body: { ...ids, intermediate_session_token: ist },
     });
     expect(abandoned.status).toBe(200);
@@ -56,10 +59,12 @@ describe('purgeExpired', () => {
     const otherIds = { organization_id: org.organization_id, member_id: other.member_id };
     const otherIst = (await magicLogin(h, 'kept@purge.test', org.organization_id))
       .intermediate_session_token;
-    const kept = (
-      await h.sdk('/b2b/totp', { body: { ...otherIds, intermediate_session_token: otherIst } })
-    ).body.data;
-    const done = await h.sdk('/b2b/totp/authenticate', {
+    const kept = expectOk(
+      await h.call(ENDPOINTS.totpCreate, {
+        body: { ...otherIds, intermediate_session_token: otherIst },
+      }),
+    );
+    const done = await h.call(ENDPOINTS.totpAuthenticate, {
       body: {
         ...otherIds,
         intermediate_session_token: otherIst,

@@ -1,6 +1,6 @@
 /** Housekeeping: deletes rows that can never be used again, and old telemetry, so tables stay small. */
 import { DEFAULT_EVENT_RETENTION_DAYS } from '../config.js';
-import { isoAt, type Db } from '../context.js';
+import { isoAt, type Db } from './schema.js';
 
 /** How long spent rows are kept after they expire, for support and forensics. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;

@@ -1,6 +1,13 @@
 /** Fixed-window counters in the `rate_limits` table, shared by every server instance. */
 import { sql } from 'kysely';
-import type { Db } from '../context.js';
+import type { Db } from './schema.js';
+
+/** One limit to apply: a key (already scoped, e.g. `send:ip:…`), a count and a window. */
+export interface RateRule {
+  key: string;
+  limit: number;
+  windowSeconds: number;
+}
 
 /** The outcome of counting one hit. */
 export interface RateLimitHit {

@@ -1,5 +1,5 @@
-/** Table types of the Gatehouse database: portable column types only (text, integer). */
-import type { Generated } from 'kysely';
+/** Table types of the Gatehouse database (portable column types only), its handle and timestamps. */
+import type { Generated, Kysely } from 'kysely';
 
 /** Timestamps are RFC 3339 UTC strings of fixed width, so they compare correctly as text. */
 type Timestamp = string;
@@ -266,4 +266,17 @@ export interface Database {
   password_failures: PasswordFailuresTable;
   rate_limit_backoffs: RateLimitBackoffsTable;
   factor_failures: FactorFailuresTable;
+}
+
+/** A database handle or an open transaction: services accept either. */
+export type Db = Kysely<Database>;
+
+/**
+ * A time as stored and sent: an RFC 3339 UTC string of fixed width (see `Timestamp`).
+ *
+ * @example
+ * isoAt(0); // '1970-01-01T00:00:00.000Z'
+ */
+export function isoAt(ms: number): string {
+  return new Date(ms).toISOString();
 }

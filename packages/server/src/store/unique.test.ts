@@ -1,13 +1,7 @@
 // Unique violations as expected outcomes: the helper on either dialect, and concurrent creations of one e-mail or slug answering 4xx, never 500.
-/* eslint-disable @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  basic,
-  startHarness,
-  type Harness,
-  type RequestOptions,
-  type TestResponse,
-} from '../test/harness.js';
+import { expectOk, startHarness, type CallResponse, type Harness } from '../test/harness.js';
 import { insertUnlessDuplicate, isUniqueViolation } from './unique.js';
 
 const CALLS = 20;
@@ -20,24 +14,17 @@ afterAll(async () => {
   await h.close();
 });
 
-const api = (path: string, options: RequestOptions = {}) =>
-  h.request(`/v1/b2b${path}`, {
-    authorization: basic(h.project.project_id, h.project.secret),
-    origin: null,
-    ...options,
-  });
-
 /** How many calls answered each status and error type, e.g. `{ '200': 1, '400 …': 19 }`. */
-function tally(responses: TestResponse[]): Record<string, number> {
+function tally(responses: CallResponse<unknown>[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const res of responses) {
-    const key = res.status === 200 ? '200' : `${res.status} ${res.body?.error_type}`;
+    const key = res.status === 200 ? '200' : `${res.status} ${res.error?.error_type}`;
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
 }
 
-const race = (call: (i: number) => Promise<TestResponse>) =>
+const race = <T>(call: (i: number) => Promise<T>) =>
   Promise.all(Array.from({ length: CALLS }, (_, i) => call(i)));
 
 async function membersWithEmail(email: string) {
@@ -48,11 +35,11 @@ async function membersWithEmail(email: string) {
 async function discoveryIsts(email: string, count: number): Promise<string[]> {
   const ists: string[] = [];
   for (let i = 0; i < count; i += 1) {
-    await h.sdk('/b2b/magic_links/email/discovery/send', { body: { email_address: email } });
-    const res = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+    await h.call(ENDPOINTS.magicLinksDiscoverySend, { body: { email_address: email } });
+    const res = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
       body: { discovery_magic_links_token: await h.lastToken(email) },
     });
-    ists.push(res.body.data.intermediate_session_token);
+    ists.push(expectOk(res).intermediate_session_token);
   }
   return ists;
 }
@@ -111,7 +98,8 @@ describe('insertUnlessDuplicate', () => {
 describe('concurrent creations', () => {
   it('of one member by the management API: one 200, the rest 400 invalid_request', async () => {
     const responses = await race(() =>
-      api(`/organizations/${h.org.organization_id}/members`, {
+      h.call(ENDPOINTS.createMember, {
+        params: { organization_id: h.org.organization_id },
         body: { email_address: 'twin@acme.test' },
       }),
     );
@@ -121,7 +109,9 @@ describe('concurrent creations', () => {
 
   it('of one slug by the management API: one 200, the rest 400 organization_slug_taken', async () => {
     const responses = await race(() =>
-      api('/organizations', { body: { organization_name: 'Twin', organization_slug: 'twin' } }),
+      h.call(ENDPOINTS.createOrganization, {
+        body: { organization_name: 'Twin', organization_slug: 'twin' },
+      }),
     );
     expect(tally(responses)).toEqual({ '200': 1, '400 organization_slug_taken': CALLS - 1 });
     const orgs = await h.db
@@ -137,7 +127,7 @@ describe('concurrent creations', () => {
       Array.from({ length: CALLS }, (_, i) => discoveryIsts(`founder${i}@rival.test`, 1)),
     );
     const responses = await race((i) =>
-      h.sdk('/b2b/discovery/organizations/create', {
+      h.call(ENDPOINTS.discoveryOrganizationsCreate, {
         body: {
           intermediate_session_token: ists[i]?.[0],
           organization_slug: 'rival',
@@ -160,20 +150,20 @@ describe('concurrent creations', () => {
     );
     const responses = await Promise.all(
       ists.map(([ist]) =>
-        h.sdk('/b2b/discovery/organizations/create', {
+        h.call(ENDPOINTS.discoveryOrganizationsCreate, {
           body: { intermediate_session_token: ist, session_duration_minutes: 60 },
         }),
       ),
     );
     expect(tally(responses)).toEqual({ '200': 5 });
-    const slugs = responses.map((r) => r.body.data.organization.organization_slug).sort();
+    const slugs = responses.map((r) => r.data?.organization.organization_slug).sort();
     expect(slugs).toEqual(['garage', 'garage-2', 'garage-3', 'garage-4', 'garage-5']);
   });
 
   it('of one member by discovery exchange (JIT): every caller enters as that member', async () => {
     const ists = await discoveryIsts('joiner@acme.test', CALLS);
     const responses = await race((i) =>
-      h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+      h.call(ENDPOINTS.discoveryExchange, {
         body: {
           intermediate_session_token: ists[i],
           organization_id: h.org.organization_id,
@@ -184,25 +174,25 @@ describe('concurrent creations', () => {
     expect(tally(responses)).toEqual({ '200': CALLS });
     const members = await membersWithEmail('joiner@acme.test');
     expect(members).toHaveLength(1);
-    expect(new Set(responses.map((r) => r.body.data.member_id))).toEqual(new Set([members[0]?.id]));
+    expect(new Set(responses.map((r) => r.data?.member_id))).toEqual(new Set([members[0]?.id]));
   });
 
   it('of one member by magic links (JIT): every caller signs in as that member', async () => {
     const tokens: string[] = [];
     for (let i = 0; i < CALLS; i += 1) {
-      await h.sdk('/b2b/magic_links/email/login_or_signup', {
+      await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
         body: { email_address: 'signup@acme.test', organization_id: h.org.organization_id },
       });
       tokens.push(await h.lastToken('signup@acme.test'));
     }
     const responses = await race((i) =>
-      h.sdk('/b2b/magic_links/authenticate', {
-        body: { magic_links_token: tokens[i], session_duration_minutes: 60 },
+      h.call(ENDPOINTS.magicLinksAuthenticate, {
+        body: { magic_links_token: tokens[i]!, session_duration_minutes: 60 },
       }),
     );
     expect(tally(responses)).toEqual({ '200': CALLS });
     const members = await membersWithEmail('signup@acme.test');
     expect(members).toHaveLength(1);
-    expect(new Set(responses.map((r) => r.body.data.member_id))).toEqual(new Set([members[0]?.id]));
+    expect(new Set(responses.map((r) => r.data?.member_id))).toEqual(new Set([members[0]?.id]));
   });
 });

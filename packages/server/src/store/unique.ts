@@ -1,6 +1,6 @@
 /** Unique-constraint violations, recognised the same way on SQLite and PostgreSQL. */
 import { sql } from 'kysely';
-import type { Db } from '../context.js';
+import type { Db } from './schema.js';
 
 // better-sqlite3 reports SQLite's extended result code; node-postgres reports the SQLSTATE.
 const UNIQUE_VIOLATION_CODES: ReadonlySet<string> = new Set([

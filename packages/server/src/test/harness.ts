@@ -3,7 +3,14 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import type { Member, Organization } from '@gatehouse/protocol';
+import type { ErrorBody, FullSessionResult, Member, Organization } from '@gatehouse/protocol';
+import {
+  ENDPOINTS,
+  type Endpoint,
+  type ParamsOf,
+  type RequestOf,
+  type ResponseOf,
+} from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { createServer } from '../http/app.js';
 import type { ServerConfig } from '../config.js';
@@ -39,7 +46,7 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A parsed response. */
+/** A parsed response to an untyped request (`request`, `sdk`): paths outside the endpoint table. */
 export interface TestResponse {
   status: number;
   headers: Headers;
@@ -47,6 +54,96 @@ export interface TestResponse {
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   body: any;
   text: string;
+  /** The flat error body when the answer is a JSON failure (not 2xx); undefined otherwise. */
+  error: ErrorBody | undefined;
+}
+
+/** What every answer to `call` carries, success or not. */
+interface CallResponseBase {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The whole parsed JSON body (undefined when the answer is not JSON), for envelope checks. */
+  body: unknown;
+}
+
+/**
+ * The answer to a call of one endpoint: `data` typed from the entry on a 2xx, the flat error body
+ * otherwise. `ok` discriminates; the absent side is `undefined` so that `res.error?.error_type`
+ * reads without narrowing first.
+ */
+export type CallResponse<T> =
+  | (CallResponseBase & { ok: true; data: T; error?: undefined })
+  | (CallResponseBase & { ok: false; error: ErrorBody; data?: undefined });
+
+/** The options of a request that a call leaves to the test: credentials, origin, headers. */
+export type CallRequestOptions = Omit<RequestOptions, 'method' | 'body' | 'rawBody'>;
+
+/**
+ * Options of a call to an endpoint of the table: those of a request, minus what the entry decides
+ * (method, path), plus `body` typed as the entry's request, required when it has one, and
+ * `params` for its `:name` path segments. A deliberately invalid body goes through `sdk` or
+ * `request` instead.
+ */
+export type CallOptions<E extends Endpoint> = CallRequestOptions &
+  (RequestOf<E> extends undefined ? { body?: undefined } : { body: RequestOf<E> }) &
+  (keyof ParamsOf<E['path']> extends never
+    ? { params?: undefined }
+    : { params: ParamsOf<E['path']> });
+
+/** The options argument of `call`: optional when the endpoint needs neither a body nor params. */
+export type CallArgs<E extends Endpoint> =
+  Record<never, never> extends CallOptions<E>
+    ? [options?: CallOptions<E>]
+    : [options: CallOptions<E>];
+
+/** Endpoints answering their result bare rather than in the `{data}` envelope (`rawRoute`). */
+const BARE: ReadonlySet<Endpoint> = new Set<Endpoint>([
+  ENDPOINTS.jwks,
+  ENDPOINTS.jwksByProject,
+  ENDPOINTS.openApi,
+]);
+
+/**
+ * The data of a successful call; otherwise throws with the status and the answer's text, so a
+ * failing test says what the server said.
+ *
+ * @example
+ * const body = { organization_slug: 'acme' };
+ * const data = expectOk(await h.call(ENDPOINTS.organizationsSearch, { body }));
+ * expect(data.organization?.organization_name).toBe('Acme');
+ */
+export function expectOk<T>(res: CallResponse<T>): T {
+  if (!res.ok) throw new Error(`expected success, got HTTP ${res.status}: ${res.text}`);
+  return res.data;
+}
+
+/**
+ * The data of a call that should have finished a sign-in (result F); throws on an error and on an
+ * MFA-pending result (AM variant B), so the session's fields read without narrowing.
+ *
+ * @example
+ * const session = expectSession(await h.call(ENDPOINTS.passwordsAuthenticate, { body }));
+ * expect(session.member_session.roles).toContain('member');
+ */
+export function expectSession<T extends { member_authenticated: boolean }>(
+  res: CallResponse<T>,
+): Extract<T, { member_authenticated: true }> {
+  const data = expectOk(res);
+  if (!data.member_authenticated) throw new Error(`expected a session, got MFA: ${res.text}`);
+  return data as Extract<T, { member_authenticated: true }>;
+}
+
+/**
+ * The error body of a failed call; otherwise throws with the answer's text.
+ *
+ * @example
+ * const error = expectError(await h.call(ENDPOINTS.sessionsRevoke));
+ * expect(error.error_type).toBe('unauthorized_credentials');
+ */
+export function expectError(res: CallResponse<unknown>): ErrorBody {
+  if (res.ok) throw new Error(`expected an error, got HTTP ${res.status}: ${res.text}`);
+  return res.error;
 }
 
 /** A running server for one test file. */
@@ -66,12 +163,25 @@ export interface Harness {
   request(path: string, options?: RequestOptions): Promise<TestResponse>;
   /** A request to `/sdk/v1{path}`, POST by default. */
   sdk(path: string, options?: RequestOptions): Promise<TestResponse>;
+  /**
+   * A call of one endpoint of the table with its method and path (path parameters from
+   * `params`), its credential by default (the secret key for the management API, nothing for
+   * `none`, the public token otherwise; `token` for a session), a body of the entry's request
+   * type, and an answer of its response type.
+   */
+  call<E extends Endpoint>(
+    endpoint: E,
+    ...options: CallArgs<E>
+  ): Promise<CallResponse<ResponseOf<E>>>;
   /** The token in the newest e-mail to `to`. */
   lastToken(to: string): Promise<string>;
   /** Signs `email` in to the seeded organization by magic link; returns result F's data. */
-  login(email?: string): Promise<TestResponse['body']>;
+  login(email?: string): Promise<LoginResult>;
   close(): Promise<void>;
 }
+
+/** What `login` returns: result F of a magic link (the seeded organization needs no MFA). */
+export type LoginResult = FullSessionResult & { method_id: string };
 
 /** Basic credentials as the SDK sends them. */
 export function basic(user: string, secret: string): string {
@@ -112,7 +222,7 @@ async function testDatabase(
  *
  * @example
  * const h = await startHarness();
- * const res = await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } });
+ * const res = await h.call(ENDPOINTS.organizationsSearch, { body: { organization_slug: 'acme' } });
  */
 export async function startHarness(options: { config?: ServerConfig } = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
@@ -184,7 +294,47 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
     const text = await res.text();
     let parsed: unknown = undefined;
     if (res.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
-    return { status: res.status, headers: res.headers, body: parsed, text };
+    const error = res.ok ? undefined : (parsed as ErrorBody | undefined);
+    return { status: res.status, headers: res.headers, body: parsed, text, error };
+  }
+
+  async function call<E extends Endpoint>(
+    endpoint: E,
+    ...[options]: CallArgs<E>
+  ): Promise<CallResponse<ResponseOf<E>>> {
+    // The conditional option types do not narrow inside a generic body; read them as a request's.
+    const { params, ...o } = (options ?? {}) as RequestOptions & {
+      params?: Record<string, string>;
+    };
+    const path = endpoint.path.replace(/:([A-Za-z_]+)/g, (_, name: string) => {
+      const value = params?.[name];
+      if (value === undefined) throw new Error(`${endpoint.path}: no value for :${name}`);
+      return encodeURIComponent(value);
+    });
+    const credential: RequestOptions =
+      endpoint.credential === 'secret'
+        ? // Host backends call the management API server to server: no Origin.
+          { authorization: basic(project.project_id, project.secret), origin: null }
+        : endpoint.credential === 'none'
+          ? { authorization: null }
+          : {};
+    const res = await request(path, { ...credential, ...o, method: endpoint.method });
+    const base = {
+      status: res.status,
+      headers: res.headers,
+      text: res.text,
+      body: res.body as unknown,
+    };
+    if (res.status >= 200 && res.status < 300) {
+      const data = (
+        BARE.has(endpoint) ? res.body : (res.body as { data: unknown }).data
+      ) as ResponseOf<E>;
+      return { ...base, ok: true, data };
+    }
+    if (res.error === undefined) {
+      throw new Error(`${endpoint.path}: HTTP ${res.status} without a JSON body: ${res.text}`);
+    }
+    return { ...base, ok: false, error: res.error };
   }
 
   const harness: Harness = {
@@ -199,6 +349,7 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
     clock,
     request,
     sdk: (path, o = {}) => request(`/sdk/v1${path}`, { method: 'POST', ...o }),
+    call,
     async lastToken(to) {
       const message = (await admin.listOutbox({ limit: 50 })).find((m) => m.to === to);
       const link = message?.links[0];
@@ -208,16 +359,16 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
       return token;
     },
     async login(email = 'ada@acme.test') {
-      const sent = await harness.sdk('/b2b/magic_links/email/login_or_signup', {
+      const sent = await call(ENDPOINTS.magicLinksLoginOrSignup, {
         body: { email_address: email, organization_id: org.organization_id },
       });
       if (sent.status !== 200) throw new Error(`send failed: ${sent.text}`);
-      const res = await harness.sdk('/b2b/magic_links/authenticate', {
+      const res = await call(ENDPOINTS.magicLinksAuthenticate, {
         body: { magic_links_token: await harness.lastToken(email), session_duration_minutes: 60 },
       });
-      if (res.status !== 200) throw new Error(`authenticate failed: ${res.text}`);
-      // eslint-disable-next-line @typescript-eslint/no-unsafe-return, @typescript-eslint/no-unsafe-member-access
-      return res.body.data;
+      if (res.status !== 200 || !res.ok) throw new Error(`authenticate failed: ${res.text}`);
+      if (!res.data.member_authenticated) throw new Error(`MFA required: ${res.text}`);
+      return res.data;
     },
     async close() {
       await inspector.close();

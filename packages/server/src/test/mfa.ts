@@ -1,8 +1,8 @@
 /** Test helpers for MFA suites: organizations that require MFA, logins that stop at the IST, codes. */
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- untyped JSON response bodies */
-import type { Member, Organization } from '@gatehouse/protocol';
+import type { MagicLinkAuthenticateResult, Member, Organization } from '@gatehouse/protocol';
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { Secret, TOTP } from 'otpauth';
-import type { Harness, TestResponse } from './harness.js';
+import type { Harness } from './harness.js';
 
 /** Creates an organization (MFA required unless told otherwise) with one member. */
 export async function mfaOrganization(
@@ -36,17 +36,17 @@ export async function magicLogin(
   email: string,
   organizationId: string,
   token?: string,
-): Promise<TestResponse['body']> {
-  const sent = await h.sdk('/b2b/magic_links/email/login_or_signup', {
+): Promise<MagicLinkAuthenticateResult> {
+  const sent = await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
     body: { email_address: email, organization_id: organizationId },
   });
   if (sent.status !== 200) throw new Error(`send failed: ${sent.text}`);
-  const res = await h.sdk('/b2b/magic_links/authenticate', {
+  const res = await h.call(ENDPOINTS.magicLinksAuthenticate, {
     body: { magic_links_token: await h.lastToken(email), session_duration_minutes: 60 },
     ...(token ? { token } : {}),
   });
-  if (res.status !== 200) throw new Error(`authenticate failed: ${res.text}`);
-  return res.body.data;
+  if (res.status !== 200 || !res.ok) throw new Error(`authenticate failed: ${res.text}`);
+  return res.data;
 }
 
 /** The TOTP code of a base32 secret at a time, computed independently of the server. */

@@ -1,13 +1,16 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig, type WidgetConfig } from '../config.js';
-import { ACK, apiError, createFakeClient, type FakeClient } from '../test/fakeClient.js';
 import {
+  ACK,
+  apiError,
+  createFakeClient,
+  type FakeClient,
   discovered,
   discoveryResult,
   fullSession,
   mfaPending,
   organization,
-} from '../test/fixtures.js';
+} from '@gatehouse/testing';
 import type { WidgetCallbacks, WidgetEventReport } from './callbacks.js';
 import type { WidgetError } from './errors.js';
 import {
@@ -19,9 +22,9 @@ import {
   startSso,
   type EffectContext,
 } from './effects.js';
-import { initialState, type UrlToken } from './state.js';
+import { initialState } from './state.js';
 import { createMachineStore } from './store.js';
-import { readUrlToken } from './urls.js';
+import { readUrlToken, type UrlToken } from './urls.js';
 
 interface Harness {
   ctx: EffectContext;

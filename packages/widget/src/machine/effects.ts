@@ -6,8 +6,7 @@ import { EVENT_TYPES } from './callbacks.js';
 import { reportFailure, reportSuccess, type EffectContext } from './context.js';
 import { emailSendErrorMessage } from './errors.js';
 import { authenticateUrlToken } from './tokens.js';
-import type { UrlToken } from './state.js';
-import { slugFromUrl } from './urls.js';
+import { slugFromUrl, type UrlToken } from './urls.js';
 
 export type { EffectContext, WidgetEnvironment } from './context.js';
 export { chooseDiscoveredOrganization, createOrganization } from './discovery.js';

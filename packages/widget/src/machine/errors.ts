@@ -1,9 +1,11 @@
 /** Turning failed calls into the words the user sees and the shape the host's onError receives. */
+import type { ErrorType } from '@gatehouse/protocol';
 import { format } from '../messages/en.js';
 
 /** The fields of an API error the widget reads. */
 export interface ApiErrorFields {
-  error_type: string;
+  /** As the server sent it: a type the widget does not know matches none of its checks. */
+  error_type: ErrorType;
   error_message: string;
 }
 
@@ -15,13 +17,14 @@ export function apiErrorOf(error: unknown): ApiErrorFields | null {
   if (typeof error !== 'object' || error === null) return null;
   const { error_type, error_message } = error as Partial<Record<keyof ApiErrorFields, unknown>>;
   if (typeof error_type !== 'string' || typeof error_message !== 'string') return null;
-  return { error_type, error_message };
+  // Typed as the closed set so that the sets below are checked; an unknown type passes through.
+  return { error_type: error_type as ErrorType, error_message };
 }
 
 /** What the host's onError callback receives. */
 export interface WidgetError {
   message: string;
-  error_type?: string;
+  error_type?: ErrorType;
 }
 
 /** Describes any rejection for the host: the server's message and type, or the error's message. */
@@ -33,7 +36,7 @@ export function describeError(error: unknown): WidgetError {
 }
 
 /** Error types that mean the e-mail may not join the organization (docs/widget.md §5). */
-export const NO_ACCESS_ERROR_TYPES: ReadonlySet<string> = new Set([
+export const NO_ACCESS_ERROR_TYPES: ReadonlySet<ErrorType> = new Set<ErrorType>([
   'email_jit_provisioning_not_allowed',
   'invalid_email_for_jit_provisioning',
 ]);

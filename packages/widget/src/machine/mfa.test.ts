@@ -1,8 +1,7 @@
 import { describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
 import { effectHarness } from '../test/effectHarness.js';
-import { ACK, apiError } from '../test/fakeClient.js';
-import { fullSession, mfaPending, organization } from '../test/fixtures.js';
+import { ACK, apiError, fullSession, mfaPending, organization } from '@gatehouse/testing';
 import {
   authenticateSms,
   authenticateTotp,

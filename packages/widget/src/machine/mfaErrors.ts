@@ -1,9 +1,10 @@
 /** The messages of failed MFA calls (docs/widget.md §8), loaded with the MFA effects. */
+import type { ErrorType } from '@gatehouse/protocol';
 import { format } from '../messages/en.js';
 import { apiErrorOf, describeError } from './errors.js';
 
 /** Error types of a code that is wrong, unknown or expired (docs/protocol.md §7.7). */
-const WRONG_CODE_ERROR_TYPES: ReadonlySet<string> = new Set([
+const WRONG_CODE_ERROR_TYPES: ReadonlySet<ErrorType> = new Set<ErrorType>([
   'unauthorized_credentials',
   'otp_code_not_found',
   'totp_not_found',

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config.js';
-import { TEST_BOOTSTRAP } from '../test/fakeClient.js';
-import { fullSession, mfaPending, organization } from '../test/fixtures.js';
+import { TEST_BOOTSTRAP, fullSession, mfaPending, organization } from '@gatehouse/testing';
 import { reduce, type WidgetEvent } from './reducer.js';
 import { initialState, type WidgetState } from './state.js';
 

@@ -1,9 +1,10 @@
 /** The messages of failed password calls (docs/widget.md §8), loaded with the password effects. */
+import type { ErrorType } from '@gatehouse/protocol';
 import { format } from '../messages/en.js';
 import { apiErrorOf, describeError, NO_ACCESS_ERROR_TYPES } from './errors.js';
 
 /** Error types that mean the e-mail and password do not match a member (docs/protocol.md §3, §7.2). */
-const BAD_CREDENTIALS_ERROR_TYPES: ReadonlySet<string> = new Set([
+const BAD_CREDENTIALS_ERROR_TYPES: ReadonlySet<ErrorType> = new Set<ErrorType>([
   'unauthorized_credentials',
   'member_not_found',
 ]);

@@ -1,8 +1,17 @@
 import { describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
 import { effectHarness, type EffectHarnessOptions } from '../test/effectHarness.js';
-import { ACK, apiError } from '../test/fakeClient.js';
-import { fullSession, member, mfaPending, organization } from '../test/fixtures.js';
+import {
+  ACK,
+  PUBLIC_TOKEN,
+  apiError,
+  fullSession,
+  member,
+  mfaPending,
+  organization,
+  resetStarted,
+  strengthVerdict,
+} from '@gatehouse/testing';
 import { start } from './effects.js';
 import {
   authenticatePassword,
@@ -29,7 +38,7 @@ const config: WidgetConfig = {
   },
 };
 const resetConfig: WidgetConfig = { ...config, authFlowType: 'passwordReset' };
-const KEY = resetEmailKey('public-token-test-widget');
+const KEY = resetEmailKey(PUBLIC_TOKEN);
 
 /** A harness already in the organization flow for Acme, on Main. */
 function inAcme(options: EffectHarnessOptions = {}, org = organization()) {
@@ -108,7 +117,7 @@ describe('password login', () => {
 describe('forgot password', () => {
   it('sends a member with a password the reset e-mail and remembers the address', async () => {
     const h = inAcme(searchAnswers(member({ member_password_id: 'member-password-test-1' })));
-    h.client.answer('passwords.resetByEmailStart', async () => ({ ...ACK }));
+    h.client.answer('passwords.resetByEmailStart', async () => resetStarted());
     await forgotPassword(h.ctx, 'ada@acme.test');
     expect(h.client.callsTo('organization.members.search')).toEqual([
       { email_address: 'ada@acme.test', organization_id: 'organization-test-acme' },
@@ -221,7 +230,7 @@ describe('resend', () => {
   it('resends the reset e-mail and confirms with a toast', async () => {
     const h = inAcme({ state: { screen: 'PasswordSetNewConfirmation' } });
     h.ctx.dispatch({ type: 'PASSWORD_RESET_EMAIL_SENT', email: 'ada@acme.test' });
-    h.client.answer('passwords.resetByEmailStart', async () => ({ ...ACK }));
+    h.client.answer('passwords.resetByEmailStart', async () => resetStarted());
     await resendPasswordEmail(h.ctx, 'resetEmail');
     expect(h.client.callsTo('passwords.resetByEmailStart')).toMatchObject([
       { email_address: 'ada@acme.test', reset_password_redirect_url: RESET_URL },
@@ -350,7 +359,7 @@ describe('the password reset page', () => {
 describe('strength check', () => {
   it('asks with the reset e-mail, and answers null (reporting) when the check fails', async () => {
     const h = effectHarness(resetConfig, { storage: { [KEY]: '"ada@acme.test"' } });
-    const verdict = { ...ACK, valid_password: true, score: 4 };
+    const verdict = strengthVerdict({ valid_password: true, score: 4 });
     h.client.answer('passwords.strengthCheck', async () => verdict);
     expect(await checkPasswordStrength(h.ctx, 'pw')).toBe(verdict);
     expect(h.client.callsTo('passwords.strengthCheck')).toEqual([

@@ -1,7 +1,12 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig } from '../config.js';
-import { TEST_BOOTSTRAP } from '../test/fakeClient.js';
-import { discovered, fullSession, mfaPending, organization } from '../test/fixtures.js';
+import {
+  TEST_BOOTSTRAP,
+  discovered,
+  fullSession,
+  mfaPending,
+  organization,
+} from '@gatehouse/testing';
 import { reduce, type WidgetEvent } from './reducer.js';
 import { initialState, type StartContext, type WidgetState } from './state.js';
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { member, mfaPending, organization, fullSession } from '../test/fixtures.js';
+import { member, mfaPending, organization, fullSession } from '@gatehouse/testing';
 import { enrollmentOptions } from './mfaSelectors.js';
 import {
   isMfaMethodSupported,

@@ -1,7 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { resolveConfig, type WidgetConfig } from '../config.js';
-import { TEST_BOOTSTRAP } from '../test/fakeClient.js';
-import { discovered, organization } from '../test/fixtures.js';
+import { TEST_BOOTSTRAP, discovered, organization } from '@gatehouse/testing';
 import {
   canCreateOrganization,
   directLoginOrganization,

@@ -8,7 +8,7 @@ import type {
 import type { BootstrapConfig } from '../client.js';
 import type { ResolvedConfig } from '../config.js';
 import type { Screen } from './screens.js';
-import type { AutoAuthenticatedTokenType, ResetToken } from './urls.js';
+import type { ResetToken, UrlToken } from './urls.js';
 
 /** How the user reaches an organization. Password reset starts on the reset form. */
 export type FlowType = 'organization' | 'discovery' | 'password_reset';
@@ -96,12 +96,6 @@ export interface WidgetState {
   discovery: DiscoveryState;
   mfa: MfaState;
   form: FormState;
-}
-
-/** A redirect token found in the page URL. */
-export interface UrlToken {
-  type: AutoAuthenticatedTokenType;
-  token: string;
 }
 
 /** What is known when the widget mounts. */

@@ -9,8 +9,8 @@ import {
   type EffectContext,
 } from './context.js';
 import { showDiscoveredOrganizations } from './discovery.js';
-import type { ErrorScreenType, UrlToken } from './state.js';
-import type { AutoAuthenticatedTokenType } from './urls.js';
+import type { ErrorScreenType } from './state.js';
+import type { AutoAuthenticatedTokenType, UrlToken } from './urls.js';
 
 /** How each redirect token type is redeemed on load (docs/widget.md §4 "On page load"). */
 type TokenRedemption =

@@ -5,10 +5,15 @@ import {
   TOKEN_TYPE_PARAM,
   type TokenType,
 } from '@gatehouse/protocol';
-import type { UrlToken } from './state.js';
 
 /** A token type redeemed on load: every type but the password reset's (docs/protocol.md §8). */
 export type AutoAuthenticatedTokenType = Exclude<TokenType, 'multi_tenant_passwords'>;
+
+/** A redirect token found in the page URL. */
+export interface UrlToken {
+  type: AutoAuthenticatedTokenType;
+  token: string;
+}
 
 function isAutoAuthenticated(type: string | null): type is AutoAuthenticatedTokenType {
   return (AUTO_AUTHENTICATED_TOKEN_TYPES as readonly (string | null)[]).includes(type);

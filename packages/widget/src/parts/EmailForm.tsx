@@ -2,9 +2,9 @@
  * The e-mail magic link form: one required e-mail field and 'Continue with email', with 'Use a
  * password instead' when passwords are offered too.
  */
+import { isValidEmail } from '@gatehouse/protocol';
 import { useId, useState, type FormEvent } from 'react';
 import { format } from '../messages/en.js';
-import { isValidEmail } from '../machine/validation.js';
 import { useWidget } from '../WidgetContext.js';
 import { Button } from './Button.js';
 import { LinkifiedText } from './LinkifiedText.js';

@@ -1,7 +1,7 @@
 /** E-mail and password with 'Continue' and the way to help: PasswordAuthenticate and Main's form. */
+import { isValidEmail } from '@gatehouse/protocol';
 import { useId, useRef, useState, type FormEvent } from 'react';
 import { format } from '../messages/en.js';
-import { isValidEmail } from '../machine/validation.js';
 import { useWidget } from '../WidgetContext.js';
 import { Button } from './Button.js';
 import { EmailInput } from './EmailInput.js';

@@ -19,7 +19,7 @@ export function PhoneInput({
   onNationalChange,
   errorId,
 }: PhoneInputProps) {
-  const options = useMemo(countryOptions, []);
+  const options = useMemo(() => countryOptions(), []);
   const selectId = useId();
   const inputId = useId();
   return (

@@ -2,8 +2,13 @@ import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
 import type { DiscoveredOrganization } from '@gatehouse/protocol';
-import { apiError, type FakeClient } from '../test/fakeClient.js';
-import { discovered, discoveryResult, fullSession } from '../test/fixtures.js';
+import {
+  apiError,
+  type FakeClient,
+  discovered,
+  discoveryResult,
+  fullSession,
+} from '@gatehouse/testing';
 import { renderWidget } from '../test/renderWidget.js';
 
 afterEach(cleanup);

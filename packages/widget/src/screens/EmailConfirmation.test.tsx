@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { ACK } from '../test/fakeClient.js';
+import { ACK } from '@gatehouse/testing';
 import { renderWidget } from '../test/renderWidget.js';
 
 afterEach(cleanup);

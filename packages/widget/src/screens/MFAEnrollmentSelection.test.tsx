@@ -1,6 +1,6 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { mfaPending, organization } from '../test/fixtures.js';
+import { mfaPending, organization } from '@gatehouse/testing';
 import { renderAtMfa } from '../test/mfaFlow.js';
 
 afterEach(cleanup);

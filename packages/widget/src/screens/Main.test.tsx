@@ -1,8 +1,7 @@
 import { act, cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
-import { ACK, apiError, type FakeClient } from '../test/fakeClient.js';
-import { organization } from '../test/fixtures.js';
+import { ACK, apiError, type FakeClient, organization } from '@gatehouse/testing';
 import { renderWidget } from '../test/renderWidget.js';
 
 afterEach(cleanup);

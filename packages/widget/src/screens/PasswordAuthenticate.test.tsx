@@ -1,8 +1,7 @@
 import { cleanup, fireEvent, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
-import { ACK, apiError, type FakeClient } from '../test/fakeClient.js';
-import { fullSession, organization } from '../test/fixtures.js';
+import { ACK, apiError, type FakeClient, fullSession, organization } from '@gatehouse/testing';
 import { renderWidget } from '../test/renderWidget.js';
 
 afterEach(cleanup);

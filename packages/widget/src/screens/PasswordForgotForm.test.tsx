@@ -1,8 +1,14 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
-import { ACK, apiError, type FakeClient } from '../test/fakeClient.js';
-import { member, organization } from '../test/fixtures.js';
+import {
+  ACK,
+  apiError,
+  type FakeClient,
+  member,
+  organization,
+  resetStarted,
+} from '@gatehouse/testing';
 import { renderWidget } from '../test/renderWidget.js';
 
 afterEach(() => {
@@ -23,7 +29,7 @@ function acmeWith(found: ReturnType<typeof member> | null) {
       organization: organization(),
     }));
     client.answer('organization.members.search', async () => ({ ...ACK, member: found }));
-    client.answer('passwords.resetByEmailStart', async () => ({ ...ACK }));
+    client.answer('passwords.resetByEmailStart', async () => resetStarted());
     client.answer('magicLinks.email.loginOrSignup', async () => ACK);
   };
 }

@@ -1,7 +1,7 @@
 /** PasswordForgotForm: help signing in, by a reset e-mail or a login link (docs/widget.md §2, §4). */
+import { isValidEmail } from '@gatehouse/protocol';
 import { useId, useState, type FormEvent } from 'react';
 import { format } from '../messages/en.js';
-import { isValidEmail } from '../machine/validation.js';
 import { BackButton } from '../parts/BackButton.js';
 import { Button } from '../parts/Button.js';
 import { EmailInput } from '../parts/EmailInput.js';

@@ -1,10 +1,14 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import type { PasswordStrengthResult } from '../client.js';
 import type { WidgetConfig } from '../config.js';
 import { resetEmailKey } from '../machine/resetEmail.js';
-import { ACK, apiError, type FakeClient } from '../test/fakeClient.js';
-import { fullSession } from '../test/fixtures.js';
+import {
+  PUBLIC_TOKEN,
+  apiError,
+  type FakeClient,
+  fullSession,
+  strengthVerdict,
+} from '@gatehouse/testing';
 import { renderWidget } from '../test/renderWidget.js';
 
 // The widget loads the password effects on first use; have them ready so that only the debounce
@@ -21,27 +25,6 @@ afterEach(() => {
 
 const config: WidgetConfig = { products: ['passwords'], authFlowType: 'passwordReset' };
 const RESET_LINK = 'http://localhost:3000/reset?stytch_token_type=multi_tenant_passwords&token=rt';
-
-function verdict(overrides: Partial<PasswordStrengthResult> = {}): PasswordStrengthResult {
-  return {
-    ...ACK,
-    valid_password: false,
-    score: 0,
-    breached_password: false,
-    breach_detection_on_create: true,
-    strength_policy: 'zxcvbn',
-    zxcvbn_feedback: { warning: '', suggestions: [] },
-    luds_feedback: {
-      has_lower_case: false,
-      has_upper_case: false,
-      has_digit: false,
-      has_symbol: false,
-      missing_complexity: 3,
-      missing_characters: 8,
-    },
-    ...overrides,
-  };
-}
 
 /** Opens the reset page, then lets the test drive the debounce with fake timers. */
 async function openResetForm(options: { pageUrl?: string; prepare?(c: FakeClient): void } = {}) {
@@ -72,7 +55,7 @@ const submit = () => screen.getByRole<HTMLButtonElement>('button', { name: 'Cont
 
 describe('PasswordResetForm', () => {
   it('shows the stored reset e-mail disabled, paired for password managers', async () => {
-    localStorage.setItem(resetEmailKey('public-token-test-widget'), '"ada@acme.test"');
+    localStorage.setItem(resetEmailKey(PUBLIC_TOKEN), '"ada@acme.test"');
     await openResetForm();
     const email = screen.getByLabelText<HTMLInputElement>('Email');
     expect(email.value).toBe('ada@acme.test');
@@ -90,7 +73,7 @@ describe('PasswordResetForm', () => {
 
   it('checks the strength 500 ms after the last key only', async () => {
     const { client } = await openResetForm({
-      prepare: (c) => c.answer('passwords.strengthCheck', async () => verdict()),
+      prepare: (c) => c.answer('passwords.strengthCheck', async () => strengthVerdict()),
     });
     await type('a', 300);
     await type('ab', 499);
@@ -102,7 +85,7 @@ describe('PasswordResetForm', () => {
   });
 
   it('lights the zxcvbn bar by score, in red then green, with the warning', async () => {
-    let answer = verdict();
+    let answer = strengthVerdict();
     await openResetForm({
       prepare: (c) => c.answer('passwords.strengthCheck', async () => answer),
     });
@@ -114,7 +97,7 @@ describe('PasswordResetForm', () => {
       [4, ['green', 'green', 'green', 'green']],
     ];
     for (const [score, expected] of cases) {
-      answer = verdict({
+      answer = strengthVerdict({
         score,
         zxcvbn_feedback: { warning: `Warning ${score}`, suggestions: [] },
       });
@@ -131,7 +114,9 @@ describe('PasswordResetForm', () => {
     const { client, successes } = await openResetForm({
       prepare: (c) => {
         c.answer('passwords.strengthCheck', async (args: { password: string }) =>
-          verdict(args.password.length > 10 ? { valid_password: true, score: 4 } : { score: 1 }),
+          strengthVerdict(
+            args.password.length > 10 ? { valid_password: true, score: 4 } : { score: 1 },
+          ),
         );
         c.answer('passwords.resetByEmail', async () => fullSession());
       },
@@ -159,10 +144,10 @@ describe('PasswordResetForm', () => {
       prepare: (c) => {
         c.setBootstrap({ passwordConfig: { ludsMinimumCount: 10, ludsComplexity: 3 } });
         c.answer('passwords.strengthCheck', async () =>
-          verdict({
+          strengthVerdict({
             strength_policy: 'luds',
             breached_password: true,
-            luds_feedback: { ...verdict().luds_feedback, missing_characters: 0 },
+            luds_feedback: { ...strengthVerdict().luds_feedback, missing_characters: 0 },
           }),
         );
       },
@@ -209,7 +194,7 @@ describe('PasswordResetForm', () => {
   it('announces a failed reset with the server message', async () => {
     await openResetForm({
       prepare: (c) => {
-        c.answer('passwords.strengthCheck', async () => verdict({ valid_password: true }));
+        c.answer('passwords.strengthCheck', async () => strengthVerdict({ valid_password: true }));
         c.answer('passwords.resetByEmail', () =>
           Promise.reject(apiError('password_reset_token_not_found', 'The link has expired', 404)),
         );

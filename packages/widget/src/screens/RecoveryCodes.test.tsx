@@ -1,7 +1,7 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACK, apiError } from '../test/fakeClient.js';
-import { fullSession, mfaPending, organization } from '../test/fixtures.js';
+import type { RecoveryCodesRecoverResult } from '@gatehouse/protocol';
+import { ACK, apiError, fullSession, mfaPending, organization } from '@gatehouse/testing';
 import { renderAtMfa } from '../test/mfaFlow.js';
 
 beforeAll(async () => {
@@ -12,7 +12,7 @@ afterEach(cleanup);
 
 const enrolled = () => mfaPending({ totp_registration_id: 'member-totp-test-1' });
 
-async function openEntry(recover: () => Promise<unknown>) {
+async function openEntry(recover: () => Promise<RecoveryCodesRecoverResult>) {
   const rendered = await renderAtMfa(enrolled(), {
     prepare: (c) => c.answer('recoveryCodes.recover', recover),
   });

@@ -1,9 +1,7 @@
 import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACK, apiError } from '../test/fakeClient.js';
-import { mfaPending, organization } from '../test/fixtures.js';
+import { ACK, apiError, mfaPending, organization, type FakeClient } from '@gatehouse/testing';
 import { renderAtMfa } from '../test/mfaFlow.js';
-import type { FakeClient } from '../test/fakeClient.js';
 
 // The screen and libphonenumber's metadata load on first use; load them before the clock starts.
 beforeAll(async () => {

@@ -1,7 +1,13 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { ACK, apiError, type FakeClient } from '../test/fakeClient.js';
-import { fullSession, mfaPending, organization } from '../test/fixtures.js';
+import {
+  ACK,
+  apiError,
+  type FakeClient,
+  fullSession,
+  mfaPending,
+  organization,
+} from '@gatehouse/testing';
 import { renderAtMfa } from '../test/mfaFlow.js';
 
 // The screen and libphonenumber's metadata load on first use; load them before the clock starts.

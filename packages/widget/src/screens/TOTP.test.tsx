@@ -1,7 +1,13 @@
 import { act, cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
-import { ACK, apiError, type FakeClient } from '../test/fakeClient.js';
-import { fullSession, mfaPending, organization } from '../test/fixtures.js';
+import {
+  ACK,
+  apiError,
+  type FakeClient,
+  fullSession,
+  mfaPending,
+  organization,
+} from '@gatehouse/testing';
 import { renderAtMfa } from '../test/mfaFlow.js';
 
 beforeAll(async () => {

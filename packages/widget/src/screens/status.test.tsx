@@ -1,8 +1,7 @@
 import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
-import { ACK, apiError } from '../test/fakeClient.js';
-import { fullSession, organization } from '../test/fixtures.js';
+import { ACK, apiError, fullSession, organization } from '@gatehouse/testing';
 import { renderWidget } from '../test/renderWidget.js';
 
 afterEach(cleanup);

@@ -7,7 +7,7 @@ import { readResetEmail } from '../machine/resetEmail.js';
 import { initialState, type WidgetState } from '../machine/state.js';
 import { createMachineStore } from '../machine/store.js';
 import { readResetToken, readUrlToken } from '../machine/urls.js';
-import { createFakeClient, type FakeClient } from './fakeClient.js';
+import { createFakeClient, type FakeClient } from '@gatehouse/testing';
 
 export interface EffectHarness {
   ctx: EffectContext;

@@ -2,8 +2,7 @@
 import { fireEvent, screen } from '@testing-library/react';
 import type { MfaPendingResult } from '@gatehouse/protocol';
 import type { WidgetConfig } from '../config.js';
-import { ACK, type FakeClient } from './fakeClient.js';
-import { organization } from './fixtures.js';
+import { ACK, type FakeClient, organization } from '@gatehouse/testing';
 import { renderWidget, type RenderOptions, type RenderedWidget } from './renderWidget.js';
 
 /** Renders the widget and signs in with a password; resolves once the login has answered. */

@@ -5,7 +5,7 @@ import type { WidgetCallbacks, WidgetEventReport } from '../machine/callbacks.js
 import type { WidgetError } from '../machine/errors.js';
 import type { WidgetStyles } from '../theme.js';
 import { WidgetApp } from '../WidgetApp.js';
-import { createFakeClient, type FakeClient } from './fakeClient.js';
+import { createFakeClient, type FakeClient } from '@gatehouse/testing';
 
 export interface RenderedWidget extends RenderResult {
   client: FakeClient;

@@ -1,7 +1,7 @@
 // Bootstrap (§6): exact fields, project settings reflected, anonymous, unknown token refused.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, startHarness, type Harness, type RequestOptions } from '../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -11,13 +11,17 @@ afterAll(async () => {
   await h.close();
 });
 
+/** Bootstrap of the public token in the path (the seeded project's unless told). */
+const bootstrap = (
+  options: Pick<RequestOptions, 'authorization' | 'origin'> = {},
+  publicToken = h.project.public_token,
+) => h.call(ENDPOINTS.bootstrap, { params: { public_token: publicToken }, ...options });
+
 describe('GET /sdk/v1/projects/bootstrap/:public_token', () => {
   it('returns exactly the bootstrap fields', async () => {
-    const res = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`, {
-      authorization: null,
-    });
+    const res = await bootstrap({ authorization: null });
     expect(res.status).toBe(200);
-    const { request_id, ...data } = res.body.data;
+    const { request_id, ...data } = expectOk(res);
     expect(request_id).toMatch(/^request-id-test-/);
     expect(data).toEqual({
       status_code: 200,
@@ -33,13 +37,11 @@ describe('GET /sdk/v1/projects/bootstrap/:public_token', () => {
       create_organization_enabled: true,
       password_config: null,
       dfp_protected_auth_enabled: false,
-      rbac_policy: expect.any(Object),
+      rbac_policy: expect.any(Object) as unknown,
     });
-    expect(Object.keys(res.body.data)).toContain('password_config');
-    expect(
-      res.body.data.rbac_policy.roles.map((r: { role_id: string }) => r.role_id).sort(),
-    ).toEqual(['admin', 'member']);
-    expect(res.body.data.rbac_policy.resources.length).toBeGreaterThan(0);
+    expect(Object.keys(data)).toContain('password_config');
+    expect(data.rbac_policy.roles.map((r) => r.role_id).sort()).toEqual(['admin', 'member']);
+    expect(data.rbac_policy.resources.length).toBeGreaterThan(0);
   });
 
   it('reflects updated project settings', async () => {
@@ -49,8 +51,8 @@ describe('GET /sdk/v1/projects/bootstrap/:public_token', () => {
       createOrganizationEnabled: false,
     });
     h.clock.advance(10_000); // past the short project cache
-    const res = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`);
-    expect(res.body.data).toMatchObject({
+    const res = await bootstrap();
+    expect(expectOk(res)).toMatchObject({
       pkce_required_for_email_magic_links: true,
       pkce_required_for_sso: true,
       pkce_required_for_oauth: false,
@@ -60,13 +62,11 @@ describe('GET /sdk/v1/projects/bootstrap/:public_token', () => {
   });
 
   it('refuses an unknown public token with 401 and a disallowed origin with 403', async () => {
-    const unknown = await h.request('/sdk/v1/projects/bootstrap/public-token-test-unknown');
+    const unknown = await bootstrap({}, 'public-token-test-unknown');
     expect(unknown.status).toBe(401);
-    expect(unknown.body.error_type).toBe('unauthorized_credentials');
-    const foreign = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`, {
-      origin: 'https://x.example',
-    });
+    expect(unknown.error?.error_type).toBe('unauthorized_credentials');
+    const foreign = await bootstrap({ origin: 'https://x.example' });
     expect(foreign.status).toBe(403);
-    expect(foreign.body.error_type).toBe('unauthorized_origin');
+    expect(foreign.error?.error_type).toBe('unauthorized_origin');
   });
 });

@@ -1,9 +1,9 @@
 // The dev inbox: on only when asked for, never with live projects or https, loopback only, no CORS.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
 import { request as httpRequest } from 'node:http';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../../http/app.js';
 import { startHarness, type Harness } from '../../test/harness.js';
@@ -34,7 +34,7 @@ describe('dev inbox switched on', () => {
   beforeAll(async () => {
     h = await startHarness({ config: { devInbox: true } });
     port = new URL(h.url).port;
-    const sent = await h.sdk('/b2b/magic_links/email/login_or_signup', {
+    const sent = await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
     });
     expect(sent.status).toBe(200);
@@ -108,7 +108,7 @@ describe('dev inbox switched on', () => {
     await h.admin.createProject({ name: 'Production', environment: 'live' });
     const res = await h.request('/_dev/inbox/messages', { authorization: null });
     expect(res.status).toBe(404);
-    expect(res.body.error_message).toMatch(/live/);
+    expect(res.error?.error_message).toMatch(/live/);
     expect(res.text).not.toContain('ada@acme.test');
     expect((await h.request('/_dev/inbox', { authorization: null })).status).toBe(404);
   });

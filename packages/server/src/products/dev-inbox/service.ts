@@ -1,7 +1,17 @@
 /** When the dev inbox may run and whom it answers: development only, loopback only. */
 import { isIP } from 'node:net';
-import type { FastifyRequest } from 'fastify';
 import type { Db } from '../../context.js';
+
+/**
+ * What {@link isLocalRequest} reads of a request: the HTTP layer passes its request object, which
+ * has this shape, and the service stays free of the framework (docs/architecture.md §3).
+ */
+export interface RequestOrigin {
+  headers: { host?: string | undefined; [name: string]: string | string[] | undefined };
+  /** The client address as the framework reports it. */
+  ip: string;
+  socket: { remoteAddress?: string | undefined };
+}
 
 /** Whether any project is in the live environment (its members' links must never be shown). */
 export async function hasLiveProject(db: Db): Promise<boolean> {
@@ -64,7 +74,7 @@ function isLoopbackHost(host: string | undefined): boolean {
  * @example
  * if (!isLocalRequest(request)) throw new ApiError('endpoint_not_found', '…');
  */
-export function isLocalRequest(request: FastifyRequest): boolean {
+export function isLocalRequest(request: RequestOrigin): boolean {
   const headers = request.headers;
   if (headers.forwarded || headers['x-forwarded-for'] || headers['x-real-ip']) return false;
   return (

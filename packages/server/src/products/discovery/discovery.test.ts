@@ -1,7 +1,7 @@
 // Discovery (§7.1, §7.3, §9): DR from a link, listing, creating and entering organizations.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, expectSession, startHarness, type Harness } from '../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,15 +12,15 @@ afterAll(async () => {
 });
 
 async function discover(email: string) {
-  const sent = await h.sdk('/b2b/magic_links/email/discovery/send', {
+  const sent = await h.call(ENDPOINTS.magicLinksDiscoverySend, {
     body: { email_address: email },
   });
   expect(sent.status).toBe(200);
-  const res = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+  const res = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
     body: { discovery_magic_links_token: await h.lastToken(email) },
   });
   expect(res.status).toBe(200);
-  return res.body.data;
+  return expectOk(res);
 }
 
 describe('discovery authenticate', () => {
@@ -70,37 +70,37 @@ describe('discovery authenticate', () => {
       email_address: 'sam@sso.example',
     });
     const data = await discover('sam@sso.example');
-    expect(data.discovered_organizations[0].primary_required).toEqual({
+    expect(data.discovered_organizations[0]?.primary_required).toEqual({
       allowed_auth_methods: ['sso'],
     });
-    const exchange = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    const exchange = await h.call(ENDPOINTS.discoveryExchange, {
       body: {
         intermediate_session_token: data.intermediate_session_token,
         organization_id: sso.organization_id,
         session_duration_minutes: 60,
       },
     });
-    expect([exchange.status, exchange.body.error_type]).toEqual([403, 'primary_auth_required']);
+    expect([exchange.status, exchange.error?.error_type]).toEqual([403, 'primary_auth_required']);
   });
 
   it('refuses used and unknown discovery tokens', async () => {
-    await h.sdk('/b2b/magic_links/email/discovery/send', {
+    await h.call(ENDPOINTS.magicLinksDiscoverySend, {
       body: { email_address: 'ada@acme.test' },
     });
     const token = await h.lastToken('ada@acme.test');
-    const first = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+    const first = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
       body: { discovery_magic_links_token: token },
     });
     expect(first.status).toBe(200);
-    const again = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+    const again = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
       body: { discovery_magic_links_token: token },
     });
-    expect([again.status, again.body.error_type]).toEqual([404, 'magic_link_not_found']);
+    expect([again.status, again.error?.error_type]).toEqual([404, 'magic_link_not_found']);
     // A login-link token is not a discovery token.
-    await h.sdk('/b2b/magic_links/email/login_or_signup', {
+    await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
     });
-    const wrongKind = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+    const wrongKind = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
       body: { discovery_magic_links_token: await h.lastToken('ada@acme.test') },
     });
     expect(wrongKind.status).toBe(404);
@@ -111,65 +111,64 @@ describe('discovery organizations', () => {
   it('lists by IST without consuming it, or by session; 401 with neither; 404 for a bad IST', async () => {
     const dr = await discover('ada@acme.test');
     for (let i = 0; i < 2; i += 1) {
-      const res = await h.sdk('/b2b/discovery/organizations', {
+      const res = await h.call(ENDPOINTS.discoveryOrganizations, {
         body: { intermediate_session_token: dr.intermediate_session_token },
       });
       expect(res.status).toBe(200);
-      expect(res.body.data.email_address).toBe('ada@acme.test');
-      expect(res.body.data.organization_id_hint).toBeNull();
-      expect(res.body.data.discovered_organizations[0].membership.type).toBe('active_member');
+      const listed = expectOk(res);
+      expect(listed.email_address).toBe('ada@acme.test');
+      expect(listed.organization_id_hint).toBeNull();
+      expect(listed.discovered_organizations[0]?.membership.type).toBe('active_member');
     }
     const session = await h.login();
-    const bySession = await h.sdk('/b2b/discovery/organizations', {
+    const bySession = await h.call(ENDPOINTS.discoveryOrganizations, {
       body: {},
       token: session.session_token,
     });
     expect(bySession.status).toBe(200);
-    expect(bySession.body.data.organization_id_hint).toBe(h.org.organization_id);
+    expect(expectOk(bySession).organization_id_hint).toBe(h.org.organization_id);
 
-    const neither = await h.sdk('/b2b/discovery/organizations', { body: {} });
-    expect([neither.status, neither.body.error_type]).toEqual([401, 'unauthorized_credentials']);
-    const bad = await h.sdk('/b2b/discovery/organizations', {
+    const neither = await h.call(ENDPOINTS.discoveryOrganizations, { body: {} });
+    expect([neither.status, neither.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
+    const bad = await h.call(ENDPOINTS.discoveryOrganizations, {
       body: { intermediate_session_token: 'nope' },
     });
-    expect([bad.status, bad.body.error_type]).toEqual([404, 'intermediate_session_not_found']);
+    expect([bad.status, bad.error?.error_type]).toEqual([404, 'intermediate_session_not_found']);
     const expiredIst = await discover('ada@acme.test');
     h.clock.advance(11 * 60_000);
-    const expired = await h.sdk('/b2b/discovery/organizations', {
+    const expired = await h.call(ENDPOINTS.discoveryOrganizations, {
       body: { intermediate_session_token: expiredIst.intermediate_session_token },
     });
-    expect(expired.body.error_type).toBe('intermediate_session_not_found');
+    expect(expired.error?.error_type).toBe('intermediate_session_not_found');
   });
 
   it('creates an organization named after the e-mail domain, with a suffix on clash', async () => {
     const dr = await discover('founder@acme.test');
-    const res = await h.sdk('/b2b/discovery/organizations/create', {
+    const res = await h.call(ENDPOINTS.discoveryOrganizationsCreate, {
       body: {
         intermediate_session_token: dr.intermediate_session_token,
         session_duration_minutes: 60,
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.organization).toMatchObject({
+    const created = expectSession(res);
+    expect(created.organization).toMatchObject({
       organization_name: 'acme',
       organization_slug: 'acme-2',
     });
-    expect(res.body.data.member.roles.map((r: { role_id: string }) => r.role_id).sort()).toEqual([
-      'admin',
-      'member',
-    ]);
-    expect(res.body.data.member_session.roles.sort()).toEqual(['admin', 'member']);
-    expect(res.body.data.session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(created.member.roles.map((r) => r.role_id).sort()).toEqual(['admin', 'member']);
+    expect(created.member_session.roles.sort()).toEqual(['admin', 'member']);
+    expect(created.session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     // The IST yielded a full session and is now void.
-    const reuse = await h.sdk('/b2b/discovery/organizations', {
+    const reuse = await h.call(ENDPOINTS.discoveryOrganizations, {
       body: { intermediate_session_token: dr.intermediate_session_token },
     });
-    expect(reuse.body.error_type).toBe('intermediate_session_not_found');
+    expect(reuse.error?.error_type).toBe('intermediate_session_not_found');
   });
 
   it('refuses a taken explicit slug, and creation when the project disallows it', async () => {
     const dr = await discover('founder2@acme.test');
-    const taken = await h.sdk('/b2b/discovery/organizations/create', {
+    const taken = await h.call(ENDPOINTS.discoveryOrganizationsCreate, {
       body: {
         intermediate_session_token: dr.intermediate_session_token,
         session_duration_minutes: 60,
@@ -177,17 +176,17 @@ describe('discovery organizations', () => {
         organization_name: 'Acme 2',
       },
     });
-    expect([taken.status, taken.body.error_type]).toEqual([400, 'organization_slug_taken']);
+    expect([taken.status, taken.error?.error_type]).toEqual([400, 'organization_slug_taken']);
     await h.admin.updateProject(h.project.project_id, { createOrganizationEnabled: false });
     h.clock.advance(10_000);
     const dr2 = await discover('founder3@acme.test');
-    const off = await h.sdk('/b2b/discovery/organizations/create', {
+    const off = await h.call(ENDPOINTS.discoveryOrganizationsCreate, {
       body: {
         intermediate_session_token: dr2.intermediate_session_token,
         session_duration_minutes: 60,
       },
     });
-    expect([off.status, off.body.error_type]).toEqual([403, 'organization_creation_not_allowed']);
+    expect([off.status, off.error?.error_type]).toEqual([403, 'organization_creation_not_allowed']);
     await h.admin.updateProject(h.project.project_id, { createOrganizationEnabled: true });
     h.clock.advance(10_000);
   });
@@ -196,7 +195,7 @@ describe('discovery organizations', () => {
 describe('intermediate session exchange', () => {
   it('authenticates, activates, joins by domain, and refuses non-members', async () => {
     const dr = await discover('joiner@acme.test');
-    const res = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    const res = await h.call(ENDPOINTS.discoveryExchange, {
       body: {
         intermediate_session_token: dr.intermediate_session_token,
         organization_id: h.org.organization_id,
@@ -204,33 +203,33 @@ describe('intermediate session exchange', () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.member).toMatchObject({
+    expect(expectOk(res).member).toMatchObject({
       email_address: 'joiner@acme.test',
       status: 'active',
     });
-    expect(res.body.data.member_authenticated).toBe(true);
+    expect(expectOk(res).member_authenticated).toBe(true);
 
     const closed = await h.admin.createOrganization(h.project.project_id, {
       organization_name: 'Closed',
       organization_slug: 'closed-x',
     });
     const dr2 = await discover('joiner2@acme.test');
-    const refused = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    const refused = await h.call(ENDPOINTS.discoveryExchange, {
       body: {
         intermediate_session_token: dr2.intermediate_session_token,
         organization_id: closed.organization_id,
         session_duration_minutes: 60,
       },
     });
-    expect([refused.status, refused.body.error_type]).toEqual([404, 'member_not_found']);
-    const unknownOrg = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    expect([refused.status, refused.error?.error_type]).toEqual([404, 'member_not_found']);
+    const unknownOrg = await h.call(ENDPOINTS.discoveryExchange, {
       body: {
         intermediate_session_token: dr2.intermediate_session_token,
         organization_id: 'organization-test-x',
         session_duration_minutes: 60,
       },
     });
-    expect(unknownOrg.body.error_type).toBe('organization_not_found');
+    expect(unknownOrg.error?.error_type).toBe('organization_not_found');
   });
 
   it('returns variant B for an organization that requires MFA', async () => {
@@ -242,11 +241,10 @@ describe('intermediate session exchange', () => {
     });
     const dr = await discover('mfa@acme.test');
     const listed = dr.discovered_organizations.find(
-      (d: { organization: { organization_id: string } }) =>
-        d.organization.organization_id === vault.organization_id,
+      (d) => d.organization.organization_id === vault.organization_id,
     );
-    expect(listed.membership.type).toBe('eligible_to_join_by_email_domain');
-    const res = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    expect(listed?.membership.type).toBe('eligible_to_join_by_email_domain');
+    const res = await h.call(ENDPOINTS.discoveryExchange, {
       body: {
         intermediate_session_token: dr.intermediate_session_token,
         organization_id: vault.organization_id,
@@ -254,12 +252,12 @@ describe('intermediate session exchange', () => {
       },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expect(expectOk(res)).toMatchObject({
       member_authenticated: false,
       member_session: null,
       session_token: '',
       session_jwt: '',
     });
-    expect(res.body.data.intermediate_session_token).not.toBe('');
+    expect(expectOk(res).intermediate_session_token).not.toBe('');
   });
 });

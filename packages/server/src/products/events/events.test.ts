@@ -1,5 +1,5 @@
 // Events (§7.9): no auth, arrays only, filed by public token, unknown tokens dropped; bounded, never a 5xx.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { purgeExpired } from '../../store/housekeeping.js';
@@ -25,7 +25,7 @@ const telemetry = {
 
 describe('POST /sdk/v1/events', () => {
   it('stores events of known projects without Authorization and answers {data:{}}', async () => {
-    const res = await h.sdk('/events', {
+    const res = await h.call(ENDPOINTS.events, {
       authorization: null,
       body: [
         {
@@ -51,10 +51,11 @@ describe('POST /sdk/v1/events', () => {
   });
 
   it('answers 400 when the body is not an array', async () => {
+    // Untyped: none of these bodies is the array the endpoint's type asks for.
     for (const body of [{}, 'x', null]) {
       const res = await h.sdk('/events', { authorization: null, body });
       expect(res.status).toBe(400);
-      expect(res.body.error_type).toBe('invalid_request');
+      expect(res.error?.error_type).toBe('invalid_request');
     }
     const empty = await h.sdk('/events', { authorization: null });
     expect(empty.status).toBe(400);
@@ -75,7 +76,7 @@ async function storedNames(): Promise<string[]> {
 
 describe('POST /sdk/v1/events bounds', () => {
   it('keeps only the known fields of §7.9, with long strings cut', async () => {
-    const res = await h.sdk('/events', {
+    const res = await h.call(ENDPOINTS.events, {
       authorization: null,
       body: [
         {
@@ -112,6 +113,7 @@ describe('POST /sdk/v1/events bounds', () => {
     const depth = 5000;
     const details = `${'{"a":'.repeat(depth)}1${'}'.repeat(depth)}`;
     const rawBody = `[{"telemetry":{},"event":{"public_token":"${h.project.public_token}","event_name":"deep","details":${details}}}]`;
+    // Untyped: the body is sent as raw text, nested deeper than any object literal would be.
     const res = await h.sdk('/events', { authorization: null, rawBody });
     expect([res.status, res.body]).toEqual([200, { data: {} }]);
     const stored = await listEvents(h.db, h.project.project_id);
@@ -126,7 +128,7 @@ describe('POST /sdk/v1/events bounds', () => {
 
   it('drops oversized details and items whose token or name is not printable', async () => {
     const before = (await storedNames()).length;
-    const res = await h.sdk('/events', {
+    const res = await h.call(ENDPOINTS.events, {
       authorization: null,
       body: [
         item('big_details', { details: { blob: 'b'.repeat(10_000) } }),
@@ -155,14 +157,14 @@ describe('POST /sdk/v1/events bounds', () => {
       item(`heavy_${i}`, { details: { blob: 'h'.repeat(6000) } }),
     );
     for (let i = 0; i < 3; i += 1) {
-      const res = await h.sdk('/events', { authorization: null, body: heavy });
-      expect([res.status, res.body.error_type]).toEqual([400, 'invalid_request']);
+      const res = await h.call(ENDPOINTS.events, { authorization: null, body: heavy });
+      expect([res.status, res.error?.error_type]).toEqual([400, 'invalid_request']);
     }
-    const many = await h.sdk('/events', {
+    const many = await h.call(ENDPOINTS.events, {
       authorization: null,
       body: Array.from({ length: 51 }, (_, i) => item(`many_${i}`)),
     });
-    expect([many.status, many.body.error_type]).toEqual([400, 'invalid_request']);
+    expect([many.status, many.error?.error_type]).toEqual([400, 'invalid_request']);
     expect((await storedNames()).length).toBe(before);
   });
 
@@ -172,7 +174,7 @@ describe('POST /sdk/v1/events bounds', () => {
     });
     try {
       const send = () =>
-        limited.sdk('/events', {
+        limited.call(ENDPOINTS.events, {
           authorization: null,
           body: [
             {
@@ -185,7 +187,7 @@ describe('POST /sdk/v1/events bounds', () => {
       for (let i = 0; i < 5; i += 1) statuses.push((await send()).status);
       expect(statuses).toEqual([200, 200, 200, 429, 429]);
       const refused = await send();
-      expect(refused.body.error_type).toBe('too_many_requests');
+      expect(refused.error?.error_type).toBe('too_many_requests');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       expect(await listEvents(limited.db, limited.project.project_id)).toHaveLength(3);
       limited.clock.advance(61_000);
@@ -196,7 +198,7 @@ describe('POST /sdk/v1/events bounds', () => {
   });
 
   it('purges events older than the retention (30 days by default, configurable)', async () => {
-    await h.sdk('/events', { authorization: null, body: [item('old_one')] });
+    await h.call(ENDPOINTS.events, { authorization: null, body: [item('old_one')] });
     const day = 24 * 60 * 60 * 1000;
     expect((await purgeExpired(h.db, h.clock.now + 29 * day)).events).toBe(0);
     expect(await storedNames()).toContain('old_one');

@@ -1,8 +1,8 @@
 // Second-factor lockout: wrong codes in a row lock TOTP (with recovery codes) or SMS across windows,
 // until a sign-in by e-mail link or an administrator's unlock; a failed code never extends the IST.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startHarness, type Harness } from '../../test/harness.js';
+import { basic, expectOk, startHarness, type Harness } from '../../test/harness.js';
 import { lastSms, magicLogin, mfaOrganization, totpAt } from '../../test/mfa.js';
 
 const LOCK_AFTER = 5;
@@ -36,7 +36,7 @@ async function mfaMember(slug: string) {
 
 /** A password sign-in stopped at MFA: an IST that, unlike an e-mail link, unlocks nothing. */
 async function passwordIst(email: string, organizationId: string): Promise<string> {
-  const res = await h.sdk('/b2b/passwords/authenticate', {
+  const res = await h.call(ENDPOINTS.passwordsAuthenticate, {
     body: {
       organization_id: organizationId,
       email_address: email,
@@ -45,42 +45,46 @@ async function passwordIst(email: string, organizationId: string): Promise<strin
     },
   });
   expect(res.status).toBe(200);
-  expect(res.body.data.member_authenticated).toBe(false);
-  return res.body.data.intermediate_session_token as string;
+  expect(expectOk(res).member_authenticated).toBe(false);
+  return expectOk(res).intermediate_session_token;
 }
 
 /** A member with a confirmed TOTP registration; returns its secret and recovery codes. */
 async function totpMember(slug: string) {
   const m = await mfaMember(slug);
   const ist = (await magicLogin(h, m.email, m.org.organization_id)).intermediate_session_token;
-  const created = await h.sdk('/b2b/totp', { body: { ...m.ids, intermediate_session_token: ist } });
-  const { secret, recovery_codes } = created.body.data;
-  const confirmed = await h.sdk('/b2b/totp/authenticate', {
+  const created = await h.call(ENDPOINTS.totpCreate, {
+    body: { ...m.ids, intermediate_session_token: ist },
+  });
+  const { secret, recovery_codes } = expectOk(created);
+  const confirmed = await h.call(ENDPOINTS.totpAuthenticate, {
     body: { ...m.ids, intermediate_session_token: ist, code: totpAt(secret, h.clock.now) },
   });
   expect(confirmed.status).toBe(200);
   // The next code must come from a later step (a code never works twice).
   h.clock.advance(30_000);
-  return { ...m, secret: secret as string, recoveryCodes: recovery_codes as string[] };
+  return { ...m, secret, recoveryCodes: recovery_codes };
 }
 
 function wrongTotp(secret: string): string {
   return totpAt(secret, h.clock.now) === '000000' ? '000001' : '000000';
 }
 
-const totp = (ids: object, ist: string, code: string) =>
-  h.sdk('/b2b/totp/authenticate', { body: { ...ids, intermediate_session_token: ist, code } });
-const recover = (ids: object, ist: string, recovery_code: string) =>
-  h.sdk('/b2b/recovery_codes/recover', {
+/** Who an MFA call is about. */
+type Ids = { organization_id: string; member_id: string };
+
+const totp = (ids: Ids, ist: string, code: string) =>
+  h.call(ENDPOINTS.totpAuthenticate, { body: { ...ids, intermediate_session_token: ist, code } });
+const recover = (ids: Ids, ist: string, recovery_code: string) =>
+  h.call(ENDPOINTS.recoveryCodesRecover, {
     body: { ...ids, intermediate_session_token: ist, recovery_code },
   });
-const sms = (ids: object, ist: string, code: string) =>
-  h.sdk('/b2b/otps/sms/authenticate', { body: { ...ids, intermediate_session_token: ist, code } });
+const sms = (ids: Ids, ist: string, code: string) =>
+  h.call(ENDPOINTS.smsAuthenticate, { body: { ...ids, intermediate_session_token: ist, code } });
 const unlock = (organizationId: string, memberId: string, secret = h.project.secret) =>
-  h.request(`/v1/b2b/organizations/${organizationId}/members/${memberId}/mfa/unlock`, {
-    method: 'POST',
+  h.call(ENDPOINTS.unlockMemberMfa, {
+    params: { organization_id: organizationId, member_id: memberId },
     authorization: basic(h.project.project_id, secret),
-    origin: null,
   });
 
 describe('TOTP and recovery codes', () => {
@@ -91,22 +95,22 @@ describe('TOTP and recovery codes', () => {
       expect((await totp(m.ids, ist, wrongTotp(m.secret))).status).toBe(401);
     }
     const right = await totp(m.ids, ist, totpAt(m.secret, h.clock.now));
-    expect([right.status, right.body.error_type]).toEqual([403, 'member_locked']);
-    expect(right.body.error_message).toMatch(/locked.*email link/);
+    expect([right.status, right.error?.error_type]).toEqual([403, 'member_locked']);
+    expect(right.error?.error_message).toMatch(/locked.*email link/);
     const code = await recover(m.ids, ist, m.recoveryCodes[0] ?? '');
-    expect([code.status, code.body.error_type]).toEqual([403, 'member_locked']);
+    expect([code.status, code.error?.error_type]).toEqual([403, 'member_locked']);
 
     // Hours later (new rate-limit windows), a password sign-in does not lift the lock.
     h.clock.advance(3 * 60 * 60_000);
     const later = await passwordIst(m.email, m.org.organization_id);
     const still = await totp(m.ids, later, totpAt(m.secret, h.clock.now));
-    expect([still.status, still.body.error_type]).toEqual([403, 'member_locked']);
+    expect([still.status, still.error?.error_type]).toEqual([403, 'member_locked']);
 
     // A sign-in by e-mail link proves the address too, and unlocks.
     const byLink = (await magicLogin(h, m.email, m.org.organization_id)).intermediate_session_token;
     const passed = await totp(m.ids, byLink, totpAt(m.secret, h.clock.now));
     expect(passed.status).toBe(200);
-    expect(passed.body.data.member_session).not.toBeNull();
+    expect(expectOk(passed).member_session).not.toBeNull();
   });
 
   it('count only failures in a row: a right code starts over', async () => {
@@ -138,7 +142,7 @@ describe('TOTP and recovery codes', () => {
     expect(statuses.filter((s) => s === 401)).toHaveLength(LOCK_AFTER);
     expect(statuses.filter((s) => s === 403)).toHaveLength(2 * LOCK_AFTER);
     const right = await totp(m.ids, ist, totpAt(m.secret, h.clock.now));
-    expect([right.status, right.body.error_type]).toEqual([403, 'member_locked']);
+    expect([right.status, right.error?.error_type]).toEqual([403, 'member_locked']);
   });
 
   it('a failed code does not extend the intermediate session', async () => {
@@ -148,7 +152,7 @@ describe('TOTP and recovery codes', () => {
     expect((await totp(m.ids, ist, wrongTotp(m.secret))).status).toBe(401);
     h.clock.advance(2 * 60_000);
     const late = await totp(m.ids, ist, totpAt(m.secret, h.clock.now));
-    expect([late.status, late.body.error_type]).toEqual([404, 'intermediate_session_not_found']);
+    expect([late.status, late.error?.error_type]).toEqual([404, 'intermediate_session_not_found']);
   });
 });
 
@@ -168,37 +172,37 @@ describe('SMS codes', () => {
     for (let i = 0; i < 3; i += 1) {
       expect((await sms(m.ids, ist, wrongFor(first))).status).toBe(401);
     }
-    await h.sdk('/b2b/otps/sms/send', { body: { ...m.ids, intermediate_session_token: ist } });
+    await h.call(ENDPOINTS.smsSend, { body: { ...m.ids, intermediate_session_token: ist } });
     const second = (await lastSms(h, phone)).code;
     for (let i = 3; i < LOCK_AFTER; i += 1) {
       expect((await sms(m.ids, ist, wrongFor(second))).status).toBe(401);
     }
     const locked = await sms(m.ids, ist, second);
-    expect([locked.status, locked.body.error_type]).toEqual([403, 'member_locked']);
-    expect(locked.body.error_message).toMatch(/text message codes are locked/);
+    expect([locked.status, locked.error?.error_type]).toEqual([403, 'member_locked']);
+    expect(locked.error?.error_message).toMatch(/text message codes are locked/);
 
     const unlocked = await unlock(m.org.organization_id, m.member.member_id);
     expect(unlocked.status).toBe(200);
-    expect(unlocked.body.data.member.member_id).toBe(m.member.member_id);
-    expect(unlocked.body.data.organization.organization_id).toBe(m.org.organization_id);
+    expect(expectOk(unlocked).member.member_id).toBe(m.member.member_id);
+    expect(expectOk(unlocked).organization.organization_id).toBe(m.org.organization_id);
     const passed = await sms(m.ids, ist, second);
     expect(passed.status).toBe(200);
-    expect(passed.body.data.member_session).not.toBeNull();
+    expect(expectOk(passed).member_session).not.toBeNull();
   });
 });
 
 describe('POST /v1/b2b/organizations/:organization_id/members/:member_id/mfa/unlock', () => {
   it('needs the secret key and a member of that organization', async () => {
     const wrongSecret = await unlock(h.org.organization_id, h.member.member_id, 'secret-test-x');
-    expect([wrongSecret.status, wrongSecret.body.error_type]).toEqual([
+    expect([wrongSecret.status, wrongSecret.error?.error_type]).toEqual([
       401,
       'unauthorized_credentials',
     ]);
     const other = await mfaOrganization(h, 'unlock-other');
     const foreign = await unlock(other.org.organization_id, h.member.member_id);
-    expect([foreign.status, foreign.body.error_type]).toEqual([404, 'member_not_found']);
+    expect([foreign.status, foreign.error?.error_type]).toEqual([404, 'member_not_found']);
     const unknownOrg = await unlock('organization-test-nope', h.member.member_id);
-    expect([unknownOrg.status, unknownOrg.body.error_type]).toEqual([
+    expect([unknownOrg.status, unknownOrg.error?.error_type]).toEqual([
       404,
       'organization_not_found',
     ]);

@@ -1,5 +1,5 @@
 // E-mail send limits belong to the requester and the project: a stranger who spends them blocks only themselves.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness.js';
 
@@ -31,18 +31,18 @@ afterAll(async () => {
 /** Every anonymous call that e-mails the address, as one requester makes it. */
 const sends = {
   login: (from: string, email: string, publicToken?: string, organizationId?: string) =>
-    h.sdk('/b2b/magic_links/email/login_or_signup', {
+    h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { email_address: email, organization_id: organizationId ?? h.org.organization_id },
       headers: { 'x-forwarded-for': from },
       ...(publicToken ? { publicToken } : {}),
     }),
   discovery: (from: string, email: string) =>
-    h.sdk('/b2b/magic_links/email/discovery/send', {
+    h.call(ENDPOINTS.magicLinksDiscoverySend, {
       body: { email_address: email },
       headers: { 'x-forwarded-for': from },
     }),
   reset: (from: string, email: string) =>
-    h.sdk('/b2b/passwords/email/reset/start', {
+    h.call(ENDPOINTS.passwordsResetStart, {
       body: { email_address: email, organization_id: h.org.organization_id },
       headers: { 'x-forwarded-for': from },
     }),
@@ -60,9 +60,9 @@ describe('e-mail send limits', () => {
     }
     expect(statuses).toEqual([200, 200, 200, 429, 429]);
     const refused = await sends.login(ATTACKER, 'ada@acme.test');
-    expect([refused.status, refused.body.error_type]).toEqual([429, 'too_many_requests']);
+    expect([refused.status, refused.error?.error_type]).toEqual([429, 'too_many_requests']);
     expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
-    expect(refused.body.error_message).toMatch(
+    expect(refused.error?.error_message).toMatch(
       /^Too many e-mails were requested from your network/,
     );
     expect(await outboxCount('ada@acme.test')).toBe(3);

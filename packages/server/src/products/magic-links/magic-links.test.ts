@@ -1,8 +1,14 @@
 // E-mail magic links (§7.1, §8, §10): sends, redirect choice, redemption, PKCE, single use, races.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
 import { createHash, randomBytes } from 'node:crypto';
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import {
+  expectOk,
+  expectSession,
+  startHarness,
+  type CallRequestOptions,
+  type Harness,
+} from '../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,13 +18,20 @@ afterAll(async () => {
   await h.close();
 });
 
-const send = (body: Record<string, unknown>, options = {}) =>
-  h.sdk('/b2b/magic_links/email/login_or_signup', {
+/** A send body; the seeded organization unless told. */
+type SendBody = Omit<RequestOf<typeof ENDPOINTS.magicLinksLoginOrSignup>, 'organization_id'> & {
+  organization_id?: string;
+};
+const send = (body: SendBody, options: CallRequestOptions = {}) =>
+  h.call(ENDPOINTS.magicLinksLoginOrSignup, {
     body: { organization_id: h.org.organization_id, ...body },
     ...options,
   });
-const authenticate = (body: Record<string, unknown>, options = {}) =>
-  h.sdk('/b2b/magic_links/authenticate', {
+const authenticate = (
+  body: RequestOf<typeof ENDPOINTS.magicLinksAuthenticate>,
+  options: CallRequestOptions = {},
+) =>
+  h.call(ENDPOINTS.magicLinksAuthenticate, {
     body: { session_duration_minutes: 60, ...body },
     ...options,
   });
@@ -37,7 +50,7 @@ describe('login_or_signup', () => {
   it('sends an active member a login link to the default login URL', async () => {
     const res = await send({ email_address: 'ada@acme.test' });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual(['request_id', 'status_code']);
+    expect(Object.keys(expectOk(res)).sort()).toEqual(['request_id', 'status_code']);
     const { message, url } = await lastLink('ada@acme.test');
     expect(url.origin + url.pathname).toBe('http://localhost:3000/authenticate');
     expect(url.searchParams.get('stytch_token_type')).toBe('multi_tenant_magic_links');
@@ -75,7 +88,7 @@ describe('login_or_signup', () => {
     const known = await send({ email_address: 'ada@acme.test' });
     const unknown = await send({ email_address: 'stranger@acme.test' });
     expect([known.status, unknown.status]).toEqual([200, 200]);
-    expect(Object.keys(known.body.data)).toEqual(Object.keys(unknown.body.data));
+    expect(Object.keys(expectOk(known))).toEqual(Object.keys(expectOk(unknown)));
     expect(known.headers.get('content-length')).toBe(unknown.headers.get('content-length'));
     // Both get an e-mail; only the link inside differs.
     expect((await lastLink('stranger@acme.test')).url.searchParams.get('token')).toBeTruthy();
@@ -84,7 +97,7 @@ describe('login_or_signup', () => {
   it('answers the JIT policy errors for non-members', async () => {
     const restricted = await send({ email_address: 'eve@other.example' });
     expect(restricted.status).toBe(403);
-    expect(restricted.body.error_type).toBe('invalid_email_for_jit_provisioning');
+    expect(restricted.error?.error_type).toBe('invalid_email_for_jit_provisioning');
     const closed = await h.admin.createOrganization(h.project.project_id, {
       organization_name: 'Closed',
       organization_slug: 'closed',
@@ -94,11 +107,11 @@ describe('login_or_signup', () => {
       organization_id: closed.organization_id,
     });
     expect(res.status).toBe(403);
-    expect(res.body.error_type).toBe('email_jit_provisioning_not_allowed');
+    expect(res.error?.error_type).toBe('email_jit_provisioning_not_allowed');
   });
 
   it('refuses bad input and unlisted redirect URLs', async () => {
-    const cases: [Record<string, unknown>, number, string][] = [
+    const cases: [SendBody, number, string][] = [
       [{ email_address: 'not-an-email' }, 400, 'invalid_email'],
       [
         { email_address: 'ada@acme.test', organization_id: 'organization-test-nope' },
@@ -121,12 +134,16 @@ describe('login_or_signup', () => {
         'invalid_redirect_url',
       ],
       [{ email_address: 'ada@acme.test', pkce_code_challenge: 'short' }, 400, 'invalid_request'],
-      [{ email_address: 42 }, 400, 'invalid_request'],
     ];
     for (const [body, status, type] of cases) {
       const res = await send(body);
-      expect([res.status, res.body.error_type]).toEqual([status, type]);
+      expect([res.status, res.error?.error_type]).toEqual([status, type]);
     }
+    // Untyped: a number where the type wants a string.
+    const mistyped = await h.sdk('/b2b/magic_links/email/login_or_signup', {
+      body: { email_address: 42, organization_id: h.org.organization_id },
+    });
+    expect([mistyped.status, mistyped.error?.error_type]).toEqual([400, 'invalid_request']);
   });
 
   it('rate-limits sends per address and per IP with 429 and Retry-After', async () => {
@@ -135,7 +152,7 @@ describe('login_or_signup', () => {
     });
     try {
       const sendTo = (email_address: string) =>
-        limited.sdk('/b2b/magic_links/email/login_or_signup', {
+        limited.call(ENDPOINTS.magicLinksLoginOrSignup, {
           body: { email_address, organization_id: limited.org.organization_id },
         });
       const perEmail = [];
@@ -145,7 +162,7 @@ describe('login_or_signup', () => {
       expect((await sendTo('bob@acme.test')).status).toBe(200);
       const res = await sendTo('carol@acme.test');
       expect(res.status).toBe(429);
-      expect(res.body.error_type).toBe('too_many_requests');
+      expect(res.error?.error_type).toBe('too_many_requests');
       expect(Number(res.headers.get('retry-after'))).toBeGreaterThan(0);
       expect((await limited.admin.listOutbox()).length).toBe(4);
       limited.clock.advance(60 * 60_000);
@@ -162,7 +179,7 @@ describe('authenticate', () => {
     const token = await h.lastToken('ada@acme.test');
     const res = await authenticate({ magic_links_token: token, session_duration_minutes: 30 });
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectSession(res);
     expect(data).toMatchObject({
       member_id: h.member.member_id,
       member_authenticated: true,
@@ -191,7 +208,7 @@ describe('authenticate', () => {
     await send({ email_address: 'jit@acme.test' });
     const jit = await authenticate({ magic_links_token: await h.lastToken('jit@acme.test') });
     expect(jit.status).toBe(200);
-    expect(jit.body.data.member).toMatchObject({
+    expect(expectOk(jit).member).toMatchObject({
       email_address: 'jit@acme.test',
       status: 'active',
       email_address_verified: true,
@@ -204,7 +221,7 @@ describe('authenticate', () => {
     const invited = await authenticate({
       magic_links_token: await h.lastToken('invitee@partner.example'),
     });
-    expect(invited.body.data.member.status).toBe('active');
+    expect(expectOk(invited).member.status).toBe('active');
   });
 
   it('refuses used, expired, unknown and foreign tokens with 404 magic_link_not_found', async () => {
@@ -212,13 +229,13 @@ describe('authenticate', () => {
     const token = await h.lastToken('ada@acme.test');
     expect((await authenticate({ magic_links_token: token })).status).toBe(200);
     const reused = await authenticate({ magic_links_token: token });
-    expect([reused.status, reused.body.error_type]).toEqual([404, 'magic_link_not_found']);
+    expect([reused.status, reused.error?.error_type]).toEqual([404, 'magic_link_not_found']);
 
     await send({ email_address: 'ada@acme.test' });
     const stale = await h.lastToken('ada@acme.test');
     h.clock.advance(61 * 60_000);
     const expired = await authenticate({ magic_links_token: stale });
-    expect([expired.status, expired.body.error_type]).toEqual([404, 'magic_link_not_found']);
+    expect([expired.status, expired.error?.error_type]).toEqual([404, 'magic_link_not_found']);
 
     const unknown = await authenticate({ magic_links_token: 'x'.repeat(43) });
     expect(unknown.status).toBe(404);
@@ -230,19 +247,19 @@ describe('authenticate', () => {
       { magic_links_token: fresh },
       { publicToken: other.public_token },
     );
-    expect([foreign.status, foreign.body.error_type]).toEqual([404, 'magic_link_not_found']);
+    expect([foreign.status, foreign.error?.error_type]).toEqual([404, 'magic_link_not_found']);
     // The foreign attempt did not consume it.
     expect((await authenticate({ magic_links_token: fresh })).status).toBe(200);
   });
 
   it('validates the duration bounds', async () => {
+    // Untyped: 'sixty' is no number, which the type would refuse.
     for (const session_duration_minutes of [4, 527_041, 'sixty', 1.5]) {
-      const res = await authenticate({
-        magic_links_token: 'x'.repeat(43),
-        session_duration_minutes,
+      const res = await h.sdk('/b2b/magic_links/authenticate', {
+        body: { magic_links_token: 'x'.repeat(43), session_duration_minutes },
       });
       expect(res.status).toBe(400);
-      expect(res.body.body[0].dataPath).toBe('.session_duration_minutes');
+      expect(res.error?.body?.[0]?.dataPath).toBe('.session_duration_minutes');
     }
   });
 
@@ -251,13 +268,13 @@ describe('authenticate', () => {
     await send({ email_address: 'ada@acme.test', pkce_code_challenge: challenge });
     const token = await h.lastToken('ada@acme.test');
     const missing = await authenticate({ magic_links_token: token });
-    expect([missing.status, missing.body.error_type]).toEqual([400, 'pkce_mismatch']);
-    expect(missing.body.error_message).toContain('pkce');
+    expect([missing.status, missing.error?.error_type]).toEqual([400, 'pkce_mismatch']);
+    expect(missing.error?.error_message).toContain('pkce');
     const wrong = await authenticate({
       magic_links_token: token,
       pkce_code_verifier: pkcePair().verifier,
     });
-    expect(wrong.body.error_type).toBe('pkce_mismatch');
+    expect(wrong.error?.error_type).toBe('pkce_mismatch');
     const right = await authenticate({ magic_links_token: token, pkce_code_verifier: verifier });
     expect(right.status).toBe(200);
   });
@@ -290,7 +307,7 @@ describe('authenticate', () => {
       },
       { publicToken: strict.public_token },
     );
-    expect([res.status, res.body.error_type]).toEqual([400, 'pkce_required']);
+    expect([res.status, res.error?.error_type]).toEqual([400, 'pkce_required']);
   });
 
   it('adds the factor to a live session of the same member instead of rotating it', async () => {
@@ -301,8 +318,8 @@ describe('authenticate', () => {
       { token: first.session_token },
     );
     expect(res.status).toBe(200);
-    expect(res.body.data.session_token).toBe(first.session_token);
-    expect(res.body.data.member_session.member_session_id).toBe(
+    expect(expectOk(res).session_token).toBe(first.session_token);
+    expect(expectSession(res).member_session.member_session_id).toBe(
       first.member_session.member_session_id,
     );
   });
@@ -319,15 +336,15 @@ describe('authenticate', () => {
     await send({ email_address: 'ada@acme.test', organization_id: mfa.organization_id });
     const res = await authenticate({ magic_links_token: await h.lastToken('ada@acme.test') });
     expect(res.status).toBe(200);
-    expect(res.body.data).toMatchObject({
+    expect(expectOk(res)).toMatchObject({
       member_session: null,
       session_token: '',
       session_jwt: '',
       member_authenticated: false,
       mfa_required: { member_options: null, secondary_auth_initiated: null },
     });
-    expect(res.body.data.intermediate_session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
-    expect(res.body.data.member.email_address).toBe('ada@acme.test');
+    expect(expectOk(res).intermediate_session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
+    expect(expectOk(res).member.email_address).toBe('ada@acme.test');
   });
 
   it('gives exactly one success to 20 concurrent redemptions of one link', async () => {
@@ -344,14 +361,14 @@ describe('authenticate', () => {
 
 describe('discovery send', () => {
   it('answers the same ack for known and unknown addresses, each getting a discovery link', async () => {
-    const known = await h.sdk('/b2b/magic_links/email/discovery/send', {
+    const known = await h.call(ENDPOINTS.magicLinksDiscoverySend, {
       body: { email_address: 'ada@acme.test' },
     });
-    const unknown = await h.sdk('/b2b/magic_links/email/discovery/send', {
+    const unknown = await h.call(ENDPOINTS.magicLinksDiscoverySend, {
       body: { email_address: 'ghost@nowhere.example' },
     });
     expect([known.status, unknown.status]).toEqual([200, 200]);
-    expect(Object.keys(known.body.data).sort()).toEqual(Object.keys(unknown.body.data).sort());
+    expect(Object.keys(expectOk(known)).sort()).toEqual(Object.keys(expectOk(unknown)).sort());
     for (const to of ['ada@acme.test', 'ghost@nowhere.example']) {
       const { url } = await lastLink(to);
       expect(url.pathname).toBe('/discovery');
@@ -360,13 +377,13 @@ describe('discovery send', () => {
   });
 
   it('refuses an unlisted discovery URL and a bad address', async () => {
-    const url = await h.sdk('/b2b/magic_links/email/discovery/send', {
+    const url = await h.call(ENDPOINTS.magicLinksDiscoverySend, {
       body: { email_address: 'ada@acme.test', discovery_redirect_url: 'https://evil.example' },
     });
-    expect(url.body.error_type).toBe('invalid_redirect_url');
-    const email = await h.sdk('/b2b/magic_links/email/discovery/send', {
+    expect(url.error?.error_type).toBe('invalid_redirect_url');
+    const email = await h.call(ENDPOINTS.magicLinksDiscoverySend, {
       body: { email_address: 'a@b' },
     });
-    expect(email.body.error_type).toBe('invalid_email');
+    expect(email.error?.error_type).toBe('invalid_email');
   });
 });

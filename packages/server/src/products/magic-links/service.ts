@@ -1,5 +1,6 @@
 /** E-mail magic links (§7.1): login-or-signup and discovery sends, and redeeming a login link. */
 import {
+  isValidEmail,
   DISCOVERY_LINK_MINUTES,
   LOGIN_LINK_MINUTES,
   SIGNUP_LINK_MINUTES,
@@ -10,7 +11,6 @@ import { magicLinkEmail } from '../../delivery/templates.js';
 import {
   activateMember,
   createMember,
-  isEmail,
   memberByEmail,
   memberEmailId,
   normalizeEmail,
@@ -37,7 +37,7 @@ export function emailFactor(email: string, emailId: string, now: number): Authen
 
 /** The checks every send shares: address format, PKCE requirement. */
 function checkSend(project: Project, email: string, challenge: string | undefined): Failure | null {
-  if (!isEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  if (!isValidEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
   if (project.pkceRequired.email_magic_links && !challenge) {
     return fail(
       'pkce_required',

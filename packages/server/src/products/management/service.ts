@@ -1,8 +1,8 @@
 /** The management API's operations for host backends: organizations and members by secret key. */
-import type { Member, Organization } from '@gatehouse/protocol';
+import { isValidEmail, type Member, type Organization } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { unlockFactors } from '../factor-lockout/service.js';
-import { createMember, isEmail, memberById, type CreateMemberInput } from '../members/service.js';
+import { createMember, memberById, type CreateMemberInput } from '../members/service.js';
 import {
   SLUG_PATTERN,
   createOrganization,
@@ -54,7 +54,7 @@ export async function manageCreateMember(
   organizationId: string,
   input: CreateMemberInput,
 ): Promise<{ member: Member; organization: Organization } | Failure> {
-  if (!isEmail(input.email_address)) {
+  if (!isValidEmail(input.email_address)) {
     return fail('invalid_email', 'The e-mail address is not valid.');
   }
   const organization = await organizationById(ctx.db, project.id, organizationId);

@@ -1,7 +1,7 @@
 // Every endpoint a caller with only the public token can reach answers with exactly the fields §5–§7 allow.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -58,7 +58,8 @@ const SLUG_SUBSET = [
   'mfa_policy',
 ];
 
-function keys(value: object): string[] {
+function keys(value: object | null): string[] {
+  if (value === null) throw new Error('expected an object, got null');
   return Object.keys(value).sort();
 }
 
@@ -68,53 +69,65 @@ function sorted(list: string[]): string[] {
 
 describe('anonymous endpoints', () => {
   it('passwords/email/reset/start: the anonymous member subset and the slug subset', async () => {
-    const res = await h.sdk('/b2b/passwords/email/reset/start', {
+    const res = await h.call(ENDPOINTS.passwordsResetStart, {
       body: { organization_id: h.org.organization_id, email_address: 'grace@acme.test' },
     });
     expect(res.status).toBe(200);
-    expect(keys(res.body.data)).toEqual(
-      sorted([...ENVELOPE, 'member_id', 'member', 'organization']),
-    );
-    expect(keys(res.body.data.member)).toEqual(sorted(ANONYMOUS_MEMBER));
-    expect(keys(res.body.data.organization)).toEqual(sorted(SLUG_SUBSET));
-    expect(res.body.data.member.member_password_id).toMatch(/^member-password-test-/);
+    const data = expectOk(res);
+    expect(keys(data)).toEqual(sorted([...ENVELOPE, 'member_id', 'member', 'organization']));
+    expect(keys(data.member)).toEqual(sorted(ANONYMOUS_MEMBER));
+    expect(keys(data.organization)).toEqual(sorted(SLUG_SUBSET));
+    expect(data.member.member_password_id).toMatch(/^member-password-test-/);
     expect(res.text).not.toContain('+14155550123');
     expect(res.text).not.toContain('"roles"');
   });
 
   it('organizations/search: the slug subset', async () => {
-    const res = await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } });
-    expect(keys(res.body.data)).toEqual(sorted([...ENVELOPE, 'organization']));
-    expect(keys(res.body.data.organization)).toEqual(sorted(SLUG_SUBSET));
+    const res = await h.call(ENDPOINTS.organizationsSearch, {
+      body: { organization_slug: 'acme' },
+    });
+    const data = expectOk(res);
+    expect(keys(data)).toEqual(sorted([...ENVELOPE, 'organization']));
+    expect(keys(data.organization)).toEqual(sorted(SLUG_SUBSET));
   });
 
   it('organizations/members/search: status, name and member_password_id (§7.4)', async () => {
-    const res = await h.sdk('/b2b/organizations/members/search', {
+    const res = await h.call(ENDPOINTS.membersSearch, {
       body: { email_address: 'grace@acme.test', organization_id: h.org.organization_id },
     });
-    expect(keys(res.body.data)).toEqual(sorted([...ENVELOPE, 'member']));
-    expect(keys(res.body.data.member)).toEqual(sorted(['status', 'name', 'member_password_id']));
+    const data = expectOk(res);
+    expect(keys(data)).toEqual(sorted([...ENVELOPE, 'member']));
+    expect(keys(data.member)).toEqual(sorted(['status', 'name', 'member_password_id']));
   });
 
   it('magic-link sends: a bare ack', async () => {
-    for (const [path, body] of [
+    for (const [path, send] of [
       [
-        '/b2b/magic_links/email/login_or_signup',
-        { email_address: 'grace@acme.test', organization_id: h.org.organization_id },
+        ENDPOINTS.magicLinksLoginOrSignup.path,
+        () =>
+          h.call(ENDPOINTS.magicLinksLoginOrSignup, {
+            body: { email_address: 'grace@acme.test', organization_id: h.org.organization_id },
+          }),
       ],
-      ['/b2b/magic_links/email/discovery/send', { email_address: 'grace@acme.test' }],
+      [
+        ENDPOINTS.magicLinksDiscoverySend.path,
+        () =>
+          h.call(ENDPOINTS.magicLinksDiscoverySend, {
+            body: { email_address: 'grace@acme.test' },
+          }),
+      ],
     ] as const) {
-      const res = await h.sdk(path, { body });
+      const res = await send();
       expect(res.status, path).toBe(200);
-      expect(keys(res.body.data), path).toEqual(sorted(ENVELOPE));
+      expect(keys(expectOk(res)), path).toEqual(sorted(ENVELOPE));
     }
   });
 
   it('passwords/strength_check: the verdict only', async () => {
-    const res = await h.sdk('/b2b/passwords/strength_check', {
+    const res = await h.call(ENDPOINTS.passwordsStrengthCheck, {
       body: { password: 'hunter2', email_address: 'grace@acme.test' },
     });
-    expect(keys(res.body.data)).toEqual(
+    expect(keys(expectOk(res))).toEqual(
       sorted([
         ...ENVELOPE,
         'valid_password',
@@ -129,9 +142,11 @@ describe('anonymous endpoints', () => {
   });
 
   it('bootstrap: the project settings of §6, nothing about members', async () => {
-    const res = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`);
+    const res = await h.call(ENDPOINTS.bootstrap, {
+      params: { public_token: h.project.public_token },
+    });
     expect(res.status).toBe(200);
-    expect(keys(res.body.data)).toEqual(
+    expect(keys(expectOk(res))).toEqual(
       sorted([
         ...ENVELOPE,
         'disable_sdk_watermark',

@@ -26,15 +26,6 @@ export interface CreateMemberInput {
   emailVerified?: boolean;
 }
 
-/** A loose e-mail check (local part, `@`, domain with a dot); delivery is the real proof. */
-export const EMAIL_PATTERN =
-  /^[^\s@"<>()[\],;:]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)*\.[A-Za-z]{2,}$/;
-
-/** Whether a string is a plausible e-mail address. */
-export function isEmail(value: string): boolean {
-  return value.length <= 254 && EMAIL_PATTERN.test(value);
-}
-
 /** E-mail addresses are matched case-insensitively and stored lowercased. */
 export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();

@@ -1,7 +1,7 @@
 // E-mail JIT domains: self-service creation claims only the creator's domain; public mail domains never count.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startHarness, type Harness, type RequestOptions } from '../../test/harness.js';
+import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 import { isPublicEmailDomain } from './jit-domains.js';
 
 let h: Harness;
@@ -12,41 +12,43 @@ afterAll(async () => {
   await h.close();
 });
 
-const api = (path: string, options: RequestOptions = {}) =>
-  h.request(`/v1/b2b${path}`, {
-    authorization: basic(h.project.project_id, h.project.secret),
-    origin: null,
-    ...options,
-  });
+const createOrganization = (body: RequestOf<typeof ENDPOINTS.createOrganization>) =>
+  h.call(ENDPOINTS.createOrganization, { body });
+const updateOrganization = (
+  organizationId: string,
+  body: RequestOf<typeof ENDPOINTS.updateOrganization>,
+) => h.call(ENDPOINTS.updateOrganization, { params: { organization_id: organizationId }, body });
 
 /** Signs in by discovery link; returns DR. */
 async function discover(email: string) {
-  const sent = await h.sdk('/b2b/magic_links/email/discovery/send', {
+  const sent = await h.call(ENDPOINTS.magicLinksDiscoverySend, {
     body: { email_address: email },
   });
   expect(sent.status).toBe(200);
-  const res = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+  const res = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
     body: { discovery_magic_links_token: await h.lastToken(email) },
   });
   expect(res.status).toBe(200);
-  return res.body.data;
+  return expectOk(res);
 }
 
 /** The organizations an address discovers as "eligible to join by e-mail domain". */
 async function eligibleFor(email: string): Promise<string[]> {
   const dr = await discover(email);
-  const discovered = dr.discovered_organizations as {
-    membership: { type: string };
-    organization: { organization_name: string };
-  }[];
-  return discovered
+  return dr.discovered_organizations
     .filter((d) => d.membership.type === 'eligible_to_join_by_email_domain')
     .map((d) => d.organization.organization_name);
 }
 
-async function createByDiscovery(email: string, extra: Record<string, unknown>) {
+async function createByDiscovery(
+  email: string,
+  extra: Omit<
+    RequestOf<typeof ENDPOINTS.discoveryOrganizationsCreate>,
+    'intermediate_session_token' | 'session_duration_minutes'
+  >,
+) {
   const dr = await discover(email);
-  return h.sdk('/b2b/discovery/organizations/create', {
+  return h.call(ENDPOINTS.discoveryOrganizationsCreate, {
     body: {
       intermediate_session_token: dr.intermediate_session_token,
       session_duration_minutes: 60,
@@ -61,13 +63,13 @@ describe('organizations created through discovery', () => {
       organization_name: 'Acme Corp IT',
       email_allowed_domains: ['acme.test'],
     });
-    expect([res.status, res.body.error_type]).toEqual([400, 'invalid_email_domain']);
-    expect(res.body.error_message).toContain('management API');
+    expect([res.status, res.error?.error_type]).toEqual([400, 'invalid_email_domain']);
+    expect(res.error?.error_message).toContain('management API');
     const mixed = await createByDiscovery('mallory@evil.test', {
       organization_name: 'Acme Corp IT',
       email_allowed_domains: ['evil.test', 'ACME.test'],
     });
-    expect([mixed.status, mixed.body.error_type]).toEqual([400, 'invalid_email_domain']);
+    expect([mixed.status, mixed.error?.error_type]).toEqual([400, 'invalid_email_domain']);
     expect(await eligibleFor('newbie@acme.test')).toEqual(['Acme']);
     const stored = await h.db
       .selectFrom('organizations')
@@ -83,7 +85,7 @@ describe('organizations created through discovery', () => {
       email_allowed_domains: ['Initech.test'],
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.organization).toMatchObject({
+    expect(expectOk(res).organization).toMatchObject({
       email_jit_provisioning: 'RESTRICTED',
       email_allowed_domains: ['initech.test'],
     });
@@ -95,55 +97,45 @@ describe('organizations created through discovery', () => {
       organization_name: 'Free for all',
       email_allowed_domains: ['gmail.com'],
     });
-    expect([res.status, res.body.error_type]).toEqual([400, 'invalid_email_domain']);
-    expect(res.body.error_message).toContain('gmail.com');
+    expect([res.status, res.error?.error_type]).toEqual([400, 'invalid_email_domain']);
+    expect(res.error?.error_message).toContain('gmail.com');
     // Without domains the same creator may still found an organization of their own.
     const plain = await createByDiscovery('someone@gmail.com', { organization_name: 'Mine' });
     expect(plain.status).toBe(200);
-    expect(plain.body.data.organization.email_jit_provisioning).toBe('NOT_ALLOWED');
+    expect(expectOk(plain).organization.email_jit_provisioning).toBe('NOT_ALLOWED');
   });
 });
 
 describe('the management API', () => {
   it('refuses public mail domains on create and update with 400 invalid_email_domain', async () => {
-    const created = await api('/organizations', {
-      body: {
-        organization_name: 'Hooli',
-        organization_slug: 'hooli',
-        email_allowed_domains: ['hooli.test', 'Outlook.com'],
-      },
+    const created = await createOrganization({
+      organization_name: 'Hooli',
+      organization_slug: 'hooli',
+      email_allowed_domains: ['hooli.test', 'Outlook.com'],
     });
-    expect([created.status, created.body.error_type]).toEqual([400, 'invalid_email_domain']);
-    expect(created.body.error_message).toContain('outlook.com');
+    expect([created.status, created.error?.error_type]).toEqual([400, 'invalid_email_domain']);
+    expect(created.error?.error_message).toContain('outlook.com');
 
-    const org = (
-      await api('/organizations', {
-        body: { organization_name: 'Hooli', organization_slug: 'hooli' },
-      })
-    ).body.data.organization;
-    const updated = await api(`/organizations/${org.organization_id}`, {
-      method: 'PUT',
-      body: { email_allowed_domains: ['yahoo.com'] },
+    const { organization: org } = expectOk(
+      await createOrganization({ organization_name: 'Hooli', organization_slug: 'hooli' }),
+    );
+    const updated = await updateOrganization(org.organization_id, {
+      email_allowed_domains: ['yahoo.com'],
     });
-    expect([updated.status, updated.body.error_type]).toEqual([400, 'invalid_email_domain']);
+    expect([updated.status, updated.error?.error_type]).toEqual([400, 'invalid_email_domain']);
   });
 
   it('sets any other domains, which discovery then offers', async () => {
-    const org = (
-      await api('/organizations', {
-        body: { organization_name: 'Umbrella', organization_slug: 'umbrella' },
-      })
-    ).body.data.organization;
+    const { organization: org } = expectOk(
+      await createOrganization({ organization_name: 'Umbrella', organization_slug: 'umbrella' }),
+    );
     expect(await eligibleFor('alice@umbrella.test')).toEqual([]);
-    const updated = await api(`/organizations/${org.organization_id}`, {
-      method: 'PUT',
-      body: {
-        email_jit_provisioning: 'RESTRICTED',
-        email_allowed_domains: ['umbrella.test', 'Umbrella-Labs.test'],
-      },
+    const updated = await updateOrganization(org.organization_id, {
+      email_jit_provisioning: 'RESTRICTED',
+      email_allowed_domains: ['umbrella.test', 'Umbrella-Labs.test'],
     });
     expect(updated.status).toBe(200);
-    expect(updated.body.data.organization).toMatchObject({
+    expect(expectOk(updated).organization).toMatchObject({
       email_jit_provisioning: 'RESTRICTED',
       email_allowed_domains: ['umbrella.test', 'umbrella-labs.test'],
     });
@@ -151,9 +143,8 @@ describe('the management API', () => {
     expect(await eligibleFor('bob@umbrella-labs.test')).toEqual(['Umbrella']);
 
     // Replacing the list drops the old domains from discovery too.
-    await api(`/organizations/${org.organization_id}`, {
-      method: 'PUT',
-      body: { email_allowed_domains: ['umbrella-labs.test'] },
+    await updateOrganization(org.organization_id, {
+      email_allowed_domains: ['umbrella-labs.test'],
     });
     expect(await eligibleFor('carol@umbrella.test')).toEqual([]);
   });
@@ -189,10 +180,13 @@ describe('a public domain stored before it was refused', () => {
       })
       .execute();
     expect(await eligibleFor('stranger@gmail.com')).toEqual([]);
-    const res = await h.sdk('/b2b/magic_links/email/login_or_signup', {
+    const res = await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { email_address: 'stranger@gmail.com', organization_id: org.organization_id },
     });
-    expect([res.status, res.body.error_type]).toEqual([403, 'invalid_email_for_jit_provisioning']);
+    expect([res.status, res.error?.error_type]).toEqual([
+      403,
+      'invalid_email_for_jit_provisioning',
+    ]);
   });
 });
 

@@ -1,7 +1,7 @@
 // Anonymous lookups (§7.4): organization by slug and member by e-mail, with rate limits.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -11,11 +11,14 @@ afterAll(async () => {
   await h.close();
 });
 
+const searchAcme = () =>
+  h.call(ENDPOINTS.organizationsSearch, { body: { organization_slug: 'acme' } });
+
 describe('POST /sdk/v1/b2b/organizations/search', () => {
   it('returns the slug subset of a matching organization', async () => {
-    const res = await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } });
+    const res = await searchAcme();
     expect(res.status).toBe(200);
-    expect(res.body.data.organization).toEqual({
+    expect(expectOk(res).organization).toEqual({
       organization_id: h.org.organization_id,
       organization_name: 'Acme',
       organization_logo_url: '',
@@ -36,20 +39,26 @@ describe('POST /sdk/v1/b2b/organizations/search', () => {
       organization_slug: 'globex',
     });
     for (const slug of ['nope', 'globex']) {
-      const res = await h.sdk('/b2b/organizations/search', { body: { organization_slug: slug } });
+      const res = await h.call(ENDPOINTS.organizationsSearch, {
+        body: { organization_slug: slug },
+      });
       expect(res.status).toBe(200);
-      expect(res.body.data.organization).toBeNull();
+      expect(expectOk(res).organization).toBeNull();
     }
   });
 });
 
 describe('POST /sdk/v1/b2b/organizations/members/search', () => {
   it('returns only status, name and member_password_id', async () => {
-    const res = await h.sdk('/b2b/organizations/members/search', {
+    const res = await h.call(ENDPOINTS.membersSearch, {
       body: { email_address: 'ADA@acme.test', organization_id: h.org.organization_id },
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.member).toEqual({ status: 'active', name: 'Ada', member_password_id: '' });
+    expect(expectOk(res).member).toEqual({
+      status: 'active',
+      name: 'Ada',
+      member_password_id: '',
+    });
   });
 
   it('answers null for unknown members and unknown organizations', async () => {
@@ -60,30 +69,31 @@ describe('POST /sdk/v1/b2b/organizations/members/search', () => {
         organization_id: 'organization-test-00000000-0000-4000-8000-000000000000',
       },
     ]) {
-      const res = await h.sdk('/b2b/organizations/members/search', { body });
+      const res = await h.call(ENDPOINTS.membersSearch, { body });
       expect(res.status).toBe(200);
-      expect(res.body.data.member).toBeNull();
+      expect(expectOk(res).member).toBeNull();
     }
   });
 
   it('validates its body', async () => {
+    // Untyped on purpose: the body lacks a required field.
     const res = await h.sdk('/b2b/organizations/members/search', {
       body: { email_address: 'ada@acme.test' },
     });
     expect(res.status).toBe(400);
-    expect(res.body.body).toEqual([{ dataPath: '.organization_id', message: 'is required' }]);
+    expect(res.error?.body).toEqual([{ dataPath: '.organization_id', message: 'is required' }]);
   });
 
   it('limits searches per IP with 429 and Retry-After', async () => {
-    let last = await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } });
+    let last = await searchAcme();
     for (let i = 0; i < 30 && last.status === 200; i += 1) {
-      last = await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } });
+      last = await searchAcme();
     }
     expect(last.status).toBe(429);
-    expect(last.body.error_type).toBe('too_many_requests');
+    expect(last.error?.error_type).toBe('too_many_requests');
     expect(Number(last.headers.get('retry-after'))).toBeGreaterThan(0);
     h.clock.advance(61_000);
-    const after = await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } });
+    const after = await searchAcme();
     expect(after.status).toBe(200);
   });
 });

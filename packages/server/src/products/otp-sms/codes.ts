@@ -3,8 +3,7 @@ import { randomUUID } from 'node:crypto';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { writeOutbox } from '../../delivery/outbox.js';
 import { SmsDeliveryError, smsText } from '../../delivery/sms.js';
-import type { RateRule } from '../../http/rate-limit.js';
-import { countHit } from '../../store/rate-limits.js';
+import { countHit, type RateRule } from '../../store/rate-limits.js';
 import type { Project } from '../projects/service.js';
 import { generateOtpCode, hashOtpCode, OTP_TTL_SECONDS } from './otp-code.js';
 

@@ -1,7 +1,7 @@
 // "Having trouble signing in?" for people without a password: member search, a login link to the reset page, then reset by session.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 const RESET_URL = 'http://localhost:3000/reset';
 const NEW_PASSWORD = 'Velvet-Harbor-Compass-77';
@@ -15,13 +15,13 @@ afterAll(async () => {
 });
 
 const search = (email: string, organizationId = h.org.organization_id) =>
-  h.sdk('/b2b/organizations/members/search', {
+  h.call(ENDPOINTS.membersSearch, {
     body: { email_address: email, organization_id: organizationId },
   });
 
 /** What the widget does for someone without a password: a login link whose both URLs are the reset page. */
 const sendResetLink = (email: string, organizationId = h.org.organization_id) =>
-  h.sdk('/b2b/magic_links/email/login_or_signup', {
+  h.call(ENDPOINTS.magicLinksLoginOrSignup, {
     body: {
       email_address: email,
       organization_id: organizationId,
@@ -36,27 +36,30 @@ async function followLinkAndSetPassword(email: string) {
   const url = new URL(message?.links[0] ?? '');
   expect(url.origin + url.pathname).toBe(RESET_URL);
   expect(url.searchParams.get('stytch_token_type')).toBe('multi_tenant_magic_links');
-  const auth = await h.sdk('/b2b/magic_links/authenticate', {
-    body: { magic_links_token: url.searchParams.get('token'), session_duration_minutes: 60 },
+  const auth = await h.call(ENDPOINTS.magicLinksAuthenticate, {
+    body: {
+      magic_links_token: url.searchParams.get('token') ?? '',
+      session_duration_minutes: 60,
+    },
   });
   expect(auth.status).toBe(200);
-  const reset = await h.sdk('/b2b/passwords/session/reset', {
+  const reset = await h.call(ENDPOINTS.passwordsResetSession, {
     body: { password: NEW_PASSWORD },
-    token: auth.body.data.session_token,
+    token: expectOk(auth).session_token,
   });
   expect(reset.status).toBe(200);
-  return reset.body.data;
+  return expectOk(reset);
 }
 
 const login = (email: string, organizationId = h.org.organization_id) =>
-  h.sdk('/b2b/passwords/authenticate', {
+  h.call(ENDPOINTS.passwordsAuthenticate, {
     body: { organization_id: organizationId, email_address: email, password: NEW_PASSWORD },
   });
 
 describe('members/search', () => {
   it('tells the widget whether the member has a password', async () => {
     const before = await search('ada@acme.test');
-    expect(before.body.data.member).toEqual({
+    expect(expectOk(before).member).toEqual({
       status: 'active',
       name: 'Ada',
       member_password_id: '',
@@ -65,7 +68,7 @@ describe('members/search', () => {
       password: 'Quartz-Lantern-Orbit-42',
     });
     const after = await search('ada@acme.test');
-    expect(after.body.data.member.member_password_id).toMatch(/^member-password-test-/);
+    expect(expectOk(after).member?.member_password_id).toMatch(/^member-password-test-/);
   });
 });
 
@@ -81,7 +84,7 @@ describe('forgot password without a password', () => {
   });
 
   it('a newcomer whose domain the organization admits (RESTRICTED) joins and sets a password', async () => {
-    expect((await search('newcomer@acme.test')).body.data.member).toBeNull();
+    expect(expectOk(await search('newcomer@acme.test')).member).toBeNull();
     expect((await sendResetLink('newcomer@acme.test')).status).toBe(200);
     const data = await followLinkAndSetPassword('newcomer@acme.test');
     expect(data.member.status).toBe('active');
@@ -90,7 +93,7 @@ describe('forgot password without a password', () => {
 
   it('RESTRICTED with another domain, and NOT_ALLOWED, get the errors the widget shows as no access', async () => {
     const outsider = await sendResetLink('outsider@elsewhere.example');
-    expect([outsider.status, outsider.body.error_type]).toEqual([
+    expect([outsider.status, outsider.error?.error_type]).toEqual([
       403,
       'invalid_email_for_jit_provisioning',
     ]);
@@ -100,18 +103,18 @@ describe('forgot password without a password', () => {
       email_jit_provisioning: 'NOT_ALLOWED',
     });
     const refused = await sendResetLink('someone@acme.test', closed.organization_id);
-    expect([refused.status, refused.body.error_type]).toEqual([
+    expect([refused.status, refused.error?.error_type]).toEqual([
       403,
       'email_jit_provisioning_not_allowed',
     ]);
     // A reset e-mail is only for members: the widget never asks for one here.
-    const start = await h.sdk('/b2b/passwords/email/reset/start', {
+    const start = await h.call(ENDPOINTS.passwordsResetStart, {
       body: {
         organization_id: closed.organization_id,
         email_address: 'someone@acme.test',
         reset_password_redirect_url: RESET_URL,
       },
     });
-    expect([start.status, start.body.error_type]).toEqual([404, 'member_not_found']);
+    expect([start.status, start.error?.error_type]).toEqual([404, 'member_not_found']);
   });
 });

@@ -1,10 +1,10 @@
 // Password policies over HTTP: strength_check under none, zxcvbn and LUDS, breach checks (offline and range API), bootstrap.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- tests assert on untyped JSON response bodies */
 import { createHash } from 'node:crypto';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 const STRONG = 'Quartz-Lantern-Orbit-42';
 const BREACHED_TEXT =
@@ -52,7 +52,7 @@ afterAll(async () => {
 });
 
 const strength = (password: string, email?: string) =>
-  h.sdk('/b2b/passwords/strength_check', {
+  h.call(ENDPOINTS.passwordsStrengthCheck, {
     body: { password, ...(email ? { email_address: email } : {}) },
   });
 const setPolicy = (policy: {
@@ -60,10 +60,14 @@ const setPolicy = (policy: {
   luds_complexity?: number;
   luds_minimum_count?: number;
 }) => h.admin.updateProject(h.project.project_id, { passwordPolicy: policy });
+/** The password settings bootstrap publishes. */
+const passwordConfig = async () =>
+  expectOk(await h.call(ENDPOINTS.bootstrap, { params: { public_token: h.project.public_token } }))
+    .password_config;
 /** Sets a password for the session's member, the way the reset page does. */
 async function sessionReset(password: string) {
   const session = await h.login();
-  return h.sdk('/b2b/passwords/session/reset', {
+  return h.call(ENDPOINTS.passwordsResetSession, {
     body: { password },
     token: session.session_token,
   });
@@ -73,7 +77,8 @@ describe('strength_check', () => {
   it('always returns every field; zxcvbn by default', async () => {
     const res = await strength('abc');
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual([
+    const data = expectOk(res);
+    expect(Object.keys(data).sort()).toEqual([
       'breach_detection_on_create',
       'breached_password',
       'luds_feedback',
@@ -84,13 +89,13 @@ describe('strength_check', () => {
       'valid_password',
       'zxcvbn_feedback',
     ]);
-    expect(res.body.data).toMatchObject({
+    expect(data).toMatchObject({
       valid_password: false,
       strength_policy: 'zxcvbn',
       breached_password: false,
       breach_detection_on_create: true,
     });
-    expect(Object.keys(res.body.data.luds_feedback).sort()).toEqual([
+    expect(Object.keys(data.luds_feedback).sort()).toEqual([
       'has_digit',
       'has_lower_case',
       'has_symbol',
@@ -98,33 +103,34 @@ describe('strength_check', () => {
       'missing_characters',
       'missing_complexity',
     ]);
-    expect(res.body.data.zxcvbn_feedback).toEqual({
-      warning: expect.any(String),
-      suggestions: expect.any(Array),
+    expect(data.zxcvbn_feedback).toEqual({
+      warning: expect.any(String) as unknown,
+      suggestions: expect.any(Array) as unknown,
     });
     const strong = await strength(STRONG);
-    expect(strong.body.data).toMatchObject({ valid_password: true, score: 4 });
+    expect(expectOk(strong)).toMatchObject({ valid_password: true, score: 4 });
   });
 
   it("counts the e-mail's words as guessable", async () => {
     const plain = await strength('ada.lovelace1815');
     const withEmail = await strength('ada.lovelace1815', 'ada.lovelace@acme.test');
-    expect(withEmail.body.data.score).toBeLessThan(plain.body.data.score);
+    expect(expectOk(withEmail).score).toBeLessThan(expectOk(plain).score);
   });
 
   it('flags offline-known breached passwords under every policy', async () => {
     for (const strength_policy of ['none', 'zxcvbn', 'luds'] as const) {
       await setPolicy({ strength_policy, luds_complexity: 3, luds_minimum_count: 8 });
       const res = await strength('P@ssw0rd');
-      expect(res.body.data.breached_password).toBe(true);
-      expect(res.body.data.valid_password).toBe(false);
+      expect(expectOk(res).breached_password).toBe(true);
+      expect(expectOk(res).valid_password).toBe(false);
     }
     await setPolicy({ strength_policy: 'zxcvbn' });
   });
 
   it('refuses bad input', async () => {
+    // Untyped: the body lacks the password.
     const res = await h.sdk('/b2b/passwords/strength_check', { body: { email_address: 'a@b.co' } });
-    expect([res.status, res.body.body[0].dataPath]).toEqual([400, '.password']);
+    expect([res.status, res.error?.body?.[0]?.dataPath]).toEqual([400, '.password']);
   });
 });
 
@@ -132,42 +138,40 @@ describe('policies applied to new passwords', () => {
   it('zxcvbn: refuses a guessable password with its warning, accepts a strong one', async () => {
     await setPolicy({ strength_policy: 'zxcvbn' });
     const weak = await sessionReset('ada-lovelace');
-    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
-    expect(weak.body.error_message).toContain('too easy to guess');
-    expect(weak.body.error_message).toContain('Common names and surnames are easy to guess.');
+    expect([weak.status, weak.error?.error_type]).toEqual([400, 'weak_password']);
+    expect(weak.error?.error_message).toContain('too easy to guess');
+    expect(weak.error?.error_message).toContain('Common names and surnames are easy to guess.');
     expect((await sessionReset(STRONG)).status).toBe(200);
   });
 
   it('luds: reports the shortfall against the project numbers, in bootstrap too', async () => {
     await setPolicy({ strength_policy: 'luds', luds_complexity: 4, luds_minimum_count: 12 });
-    const bootstrap = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`);
-    expect(bootstrap.body.data.password_config).toEqual({
+    expect(await passwordConfig()).toEqual({
       luds_complexity: 4,
       luds_minimum_count: 12,
     });
     const check = await strength('xqzTRW72');
-    expect(check.body.data).toMatchObject({
+    expect(expectOk(check)).toMatchObject({
       strength_policy: 'luds',
       valid_password: false,
       luds_feedback: { missing_characters: 4, missing_complexity: 1, has_symbol: false },
     });
     const weak = await sessionReset('xqzTRW72');
-    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
-    expect(weak.body.error_message).toBe(
+    expect([weak.status, weak.error?.error_type]).toEqual([400, 'weak_password']);
+    expect(weak.error?.error_message).toBe(
       'The password must be at least 12 characters long and contain 4 of the following: uppercase letter, lowercase letter, number, symbol. It needs 4 more characters and 1 more of these kinds of character: uppercase letter, lowercase letter, number, symbol.',
     );
     // LUDS does not care how guessable it is, only about length and kinds of character.
     expect((await sessionReset('aaaaBBBB111!')).status).toBe(200);
     await setPolicy({ strength_policy: 'zxcvbn' });
-    const after = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`);
-    expect(after.body.data.password_config).toBeNull();
+    expect(await passwordConfig()).toBeNull();
   });
 
   it('none: accepts anything not breached', async () => {
     await setPolicy({ strength_policy: 'none' });
     expect((await sessionReset('abc')).status).toBe(200);
     const breached = await sessionReset('iloveyou');
-    expect([breached.status, breached.body.error_message]).toEqual([400, BREACHED_TEXT]);
+    expect([breached.status, breached.error?.error_message]).toEqual([400, BREACHED_TEXT]);
     await setPolicy({ strength_policy: 'zxcvbn' });
   });
 
@@ -186,10 +190,10 @@ describe('breach range API', () => {
     const range = await startRangeServer();
     const online = await startHarness({ config: { passwordBreachRangeUrl: range.url } });
     try {
-      const check = await online.sdk('/b2b/passwords/strength_check', {
+      const check = await online.call(ENDPOINTS.passwordsStrengthCheck, {
         body: { password: LEAKED_ONLY_ONLINE },
       });
-      expect(check.body.data).toMatchObject({ breached_password: true, valid_password: false });
+      expect(expectOk(check)).toMatchObject({ breached_password: true, valid_password: false });
       const prefix = createHash('sha1')
         .update(LEAKED_ONLY_ONLINE)
         .digest('hex')
@@ -199,12 +203,12 @@ describe('breach range API', () => {
       expect(range.paddings).toEqual(['true']);
 
       const session = await online.login();
-      const refused = await online.sdk('/b2b/passwords/session/reset', {
+      const refused = await online.call(ENDPOINTS.passwordsResetSession, {
         body: { password: LEAKED_ONLY_ONLINE },
         token: session.session_token,
       });
-      expect([refused.status, refused.body.error_message]).toEqual([400, BREACHED_TEXT]);
-      const accepted = await online.sdk('/b2b/passwords/session/reset', {
+      expect([refused.status, refused.error?.error_message]).toEqual([400, BREACHED_TEXT]);
+      const accepted = await online.call(ENDPOINTS.passwordsResetSession, {
         body: { password: STRONG },
         token: session.session_token,
       });
@@ -212,7 +216,7 @@ describe('breach range API', () => {
 
       // Without the range API the same password is fine: only the API knew it.
       const offline = await strength(LEAKED_ONLY_ONLINE);
-      expect(offline.body.data).toMatchObject({ breached_password: false, valid_password: true });
+      expect(expectOk(offline)).toMatchObject({ breached_password: false, valid_password: true });
     } finally {
       await online.close();
       await new Promise((resolve) => range.server.close(resolve));

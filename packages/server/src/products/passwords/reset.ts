@@ -1,5 +1,6 @@
 /** Password reset by e-mail (§7.2, §8, §10): the reset link, and the new password set with it. */
 import {
+  isValidEmail,
   RESET_LINK_DEFAULT_MINUTES,
   type AnonymousMember,
   type OrganizationSlugSubset,
@@ -15,7 +16,6 @@ import {
 } from '../magic-links/tokens.js';
 import {
   activateMember,
-  isEmail,
   memberByEmail,
   memberEmailId,
   normalizeEmail,
@@ -55,7 +55,7 @@ export async function startPasswordReset(
   { member_id: string; member: AnonymousMember; organization: OrganizationSlugSubset } | Failure
 > {
   const email = normalizeEmail(input.email_address);
-  if (!isEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  if (!isValidEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
   if (project.pkceRequired.password_resets && !input.code_challenge) {
     return fail('pkce_required', 'This project requires a code_challenge for password resets.');
   }

@@ -1,8 +1,13 @@
 /** Passwords (§7.2): sign-in, reset by existing password and by session, strength check, and setting a member's password. */
-import type { Member, Organization, PasswordStrengthCheck } from '@gatehouse/protocol';
+import {
+  isValidEmail,
+  type Member,
+  type Organization,
+  type PasswordStrengthCheck,
+} from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../crypto/password-hash.js';
-import { isEmail, memberByEmail, memberById, normalizeEmail } from '../members/service.js';
+import { memberByEmail, memberById, normalizeEmail } from '../members/service.js';
 import { allowsAuthMethod, organizationById } from '../organizations/service.js';
 import type { Project } from '../projects/service.js';
 import { allOrNothing, fail, type Failure } from '../result.js';
@@ -63,7 +68,7 @@ async function verifyCredentials(
   clientIp: string,
 ): Promise<VerifiedMember | Failure> {
   const email = normalizeEmail(input.email_address);
-  if (!isEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  if (!isValidEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
   const organization = await passwordOrganization(ctx, project, input.organization_id);
   if ('failure' in organization) return organization;
   // Counted before the check and compared after: concurrent guesses cannot all be checked.

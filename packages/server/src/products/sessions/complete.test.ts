@@ -1,7 +1,7 @@
 // Finishing a sign-in with an IST (§9): the IST is spent before the session exists, so concurrent calls get one session.
-/* eslint-disable @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, type TestResponse } from '../../test/harness.js';
+import { expectOk, startHarness, type CallResponse, type Harness } from '../../test/harness.js';
 
 const CALLS = 20;
 const PASSWORD = 'Quartz-Lantern-Orbit-42';
@@ -17,19 +17,19 @@ afterAll(async () => {
 
 /** An unbound (discovery) IST of an address. */
 async function discoveryIst(email: string): Promise<string> {
-  await h.sdk('/b2b/magic_links/email/discovery/send', { body: { email_address: email } });
-  const res = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+  await h.call(ENDPOINTS.magicLinksDiscoverySend, { body: { email_address: email } });
+  const res = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
     body: { discovery_magic_links_token: await h.lastToken(email) },
   });
   expect(res.status).toBe(200);
-  return res.body.data.intermediate_session_token;
+  return expectOk(res).intermediate_session_token;
 }
 
 /** How many calls answered each status and error type, e.g. `{ '200': 1, '404 …': 19 }`. */
-function tally(responses: TestResponse[]): Record<string, number> {
+function tally(responses: CallResponse<unknown>[]): Record<string, number> {
   const counts: Record<string, number> = {};
   for (const res of responses) {
-    const key = res.status === 200 ? '200' : `${res.status} ${res.body?.error_type}`;
+    const key = res.status === 200 ? '200' : `${res.status} ${res.error?.error_type}`;
     counts[key] = (counts[key] ?? 0) + 1;
   }
   return counts;
@@ -45,14 +45,13 @@ async function sessionsOf(email: string) {
     .execute();
 }
 
-const race = (call: () => Promise<TestResponse>) =>
-  Promise.all(Array.from({ length: CALLS }, call));
+const race = <T>(call: () => Promise<T>) => Promise.all(Array.from({ length: CALLS }, call));
 
 describe('an IST raced by concurrent calls', () => {
   it('enters an organization once: one session, the others 404', async () => {
     const ist = await discoveryIst('newcomer@acme.test');
     const responses = await race(() =>
-      h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+      h.call(ENDPOINTS.discoveryExchange, {
         body: {
           intermediate_session_token: ist,
           organization_id: h.org.organization_id,
@@ -76,7 +75,7 @@ describe('an IST raced by concurrent calls', () => {
   it('creates one organization: the losers leave nothing behind', async () => {
     const ist = await discoveryIst('founder@startup.test');
     const responses = await race(() =>
-      h.sdk('/b2b/discovery/organizations/create', {
+      h.call(ENDPOINTS.discoveryOrganizationsCreate, {
         body: { intermediate_session_token: ist, session_duration_minutes: 60 },
       }),
     );
@@ -103,7 +102,7 @@ describe('an IST raced by concurrent calls', () => {
     });
     const ist = await discoveryIst('pia@acme.test');
     const responses = await race(() =>
-      h.sdk('/b2b/passwords/authenticate', {
+      h.call(ENDPOINTS.passwordsAuthenticate, {
         body: {
           organization_id: h.org.organization_id,
           email_address: 'pia@acme.test',
@@ -116,7 +115,7 @@ describe('an IST raced by concurrent calls', () => {
     // the winner finds it spent and ignores it (§9).
     for (const res of responses) {
       expect([200, 404]).toContain(res.status);
-      if (res.status === 404) expect(res.body.error_type).toBe('intermediate_session_not_found');
+      if (res.status === 404) expect(res.error?.error_type).toBe('intermediate_session_not_found');
     }
     const sessions = await sessionsOf('pia@acme.test');
     expect(sessions).toHaveLength(responses.filter((r) => r.status === 200).length);

@@ -1,9 +1,16 @@
 // A second factor never crosses organizations (§9): an attacker holding only the victim's primary
 // factor (mailbox or password) who enrols a factor of their own elsewhere still meets variant B in
 // the victim's organization, and only the victim's own factor completes it.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
+import type { AuthResult } from '@gatehouse/protocol';
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness, type TestResponse } from '../../test/harness.js';
+import {
+  expectOk,
+  expectSession,
+  startHarness,
+  type CallResponse,
+  type Harness,
+} from '../../test/harness.js';
 import { magicLogin, totpAt } from '../../test/mfa.js';
 
 let h: Harness;
@@ -48,11 +55,11 @@ async function victim(name: string) {
     organization_id: victimOrg.organization_id,
     member_id: victimMember.member_id,
   };
-  const created = await h.sdk('/b2b/totp', {
+  const created = await h.call(ENDPOINTS.totpCreate, {
     body: { ...victimIds, intermediate_session_token: pending.intermediate_session_token },
   });
-  const victimSecret: string = created.body.data.secret;
-  const enrolled = await h.sdk('/b2b/totp/authenticate', {
+  const victimSecret = expectOk(created).secret;
+  const enrolled = await h.call(ENDPOINTS.totpAuthenticate, {
     body: {
       ...victimIds,
       intermediate_session_token: pending.intermediate_session_token,
@@ -72,19 +79,19 @@ async function attackerSessionWithOwnTotp(
 ): Promise<string> {
   const session = await magicLogin(h, email, organizationId);
   expect(session.member_session).not.toBeNull();
-  const token: string = session.session_token;
+  const token = session.session_token;
   const ids = { organization_id: organizationId, member_id: memberId };
-  const created = await h.sdk('/b2b/totp', { body: ids, token });
+  const created = await h.call(ENDPOINTS.totpCreate, { body: ids, token });
   expect(created.status).toBe(200);
   h.clock.advance(30_000);
-  const passed = await h.sdk('/b2b/totp/authenticate', {
-    body: { ...ids, code: totpAt(created.body.data.secret, h.clock.now) },
+  const passed = await h.call(ENDPOINTS.totpAuthenticate, {
+    body: { ...ids, code: totpAt(expectOk(created).secret, h.clock.now) },
     token,
   });
   expect(passed.status).toBe(200);
-  expect(
-    passed.body.data.member_session.authentication_factors.map((f: { type: string }) => f.type),
-  ).toContain('totp');
+  expect(expectOk(passed).member_session.authentication_factors.map((f) => f.type)).toContain(
+    'totp',
+  );
   return token;
 }
 
@@ -101,11 +108,12 @@ async function sessionsOf(memberId: string): Promise<number> {
 
 /** The response is variant B for the victim, and the victim's own TOTP then completes it. */
 async function expectVariantBThenVictimCompletes(
-  res: TestResponse,
+  res: CallResponse<AuthResult>,
   v: Awaited<ReturnType<typeof victim>>,
 ): Promise<void> {
   expect(res.status).toBe(200);
-  expect(res.body.data).toMatchObject({
+  const data = expectOk(res);
+  expect(data).toMatchObject({
     member_id: v.victimMember.member_id,
     member_session: null,
     session_token: '',
@@ -113,21 +121,21 @@ async function expectVariantBThenVictimCompletes(
     member_authenticated: false,
     mfa_required: { secondary_auth_initiated: null },
   });
-  expect(res.body.data.intermediate_session_token).not.toBe('');
+  expect(data.intermediate_session_token).not.toBe('');
   // The victim's session from enrolment is the only one in their organization.
   expect(await sessionsOf(v.victimMember.member_id)).toBe(1);
 
   h.clock.advance(30_000);
-  const done = await h.sdk('/b2b/totp/authenticate', {
+  const done = await h.call(ENDPOINTS.totpAuthenticate, {
     body: {
       ...v.victimIds,
-      intermediate_session_token: res.body.data.intermediate_session_token,
+      intermediate_session_token: data.intermediate_session_token,
       code: totpAt(v.victimSecret, h.clock.now),
       session_duration_minutes: 60,
     },
   });
   expect(done.status).toBe(200);
-  expect(done.body.data.member_session.organization_id).toBe(v.victimOrg.organization_id);
+  expect(expectOk(done).member_session.organization_id).toBe(v.victimOrg.organization_id);
   expect(await sessionsOf(v.victimMember.member_id)).toBe(2);
 }
 
@@ -139,7 +147,7 @@ describe('a second factor passed in one organization', () => {
       v.otherOrg.organization_id,
       v.otherMember.member_id,
     );
-    const res = await h.sdk('/b2b/sessions/exchange', {
+    const res = await h.call(ENDPOINTS.sessionsExchange, {
       body: { organization_id: v.victimOrg.organization_id, session_duration_minutes: 60 },
       token,
     });
@@ -153,13 +161,13 @@ describe('a second factor passed in one organization', () => {
       v.otherOrg.organization_id,
       v.otherMember.member_id,
     );
-    const listed = await h.sdk('/b2b/discovery/organizations', { body: {}, token });
-    const entry = listed.body.data.discovered_organizations.find(
-      (d: { organization: { organization_id: string } }) =>
-        d.organization.organization_id === v.victimOrg.organization_id,
+    const listed = await h.call(ENDPOINTS.discoveryOrganizations, { body: {}, token });
+    const entry = expectOk(listed).discovered_organizations.find(
+      (d) => d.organization.organization_id === v.victimOrg.organization_id,
     );
-    expect(entry.mfa_required).not.toBeNull();
-    const res = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    expect(entry).toBeDefined();
+    expect(entry?.mfa_required).not.toBeNull();
+    const res = await h.call(ENDPOINTS.discoveryExchange, {
       body: { organization_id: v.victimOrg.organization_id, session_duration_minutes: 60 },
       token,
     });
@@ -168,7 +176,7 @@ describe('a second factor passed in one organization', () => {
 
   it('cannot be made with the password alone through a new organization', async () => {
     const v = await victim('route-three');
-    const pending = await h.sdk('/b2b/passwords/authenticate', {
+    const pending = await h.call(ENDPOINTS.passwordsAuthenticate, {
       body: {
         organization_id: v.victimOrg.organization_id,
         email_address: v.email,
@@ -177,14 +185,14 @@ describe('a second factor passed in one organization', () => {
       },
     });
     expect(pending.status).toBe(200);
-    const ist: string = pending.body.data.intermediate_session_token;
+    const ist = expectOk(pending).intermediate_session_token;
     expect(ist).not.toBe('');
 
-    const created = await h.sdk('/b2b/discovery/organizations/create', {
+    const created = await h.call(ENDPOINTS.discoveryOrganizationsCreate, {
       body: { intermediate_session_token: ist, session_duration_minutes: 60 },
     });
     expect(created.status).toBe(404);
-    expect(created.body.error_type).toBe('intermediate_session_not_found');
+    expect(created.error?.error_type).toBe('intermediate_session_not_found');
     const orgs = await h.db
       .selectFrom('members')
       .select('organization_id')
@@ -193,7 +201,7 @@ describe('a second factor passed in one organization', () => {
     expect(orgs).toHaveLength(2);
 
     // The refused IST still serves its own member: exchanging it stays at variant B.
-    const res = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    const res = await h.call(ENDPOINTS.discoveryExchange, {
       body: {
         intermediate_session_token: ist,
         organization_id: v.victimOrg.organization_id,
@@ -207,7 +215,7 @@ describe('a second factor passed in one organization', () => {
     const v = await victim('round-trip');
     const session = await magicLogin(h, v.email, v.victimOrg.organization_id);
     h.clock.advance(30_000);
-    const passed = await h.sdk('/b2b/totp/authenticate', {
+    const passed = await h.call(ENDPOINTS.totpAuthenticate, {
       body: {
         ...v.victimIds,
         intermediate_session_token: session.intermediate_session_token,
@@ -215,13 +223,13 @@ describe('a second factor passed in one organization', () => {
       },
     });
     expect(passed.status).toBe(200);
-    const res = await h.sdk('/b2b/sessions/exchange', {
+    const res = await h.call(ENDPOINTS.sessionsExchange, {
       body: { organization_id: v.victimOrg.organization_id, session_duration_minutes: 60 },
-      token: passed.body.data.session_token,
+      token: expectOk(passed).session_token,
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.member_session.member_session_id).toBe(
-      passed.body.data.member_session.member_session_id,
+    expect(expectSession(res).member_session.member_session_id).toBe(
+      expectOk(passed).member_session.member_session_id,
     );
   });
 });

@@ -1,8 +1,8 @@
 // The absolute session lifetime: refreshes cannot keep a session, stolen or not, alive past its start plus 30 days.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, expectSession, startHarness, type Harness } from '../../test/harness.js';
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -16,22 +16,22 @@ afterAll(async () => {
   await h.close();
 });
 
-const refresh = (token: string, body: Record<string, unknown> = {}) =>
-  h.sdk('/b2b/sessions/authenticate', { body, token });
+const refresh = (token: string, body: RequestOf<typeof ENDPOINTS.sessionsAuthenticate> = {}) =>
+  h.call(ENDPOINTS.sessionsAuthenticate, { body, token });
 
 /** Signs Ada in by magic link asking for a session of `minutes`. */
 async function loginFor(minutes: number) {
-  await h.sdk('/b2b/magic_links/email/login_or_signup', {
+  await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
     body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
   });
-  const res = await h.sdk('/b2b/magic_links/authenticate', {
+  const res = await h.call(ENDPOINTS.magicLinksAuthenticate, {
     body: {
       magic_links_token: await h.lastToken('ada@acme.test'),
       session_duration_minutes: minutes,
     },
   });
   expect(res.status).toBe(200);
-  return res.body.data;
+  return expectSession(res);
 }
 
 describe('absolute session lifetime', () => {
@@ -53,18 +53,18 @@ describe('absolute session lifetime', () => {
     h.clock.advance(30 * MINUTE);
     const early = await refresh(login.session_token, { session_duration_minutes: YEAR_MINUTES });
     expect(early.status).toBe(200);
-    expect(early.body.data.member_session.expires_at).toBe(cap);
+    expect(expectOk(early).member_session.expires_at).toBe(cap);
     h.clock.advance(30 * DAY - 32 * MINUTE);
     const late = await refresh(login.session_token, { session_duration_minutes: YEAR_MINUTES });
-    expect(late.body.data.member_session.expires_at).toBe(cap);
-    expect(late.body.data.member_session.started_at).toBe(login.member_session.started_at);
+    expect(expectOk(late).member_session.expires_at).toBe(cap);
+    expect(expectOk(late).member_session.started_at).toBe(login.member_session.started_at);
     const short = await refresh(login.session_token, { session_duration_minutes: 5 });
-    expect(short.body.data.member_session.expires_at).toBe(cap);
-    expect(decodeJwt(short.body.data.session_jwt).exp).toBeLessThanOrEqual(Date.parse(cap) / 1000);
+    expect(expectOk(short).member_session.expires_at).toBe(cap);
+    expect(decodeJwt(expectOk(short).session_jwt).exp).toBeLessThanOrEqual(Date.parse(cap) / 1000);
 
     h.clock.advance(2 * MINUTE);
     const dead = await refresh(login.session_token, { session_duration_minutes: YEAR_MINUTES });
-    expect([dead.status, dead.body.error_type]).toEqual([404, 'session_not_found']);
+    expect([dead.status, dead.error?.error_type]).toEqual([404, 'session_not_found']);
   });
 
   it('keeps the lifetime of a session exchanged into other organizations and back', async () => {
@@ -78,26 +78,28 @@ describe('absolute session lifetime', () => {
     const login = await loginFor(YEAR_MINUTES);
     const cap = new Date(Date.parse(login.member_session.started_at) + 30 * DAY).toISOString();
     h.clock.advance(29 * DAY);
-    const res = await h.sdk('/b2b/sessions/exchange', {
+    const res = await h.call(ENDPOINTS.sessionsExchange, {
       body: { organization_id: beta.organization_id, session_duration_minutes: YEAR_MINUTES },
       token: login.session_token,
     });
     expect(res.status).toBe(200);
-    const session = res.body.data.member_session;
+    const exchanged = expectSession(res);
+    const session = exchanged.member_session;
     expect(session.member_session_id).not.toBe(login.member_session.member_session_id);
     expect(session.started_at).toBe(login.member_session.started_at);
     expect(session.expires_at).toBe(cap);
 
     // And back again, through a discovery exchange with the new session: still the same cap.
-    const back = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    const back = await h.call(ENDPOINTS.discoveryExchange, {
       body: { organization_id: h.org.organization_id, session_duration_minutes: YEAR_MINUTES },
-      token: res.body.data.session_token,
+      token: exchanged.session_token,
     });
     expect(back.status).toBe(200);
-    expect(back.body.data.member_session.expires_at).toBe(cap);
+    const returned = expectSession(back);
+    expect(returned.member_session.expires_at).toBe(cap);
     h.clock.advance(DAY);
-    const dead = await refresh(back.body.data.session_token);
-    expect([dead.status, dead.body.error_type]).toEqual([404, 'session_not_found']);
+    const dead = await refresh(returned.session_token);
+    expect([dead.status, dead.error?.error_type]).toEqual([404, 'session_not_found']);
   });
 
   it('starts afresh when a new primary factor is proven', async () => {
@@ -118,17 +120,17 @@ describe('a configured absolute lifetime', () => {
       const startedAt = Date.parse(login.member_session.started_at);
       expect(Date.parse(login.member_session.expires_at)).toBe(startedAt + 60 * MINUTE);
       short.clock.advance(50 * MINUTE);
-      const res = await short.sdk('/b2b/sessions/authenticate', {
+      const res = await short.call(ENDPOINTS.sessionsAuthenticate, {
         body: { session_duration_minutes: 60 },
         token: login.session_token,
       });
-      expect(Date.parse(res.body.data.member_session.expires_at)).toBe(startedAt + 90 * MINUTE);
+      expect(Date.parse(expectOk(res).member_session.expires_at)).toBe(startedAt + 90 * MINUTE);
       short.clock.advance(41 * MINUTE);
-      const dead = await short.sdk('/b2b/sessions/authenticate', {
+      const dead = await short.call(ENDPOINTS.sessionsAuthenticate, {
         body: {},
         token: login.session_token,
       });
-      expect(dead.body.error_type).toBe('session_not_found');
+      expect(dead.error?.error_type).toBe('session_not_found');
     } finally {
       await short.close();
     }

@@ -1,7 +1,7 @@
 // Ending sessions: every password change ends the member's other sessions and ISTs; backends revoke by id, token or member.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startHarness, type Harness, type RequestOptions } from '../../test/harness.js';
+import { basic, expectOk, expectSession, startHarness, type Harness } from '../../test/harness.js';
 import { magicLogin, mfaOrganization } from '../../test/mfa.js';
 
 const PASSWORD = 'Quartz-Lantern-Orbit-42';
@@ -24,37 +24,33 @@ afterAll(async () => {
   await h.close();
 });
 
-const api = (path: string, options: RequestOptions = {}) =>
-  h.request(`/v1/b2b${path}`, {
-    authorization: basic(h.project.project_id, h.project.secret),
-    origin: null,
-    ...options,
-  });
+const revoke = (body: RequestOf<typeof ENDPOINTS.revokeSessions>) =>
+  h.call(ENDPOINTS.revokeSessions, { body });
 
 /** Whether a session token still refreshes. */
 async function alive(token: string): Promise<boolean> {
-  const res = await h.sdk('/b2b/sessions/authenticate', { body: {}, token });
-  if (res.status !== 200) expect(res.body.error_type).toBe('session_not_found');
+  const res = await h.call(ENDPOINTS.sessionsAuthenticate, { body: {}, token });
+  if (res.status !== 200) expect(res.error?.error_type).toBe('session_not_found');
   return res.status === 200;
 }
 
 /** Whether an IST is still usable (listing organizations does not spend it). */
 async function istAlive(ist: string): Promise<boolean> {
-  const res = await h.sdk('/b2b/discovery/organizations', {
+  const res = await h.call(ENDPOINTS.discoveryOrganizations, {
     body: { intermediate_session_token: ist },
   });
-  if (res.status !== 200) expect(res.body.error_type).toBe('intermediate_session_not_found');
+  if (res.status !== 200) expect(res.error?.error_type).toBe('intermediate_session_not_found');
   return res.status === 200;
 }
 
 /** An unbound (discovery) IST of an address. */
 async function discoveryIst(email: string): Promise<string> {
-  await h.sdk('/b2b/magic_links/email/discovery/send', { body: { email_address: email } });
-  const res = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+  await h.call(ENDPOINTS.magicLinksDiscoverySend, { body: { email_address: email } });
+  const res = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
     body: { discovery_magic_links_token: await h.lastToken(email) },
   });
   expect(res.status).toBe(200);
-  return res.body.data.intermediate_session_token;
+  return expectOk(res).intermediate_session_token;
 }
 
 /** A fresh member of the seeded organization with a password. */
@@ -66,7 +62,7 @@ async function memberWithPassword(email: string) {
 }
 
 const passwordLogin = (email: string, password = PASSWORD) =>
-  h.sdk('/b2b/passwords/authenticate', {
+  h.call(ENDPOINTS.passwordsAuthenticate, {
     body: { organization_id: h.org.organization_id, email_address: email, password },
   });
 
@@ -79,12 +75,12 @@ describe('a password change', () => {
     const bystander = await h.login();
     expect(await istAlive(ist)).toBe(true);
 
-    const res = await h.sdk('/b2b/passwords/session/reset', {
+    const res = await h.call(ENDPOINTS.passwordsResetSession, {
       body: { password: NEW_PASSWORD },
       token: mine.session_token,
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.session_token).toBe(mine.session_token);
+    expect(expectOk(res).session_token).toBe(mine.session_token);
     expect(await alive(mine.session_token)).toBe(true);
     expect(await alive(stolen.session_token)).toBe(false);
     expect(await istAlive(ist)).toBe(false);
@@ -96,11 +92,11 @@ describe('a password change', () => {
     await memberWithPassword('sam@acme.test');
     const stolen = await h.login('sam@acme.test');
     const sent = await h.login('sam@acme.test');
-    const started = await h.sdk('/b2b/passwords/email/reset/start', {
+    const started = await h.call(ENDPOINTS.passwordsResetStart, {
       body: { organization_id: h.org.organization_id, email_address: 'sam@acme.test' },
     });
     expect(started.status).toBe(200);
-    const res = await h.sdk('/b2b/passwords/email/reset', {
+    const res = await h.call(ENDPOINTS.passwordsResetByEmail, {
       body: {
         password_reset_token: await h.lastToken('sam@acme.test'),
         password: NEW_PASSWORD,
@@ -109,7 +105,7 @@ describe('a password change', () => {
       token: sent.session_token,
     });
     expect(res.status).toBe(200);
-    const fresh = res.body.data;
+    const fresh = expectSession(res);
     expect(fresh.session_token).not.toBe(sent.session_token);
     expect(fresh.member_session.member_session_id).not.toBe(sent.member_session.member_session_id);
     expect(await alive(stolen.session_token)).toBe(false);
@@ -119,9 +115,9 @@ describe('a password change', () => {
 
   it('by existing password ends every session and signs in anew', async () => {
     await memberWithPassword('tess@acme.test');
-    const stolen = (await passwordLogin('tess@acme.test')).body.data;
+    const stolen = expectOk(await passwordLogin('tess@acme.test'));
     const ist = await discoveryIst('tess@acme.test');
-    const res = await h.sdk('/b2b/passwords/existing_password/reset', {
+    const res = await h.call(ENDPOINTS.passwordsResetExisting, {
       body: {
         organization_id: h.org.organization_id,
         email_address: 'tess@acme.test',
@@ -131,10 +127,10 @@ describe('a password change', () => {
       token: stolen.session_token,
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.session_token).not.toBe(stolen.session_token);
+    expect(expectOk(res).session_token).not.toBe(stolen.session_token);
     expect(await alive(stolen.session_token)).toBe(false);
     expect(await istAlive(ist)).toBe(false);
-    expect(await alive(res.body.data.session_token)).toBe(true);
+    expect(await alive(expectOk(res).session_token)).toBe(true);
   });
 
   it('by the management API ends every session and the ISTs waiting for MFA', async () => {
@@ -151,9 +147,9 @@ describe('a password change', () => {
     for (const [orgId, memberId] of [
       [org.organization_id, member.member_id],
       [h.org.organization_id, other.member_id],
-    ]) {
-      const res = await api(`/organizations/${orgId}/members/${memberId}/password`, {
-        method: 'PUT',
+    ] as const) {
+      const res = await h.call(ENDPOINTS.setMemberPassword, {
+        params: { organization_id: orgId, member_id: memberId },
         body: { password: NEW_PASSWORD },
       });
       expect(res.status).toBe(200);
@@ -168,11 +164,9 @@ describe('POST /v1/b2b/sessions/revoke', () => {
   it('revokes one session by id or by token, and 404s a dead or foreign one', async () => {
     const a = await h.login();
     const b = await h.login();
-    const byId = await api('/sessions/revoke', {
-      body: { session_id: a.member_session.member_session_id },
-    });
+    const byId = await revoke({ session_id: a.member_session.member_session_id });
     expect(byId.status).toBe(200);
-    expect(byId.body.data).toMatchObject({
+    expect(expectOk(byId)).toMatchObject({
       member_id: h.member.member_id,
       revoked_session_ids: [a.member_session.member_session_id],
     });
@@ -180,27 +174,26 @@ describe('POST /v1/b2b/sessions/revoke', () => {
     expect(await alive(b.session_token)).toBe(true);
 
     const other = await h.admin.createProject({ name: 'Other' });
-    const foreign = await h.request('/v1/b2b/sessions/revoke', {
+    const foreign = await h.call(ENDPOINTS.revokeSessions, {
       authorization: basic(other.project_id, other.secret),
-      origin: null,
       body: { session_token: b.session_token },
     });
-    expect([foreign.status, foreign.body.error_type]).toEqual([404, 'session_not_found']);
+    expect([foreign.status, foreign.error?.error_type]).toEqual([404, 'session_not_found']);
     expect(await alive(b.session_token)).toBe(true);
 
-    const byToken = await api('/sessions/revoke', { body: { session_token: b.session_token } });
-    expect(byToken.body.data.revoked_session_ids).toEqual([b.member_session.member_session_id]);
+    const byToken = await revoke({ session_token: b.session_token });
+    expect(expectOk(byToken).revoked_session_ids).toEqual([b.member_session.member_session_id]);
     expect(await alive(b.session_token)).toBe(false);
     // The JWT of a revoked session no longer authenticates with the backend either.
-    const jwt = await api('/sessions/authenticate', { body: { session_jwt: b.session_jwt } });
-    expect(jwt.body.error_type).toBe('session_not_found');
-
-    const again = await api('/sessions/revoke', { body: { session_token: b.session_token } });
-    expect([again.status, again.body.error_type]).toEqual([404, 'session_not_found']);
-    const unknown = await api('/sessions/revoke', {
-      body: { session_id: 'member-session-test-nope' },
+    const jwt = await h.call(ENDPOINTS.authenticateSession, {
+      body: { session_jwt: b.session_jwt },
     });
-    expect([unknown.status, unknown.body.error_type]).toEqual([404, 'session_not_found']);
+    expect(jwt.error?.error_type).toBe('session_not_found');
+
+    const again = await revoke({ session_token: b.session_token });
+    expect([again.status, again.error?.error_type]).toEqual([404, 'session_not_found']);
+    const unknown = await revoke({ session_id: 'member-session-test-nope' });
+    expect([unknown.status, unknown.error?.error_type]).toEqual([404, 'session_not_found']);
   });
 
   it("revokes all of a member's sessions and ISTs by member_id", async () => {
@@ -210,30 +203,29 @@ describe('POST /v1/b2b/sessions/revoke', () => {
     const sessions = [await h.login('vera@acme.test'), await h.login('vera@acme.test')];
     const ist = await discoveryIst('vera@acme.test');
     const bystander = await h.login();
-    const res = await api('/sessions/revoke', { body: { member_id: created.member_id } });
+    const res = await revoke({ member_id: created.member_id });
     expect(res.status).toBe(200);
-    expect(res.body.data.member_id).toBe(created.member_id);
-    expect(res.body.data.revoked_session_ids).toEqual(
+    expect(expectOk(res).member_id).toBe(created.member_id);
+    expect(expectOk(res).revoked_session_ids).toEqual(
       sessions.map((s) => s.member_session.member_session_id).sort(),
     );
     for (const s of sessions) expect(await alive(s.session_token)).toBe(false);
     expect(await istAlive(ist)).toBe(false);
     expect(await alive(bystander.session_token)).toBe(true);
 
-    const none = await api('/sessions/revoke', { body: { member_id: created.member_id } });
-    expect(none.body.data.revoked_session_ids).toEqual([]);
-    const unknown = await api('/sessions/revoke', { body: { member_id: 'member-test-nope' } });
-    expect([unknown.status, unknown.body.error_type]).toEqual([404, 'member_not_found']);
+    const none = await revoke({ member_id: created.member_id });
+    expect(expectOk(none).revoked_session_ids).toEqual([]);
+    const unknown = await revoke({ member_id: 'member-test-nope' });
+    expect([unknown.status, unknown.error?.error_type]).toEqual([404, 'member_not_found']);
   });
 
   it('needs the secret key and exactly one of session_id, session_token, member_id', async () => {
     const login = await h.login();
-    const anonymous = await h.request('/v1/b2b/sessions/revoke', {
+    const anonymous = await h.call(ENDPOINTS.revokeSessions, {
       authorization: null,
-      origin: null,
       body: { session_token: login.session_token },
     });
-    expect([anonymous.status, anonymous.body.error_type]).toEqual([
+    expect([anonymous.status, anonymous.error?.error_type]).toEqual([
       401,
       'unauthorized_credentials',
     ]);
@@ -242,9 +234,10 @@ describe('POST /v1/b2b/sessions/revoke', () => {
       { session_token: login.session_token, member_id: login.member_id },
       { session_id: '' },
     ]) {
-      const res = await api('/sessions/revoke', { body });
-      expect([res.status, res.body.error_type]).toEqual([400, 'invalid_request']);
-      expect(res.body.body.length).toBeGreaterThan(0);
+      // Each passes the type (every field is optional) but not the one-of refinement.
+      const res = await revoke(body);
+      expect([res.status, res.error?.error_type]).toEqual([400, 'invalid_request']);
+      expect(res.error?.body?.length).toBeGreaterThan(0);
     }
     expect(await alive(login.session_token)).toBe(true);
   });

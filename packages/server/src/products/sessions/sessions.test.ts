@@ -1,8 +1,8 @@
 // Sessions (§7.5, §14) and session JWTs verified against the published JWKS.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { createRemoteJWKSet, decodeJwt, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
@@ -12,8 +12,8 @@ afterAll(async () => {
   await h.close();
 });
 
-const authenticate = (token: string, body: Record<string, unknown> = {}) =>
-  h.sdk('/b2b/sessions/authenticate', { body, token });
+const authenticate = (token: string, body: RequestOf<typeof ENDPOINTS.sessionsAuthenticate> = {}) =>
+  h.call(ENDPOINTS.sessionsAuthenticate, { body, token });
 
 describe('sessions/authenticate', () => {
   it('returns F with the same token, a fresh JWT, and moves last_accessed_at', async () => {
@@ -21,7 +21,7 @@ describe('sessions/authenticate', () => {
     h.clock.advance(60_000);
     const res = await authenticate(login.session_token);
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectOk(res);
     expect(data.session_token).toBe(login.session_token);
     expect(data.session_jwt).not.toBe(login.session_jwt);
     expect(data.member_authenticated).toBe(true);
@@ -36,49 +36,53 @@ describe('sessions/authenticate', () => {
   it('resets the expiry when a duration is given, within bounds', async () => {
     const login = await h.login();
     const res = await authenticate(login.session_token, { session_duration_minutes: 600 });
-    expect(Date.parse(res.body.data.member_session.expires_at) - h.clock.now).toBe(600 * 60_000);
+    expect(Date.parse(expectOk(res).member_session.expires_at) - h.clock.now).toBe(600 * 60_000);
     const bad = await authenticate(login.session_token, { session_duration_minutes: 1 });
     expect(bad.status).toBe(400);
-    expect(bad.body.body[0].dataPath).toBe('.session_duration_minutes');
+    expect(bad.error?.body?.[0]?.dataPath).toBe('.session_duration_minutes');
   });
 
   it('answers 401 without a session and 404 session_not_found for dead ones', async () => {
-    const anonymous = await h.sdk('/b2b/sessions/authenticate', { body: {} });
-    expect([anonymous.status, anonymous.body.error_type]).toEqual([
+    const anonymous = await h.call(ENDPOINTS.sessionsAuthenticate, { body: {} });
+    expect([anonymous.status, anonymous.error?.error_type]).toEqual([
       401,
       'unauthorized_credentials',
     ]);
     const unknown = await authenticate('x'.repeat(43));
-    expect([unknown.status, unknown.body.error_type]).toEqual([404, 'session_not_found']);
+    expect([unknown.status, unknown.error?.error_type]).toEqual([404, 'session_not_found']);
 
     const login = await h.login();
     h.clock.advance(61 * 60_000);
     const expired = await authenticate(login.session_token);
-    expect(expired.body.error_type).toBe('session_not_found');
+    expect(expired.error?.error_type).toBe('session_not_found');
   });
 
   it('does not accept a session token of another project', async () => {
     const login = await h.login();
     const other = await h.admin.createProject({ name: 'Other' });
-    const res = await h.sdk('/b2b/sessions/authenticate', {
+    const res = await h.call(ENDPOINTS.sessionsAuthenticate, {
       body: {},
       publicToken: other.public_token,
       token: login.session_token,
     });
-    expect([res.status, res.body.error_type]).toEqual([404, 'session_not_found']);
+    expect([res.status, res.error?.error_type]).toEqual([404, 'session_not_found']);
   });
 
   it('signs JWTs that verify against both JWKS endpoints, with the documented claims', async () => {
     const login = await h.login();
-    const jwt: string = login.session_jwt;
-    for (const path of [
-      '/.well-known/jwks.json',
-      `/v1/b2b/sessions/jwks/${h.project.project_id}`,
-    ]) {
-      const jwks = await h.request(path);
+    const jwt = login.session_jwt;
+    for (const [path, fetchKeys] of [
+      [ENDPOINTS.jwks.path, () => h.call(ENDPOINTS.jwks)],
+      [
+        `/v1/b2b/sessions/jwks/${h.project.project_id}`,
+        () => h.call(ENDPOINTS.jwksByProject, { params: { project_id: h.project.project_id } }),
+      ],
+    ] as const) {
+      const jwks = await fetchKeys();
       expect(jwks.status).toBe(200);
-      expect(jwks.body.keys[0]).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
-      expect(jwks.body.keys[0].d).toBeUndefined();
+      const [key] = expectOk(jwks).keys;
+      expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
+      expect(key?.d).toBeUndefined();
       const { payload } = await jwtVerify(jwt, createRemoteJWKSet(new URL(`${h.url}${path}`)), {
         issuer: 'http://localhost:3000',
         audience: h.project.project_id,
@@ -104,15 +108,16 @@ describe('sessions/authenticate', () => {
   it('hands out a JWT signed in the last 30 s again, unless the session changed', async () => {
     const login = await h.login();
     h.clock.advance(60_000);
-    const first = (await authenticate(login.session_token)).body.data.session_jwt;
+    const jwtNow = async () => expectOk(await authenticate(login.session_token)).session_jwt;
+    const first = await jwtNow();
     h.clock.advance(10_000);
-    expect((await authenticate(login.session_token)).body.data.session_jwt).toBe(first);
+    expect(await jwtNow()).toBe(first);
     h.clock.advance(25_000);
-    const afterWindow = (await authenticate(login.session_token)).body.data.session_jwt;
+    const afterWindow = await jwtNow();
     expect(afterWindow).not.toBe(first);
     const extended = await authenticate(login.session_token, { session_duration_minutes: 90 });
-    expect(extended.body.data.session_jwt).not.toBe(afterWindow);
-    expect(decodeJwt(extended.body.data.session_jwt).exp).toBeGreaterThan(h.clock.now / 1000 + 270);
+    expect(expectOk(extended).session_jwt).not.toBe(afterWindow);
+    expect(decodeJwt(expectOk(extended).session_jwt).exp).toBeGreaterThan(h.clock.now / 1000 + 270);
   });
 
   it('never lets the JWT outlive the session', async () => {
@@ -120,21 +125,21 @@ describe('sessions/authenticate', () => {
     const res = await authenticate(login.session_token, { session_duration_minutes: 5 });
     h.clock.advance(3 * 60_000);
     const later = await authenticate(login.session_token);
-    const exp = decodeJwt(later.body.data.session_jwt).exp ?? 0;
-    expect(exp * 1000).toBeLessThanOrEqual(Date.parse(res.body.data.member_session.expires_at));
+    const exp = decodeJwt(expectOk(later).session_jwt).exp ?? 0;
+    expect(exp * 1000).toBeLessThanOrEqual(Date.parse(expectOk(res).member_session.expires_at));
   });
 });
 
 describe('sessions/revoke', () => {
   it('ends the session; later calls get 404 session_not_found', async () => {
     const login = await h.login();
-    const res = await h.sdk('/b2b/sessions/revoke', { token: login.session_token });
+    const res = await h.call(ENDPOINTS.sessionsRevoke, { token: login.session_token });
     expect(res.status).toBe(200);
-    expect(Object.keys(res.body.data).sort()).toEqual(['request_id', 'status_code']);
+    expect(Object.keys(expectOk(res)).sort()).toEqual(['request_id', 'status_code']);
     const after = await authenticate(login.session_token);
-    expect(after.body.error_type).toBe('session_not_found');
-    const again = await h.sdk('/b2b/sessions/revoke', { token: login.session_token });
-    expect(again.body.error_type).toBe('session_not_found');
+    expect(after.error?.error_type).toBe('session_not_found');
+    const again = await h.call(ENDPOINTS.sessionsRevoke, { token: login.session_token });
+    expect(again.error?.error_type).toBe('session_not_found');
   });
 });
 
@@ -149,25 +154,26 @@ describe('sessions/exchange', () => {
       status: 'invited',
     });
     const login = await h.login();
-    const res = await h.sdk('/b2b/sessions/exchange', {
+    const res = await h.call(ENDPOINTS.sessionsExchange, {
       body: { organization_id: beta.organization_id, session_duration_minutes: 60 },
       token: login.session_token,
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.organization.organization_id).toBe(beta.organization_id);
-    expect(res.body.data.member.status).toBe('active');
-    expect(res.body.data.session_token).not.toBe(login.session_token);
+    const data = expectOk(res);
+    expect(data.organization.organization_id).toBe(beta.organization_id);
+    expect(data.member.status).toBe('active');
+    expect(data.session_token).not.toBe(login.session_token);
 
     const gamma = await h.admin.createOrganization(h.project.project_id, {
       organization_name: 'Gamma',
       organization_slug: 'gamma',
     });
-    const refused = await h.sdk('/b2b/sessions/exchange', {
+    const refused = await h.call(ENDPOINTS.sessionsExchange, {
       body: { organization_id: gamma.organization_id, session_duration_minutes: 60 },
       token: login.session_token,
     });
-    expect([refused.status, refused.body.error_type]).toEqual([404, 'member_not_found']);
-    const anonymous = await h.sdk('/b2b/sessions/exchange', {
+    expect([refused.status, refused.error?.error_type]).toEqual([404, 'member_not_found']);
+    const anonymous = await h.call(ENDPOINTS.sessionsExchange, {
       body: { organization_id: beta.organization_id, session_duration_minutes: 60 },
     });
     expect(anonymous.status).toBe(401);

@@ -1,8 +1,8 @@
 // TOTP as a second factor (§7.7, §9): variant B, enrollment, RFC 6238 checks with a controlled
 // clock, replay, window edges, pending expiry, caller rules.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 import { magicLogin, mfaOrganization, totpAt } from '../../test/mfa.js';
 
 let h: Harness;
@@ -18,8 +18,8 @@ async function enrolling(slug: string, expiration_minutes?: number) {
   const { org, member, email } = await mfaOrganization(h, slug);
   const pending = await magicLogin(h, email, org.organization_id);
   const ids = { organization_id: org.organization_id, member_id: member.member_id };
-  const ist: string = pending.intermediate_session_token;
-  const created = await h.sdk('/b2b/totp', {
+  const ist = pending.intermediate_session_token;
+  const created = await h.call(ENDPOINTS.totpCreate, {
     body: {
       ...ids,
       intermediate_session_token: ist,
@@ -27,11 +27,11 @@ async function enrolling(slug: string, expiration_minutes?: number) {
     },
   });
   expect(created.status).toBe(200);
-  return { org, member, email, ids, ist, pending, totp: created.body.data };
+  return { org, member, email, ids, ist, pending, totp: expectOk(created) };
 }
 
-const authenticate = (body: Record<string, unknown>, token?: string) =>
-  h.sdk('/b2b/totp/authenticate', { body, ...(token ? { token } : {}) });
+const authenticate = (body: RequestOf<typeof ENDPOINTS.totpAuthenticate>, token?: string) =>
+  h.call(ENDPOINTS.totpAuthenticate, { body, ...(token ? { token } : {}) });
 
 describe('primary authentication in an organization that requires MFA', () => {
   it('answers variant B exactly: IST, member, organization, mfa_required, no session', async () => {
@@ -57,20 +57,20 @@ describe('primary authentication in an organization that requires MFA', () => {
 
   it('also stops a discovery exchange at variant B', async () => {
     const { org, email } = await mfaOrganization(h, 'via-discovery');
-    await h.sdk('/b2b/magic_links/email/discovery/send', { body: { email_address: email } });
-    const discovered = await h.sdk('/b2b/magic_links/discovery/authenticate', {
+    await h.call(ENDPOINTS.magicLinksDiscoverySend, { body: { email_address: email } });
+    const discovered = await h.call(ENDPOINTS.magicLinksDiscoveryAuthenticate, {
       body: { discovery_magic_links_token: await h.lastToken(email) },
     });
-    const exchange = await h.sdk('/b2b/discovery/intermediate_sessions/exchange', {
+    const exchange = await h.call(ENDPOINTS.discoveryExchange, {
       body: {
-        intermediate_session_token: discovered.body.data.intermediate_session_token,
+        intermediate_session_token: expectOk(discovered).intermediate_session_token,
         organization_id: org.organization_id,
         session_duration_minutes: 60,
       },
     });
     expect(exchange.status).toBe(200);
-    expect(exchange.body.data.member_session).toBeNull();
-    expect(exchange.body.data.mfa_required).toEqual({
+    expect(expectOk(exchange).member_session).toBeNull();
+    expect(expectOk(exchange).mfa_required).toEqual({
       member_options: null,
       secondary_auth_initiated: null,
     });
@@ -83,7 +83,7 @@ describe('POST /b2b/totp', () => {
     expect(totp.totp_id).toMatch(/^member-totp-test-[0-9a-f-]{36}$/);
     expect(totp.secret).toMatch(/^[A-Z2-7]{32}$/);
     expect(totp.qr_code).toMatch(/^data:image\/png;base64,[A-Za-z0-9+/]+=*$/);
-    const png = Buffer.from(totp.qr_code.split(',')[1], 'base64');
+    const png = Buffer.from(totp.qr_code.split(',')[1] ?? '', 'base64');
     expect(png.subarray(1, 4).toString('ascii')).toBe('PNG');
     expect(totp.recovery_codes).toHaveLength(10);
     for (const code of totp.recovery_codes)
@@ -117,26 +117,28 @@ describe('POST /b2b/totp', () => {
       intermediate_session_token: ist,
       code: totpAt(totp.secret, h.clock.now),
     });
-    expect([res.status, res.body.error_type]).toEqual([404, 'totp_not_found']);
+    expect([res.status, res.error?.error_type]).toEqual([404, 'totp_not_found']);
   });
 
   it('replaces an unconfirmed registration when a new one is created', async () => {
     const { ids, ist, totp: first } = await enrolling('recreate');
-    const second = await h.sdk('/b2b/totp', { body: { ...ids, intermediate_session_token: ist } });
+    const second = await h.call(ENDPOINTS.totpCreate, {
+      body: { ...ids, intermediate_session_token: ist },
+    });
     expect(second.status).toBe(200);
     const stale = await authenticate({
       ...ids,
       intermediate_session_token: ist,
       code: totpAt(first.secret, h.clock.now),
     });
-    expect([stale.status, stale.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([stale.status, stale.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
     const fresh = await authenticate({
       ...ids,
       intermediate_session_token: ist,
-      code: totpAt(second.body.data.secret, h.clock.now),
+      code: totpAt(expectOk(second).secret, h.clock.now),
     });
     expect(fresh.status).toBe(200);
-    expect(fresh.body.data.member.totp_registration_id).toBe(second.body.data.totp_id);
+    expect(expectOk(fresh).member.totp_registration_id).toBe(expectOk(second).totp_id);
   });
 
   it('refuses a disallowed method with 403 mfa_method_not_allowed', async () => {
@@ -145,14 +147,14 @@ describe('POST /b2b/totp', () => {
       allowed_mfa_methods: ['sms_otp'],
     });
     const pending = await magicLogin(h, email, org.organization_id);
-    const res = await h.sdk('/b2b/totp', {
+    const res = await h.call(ENDPOINTS.totpCreate, {
       body: {
         organization_id: org.organization_id,
         member_id: member.member_id,
         intermediate_session_token: pending.intermediate_session_token,
       },
     });
-    expect([res.status, res.body.error_type]).toEqual([403, 'mfa_method_not_allowed']);
+    expect([res.status, res.error?.error_type]).toEqual([403, 'mfa_method_not_allowed']);
   });
 });
 
@@ -168,7 +170,7 @@ describe('POST /b2b/totp/authenticate', () => {
       session_duration_minutes: 30,
     });
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectOk(res);
     expect(data.member_authenticated).toBe(true);
     expect(data.intermediate_session_token).toBe('');
     expect(data.mfa_required).toBeNull();
@@ -176,9 +178,7 @@ describe('POST /b2b/totp/authenticate', () => {
     expect(data.session_jwt).not.toBe('');
     expect(Date.parse(data.member_session.expires_at) - h.clock.now).toBe(30 * 60_000);
     expect(
-      data.member_session.authentication_factors.map(
-        (f: { type: string; sequence_order: string }) => [f.type, f.sequence_order],
-      ),
+      data.member_session.authentication_factors.map((f) => [f.type, f.sequence_order]),
     ).toEqual([
       ['magic_link', 'PRIMARY'],
       ['totp', 'SECONDARY'],
@@ -196,7 +196,10 @@ describe('POST /b2b/totp/authenticate', () => {
       intermediate_session_token: ist,
       code: totpAt(totp.secret, h.clock.now),
     });
-    expect([again.status, again.body.error_type]).toEqual([404, 'intermediate_session_not_found']);
+    expect([again.status, again.error?.error_type]).toEqual([
+      404,
+      'intermediate_session_not_found',
+    ]);
   });
 
   it('rejects a wrong code with 401 and keeps the IST usable', async () => {
@@ -204,7 +207,7 @@ describe('POST /b2b/totp/authenticate', () => {
     const good = totpAt(totp.secret, h.clock.now);
     const wrong = good === '000000' ? '000001' : '000000';
     const res = await authenticate({ ...ids, intermediate_session_token: ist, code: wrong });
-    expect([res.status, res.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([res.status, res.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
     const ok = await authenticate({ ...ids, intermediate_session_token: ist, code: good });
     expect(ok.status).toBe(200);
   });
@@ -223,7 +226,7 @@ describe('POST /b2b/totp/authenticate', () => {
       intermediate_session_token: second.intermediate_session_token,
       code,
     });
-    expect([replay.status, replay.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([replay.status, replay.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
     h.clock.advance(30_000);
     const next = await authenticate({
       ...ids,
@@ -266,7 +269,7 @@ describe('POST /b2b/totp/authenticate', () => {
       intermediate_session_token: again.intermediate_session_token,
       code: totpAt(totp.secret, now),
     });
-    expect([older.status, older.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([older.status, older.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
   });
 
   it('answers 404 totp_not_found when the member has no registration', async () => {
@@ -278,7 +281,7 @@ describe('POST /b2b/totp/authenticate', () => {
       intermediate_session_token: pending.intermediate_session_token,
       code: '123456',
     });
-    expect([res.status, res.body.error_type]).toEqual([404, 'totp_not_found']);
+    expect([res.status, res.error?.error_type]).toEqual([404, 'totp_not_found']);
   });
 });
 
@@ -292,7 +295,7 @@ describe('callers of MFA calls', () => {
       intermediate_session_token: ist,
       code,
     });
-    expect([otherMember.status, otherMember.body.error_type]).toEqual([
+    expect([otherMember.status, otherMember.error?.error_type]).toEqual([
       401,
       'unauthorized_credentials',
     ]);
@@ -302,29 +305,34 @@ describe('callers of MFA calls', () => {
       intermediate_session_token: ist,
       code,
     });
-    expect([otherOrg.status, otherOrg.body.error_type]).toEqual([401, 'unauthorized_credentials']);
-    const create = await h.sdk('/b2b/totp', {
+    expect([otherOrg.status, otherOrg.error?.error_type]).toEqual([
+      401,
+      'unauthorized_credentials',
+    ]);
+    const create = await h.call(ENDPOINTS.totpCreate, {
       body: { ...ids, member_id: h.member.member_id, intermediate_session_token: ist },
     });
-    expect([create.status, create.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([create.status, create.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
   });
 
   it('answers 404 for an expired IST or one of another project, 401 with neither IST nor session', async () => {
     const { ids, ist } = await enrolling('ist-rules');
     const other = await h.admin.createProject({ name: 'Other' });
-    const foreign = await h.sdk('/b2b/totp', {
+    const foreign = await h.call(ENDPOINTS.totpCreate, {
       body: { ...ids, intermediate_session_token: ist },
       publicToken: other.public_token,
     });
-    expect([foreign.status, foreign.body.error_type]).toEqual([
+    expect([foreign.status, foreign.error?.error_type]).toEqual([
       404,
       'intermediate_session_not_found',
     ]);
-    const none = await h.sdk('/b2b/totp', { body: ids });
-    expect([none.status, none.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    const none = await h.call(ENDPOINTS.totpCreate, { body: ids });
+    expect([none.status, none.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
     h.clock.advance(10 * 60_000 + 1000);
-    const expired = await h.sdk('/b2b/totp', { body: { ...ids, intermediate_session_token: ist } });
-    expect([expired.status, expired.body.error_type]).toEqual([
+    const expired = await h.call(ENDPOINTS.totpCreate, {
+      body: { ...ids, intermediate_session_token: ist },
+    });
+    expect([expired.status, expired.error?.error_type]).toEqual([
       404,
       'intermediate_session_not_found',
     ]);
@@ -338,10 +346,10 @@ describe('callers of MFA calls', () => {
       code: totpAt(totp.secret, h.clock.now),
     });
     const again = await magicLogin(h, email, org.organization_id);
-    const res = await h.sdk('/b2b/totp', {
+    const res = await h.call(ENDPOINTS.totpCreate, {
       body: { ...ids, intermediate_session_token: again.intermediate_session_token },
     });
-    expect([res.status, res.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([res.status, res.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
   });
 
   it('lets a signed-in member enroll later with the session, which gains the factor', async () => {
@@ -351,21 +359,21 @@ describe('callers of MFA calls', () => {
     const login = await magicLogin(h, email, org.organization_id);
     expect(login.member_session).not.toBeNull();
     const ids = { organization_id: org.organization_id, member_id: member.member_id };
-    const created = await h.sdk('/b2b/totp', { body: ids, token: login.session_token });
+    const created = await h.call(ENDPOINTS.totpCreate, { body: ids, token: login.session_token });
     expect(created.status).toBe(200);
     const res = await authenticate(
-      { ...ids, code: totpAt(created.body.data.secret, h.clock.now), set_mfa_enrollment: 'enroll' },
+      { ...ids, code: totpAt(expectOk(created).secret, h.clock.now), set_mfa_enrollment: 'enroll' },
       login.session_token,
     );
     expect(res.status).toBe(200);
-    expect(res.body.data.session_token).toBe(login.session_token);
-    expect(res.body.data.member_session.member_session_id).toBe(
-      login.member_session.member_session_id,
-    );
-    expect(res.body.data.member_session.expires_at).toBe(login.member_session.expires_at);
-    expect(
-      res.body.data.member_session.authentication_factors.map((f: { type: string }) => f.type),
-    ).toEqual(['magic_link', 'totp']);
+    const data = expectOk(res);
+    expect(data.session_token).toBe(login.session_token);
+    expect(data.member_session.member_session_id).toBe(login.member_session?.member_session_id);
+    expect(data.member_session.expires_at).toBe(login.member_session?.expires_at);
+    expect(data.member_session.authentication_factors.map((f) => f.type)).toEqual([
+      'magic_link',
+      'totp',
+    ]);
 
     // Enrolled now, so the next login asks for the second factor even though MFA is optional.
     const next = await magicLogin(h, email, org.organization_id);
@@ -374,10 +382,10 @@ describe('callers of MFA calls', () => {
   });
 
   it('refuses a dead session with 404 session_not_found', async () => {
-    const res = await h.sdk('/b2b/totp', {
+    const res = await h.call(ENDPOINTS.totpCreate, {
       body: { organization_id: h.org.organization_id, member_id: h.member.member_id },
       token: 'x'.repeat(43),
     });
-    expect([res.status, res.body.error_type]).toEqual([404, 'session_not_found']);
+    expect([res.status, res.error?.error_type]).toEqual([404, 'session_not_found']);
   });
 });

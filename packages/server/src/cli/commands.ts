@@ -1,0 +1,25 @@
+/** The table of `gatehouse` commands: the one place that says which commands exist, in help order. */
+import type { Command } from './command.js';
+import { memberCreate, memberUpdate } from './members.js';
+import { orgCreate, orgUpdate } from './organizations.js';
+import { projectCreate } from './projects.js';
+import { migrate, serve } from './server.js';
+import { sessionRevoke } from './sessions.js';
+
+/**
+ * Every command, in the order `gatehouse --help` lists them. Dispatch, the overview and each
+ * command's `--help` all read this list (docs/contributing.md, habit 8).
+ *
+ * @example
+ * const command = COMMANDS.find((c) => c.name.join(' ') === 'org update');
+ */
+export const COMMANDS: readonly Command[] = [
+  serve,
+  migrate,
+  projectCreate,
+  orgCreate,
+  orgUpdate,
+  memberCreate,
+  memberUpdate,
+  sessionRevoke,
+];

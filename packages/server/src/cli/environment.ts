@@ -1,0 +1,129 @@
+/** The environment variables the server reads, as `gatehouse serve --help` lists them. */
+import {
+  DEFAULT_EMAIL_FROM,
+  DEFAULT_EVENT_RETENTION_DAYS,
+  DEFAULT_PUBLIC_URL,
+  DEFAULT_SESSION_MAX_LIFETIME_MINUTES,
+} from '../config.js';
+import { DEFAULT_DATABASE_URL } from '../store/db.js';
+import type { Setting } from './command.js';
+
+const DATABASE_URL: Setting = {
+  name: 'DATABASE_URL',
+  description: 'The database: sqlite:PATH, sqlite::memory: or a postgres:// URL',
+  fallback: DEFAULT_DATABASE_URL,
+};
+
+const SERVER_KEY: Setting = {
+  name: 'GATEHOUSE_SERVER_KEY',
+  description:
+    'A 32-byte key (hex or base64) that encrypts secrets at rest. In production set it from a ' +
+    'secret store, so that the key never sits in the data folder',
+  fallback:
+    'with SQLite, generated once into {database file}.key beside the database (mode 0600); ' +
+    'required with PostgreSQL',
+};
+
+/** Where the data is, and the key that encrypts secrets in it: what every command opens. */
+export const DATABASE_SETTINGS: readonly Setting[] = [DATABASE_URL, SERVER_KEY];
+
+/**
+ * Every variable the server reads: those of `configFromEnv`, `PORT` (read by `serve`) and
+ * `UV_THREADPOOL_SIZE` (set by bin/gatehouse.cjs). README.md's configuration table lists the same
+ * ones; cli/environment.test.ts keeps the three in step.
+ */
+export const SERVER_SETTINGS: readonly Setting[] = [
+  {
+    name: 'PORT',
+    description: 'The port to listen on when --port is not given',
+    fallback: '3000',
+  },
+  DATABASE_URL,
+  {
+    name: 'PUBLIC_URL',
+    description:
+      'The public origin, used in e-mail links and as the JWT issuer; an https origin turns on HSTS',
+    fallback: DEFAULT_PUBLIC_URL,
+  },
+  {
+    name: 'SMTP_HOST',
+    description:
+      'The SMTP server that delivers e-mail. Without it the server refuses to start, unless ' +
+      'GATEHOUSE_DEV_INBOX=true asks for the dev inbox',
+    fallback: 'none',
+  },
+  {
+    name: 'SMTP_PORT',
+    description: 'The SMTP server’s port',
+    fallback: '587, or 465 with SMTP_SECURE=true',
+  },
+  {
+    name: 'SMTP_SECURE',
+    description: 'true to speak TLS from the start of the SMTP connection (usually port 465)',
+    fallback: 'false',
+  },
+  { name: 'SMTP_USER', description: 'The SMTP login’s user name', fallback: 'none' },
+  { name: 'SMTP_PASS', description: 'The SMTP login’s password', fallback: 'none' },
+  {
+    name: 'GATEHOUSE_DEV_INBOX',
+    description:
+      'true turns on the dev inbox at /_dev/inbox, which shows every e-mail and text message ' +
+      '(sign-in links and codes included) instead of sending them. Development only: refused at ' +
+      'start with a live project or an https PUBLIC_URL, closed while any project is live, and ' +
+      'answering only requests from this machine to localhost',
+    fallback: 'off',
+  },
+  { name: 'EMAIL_FROM', description: 'The sender of e-mails', fallback: DEFAULT_EMAIL_FROM },
+  SERVER_KEY,
+  {
+    name: 'SMS_PROVIDER_URL',
+    description:
+      'An HTTP SMS provider for MFA codes: each text is POST {url} with JSON {to, from, body}',
+    fallback:
+      'none; texts then go to the dev inbox when it is on, and otherwise sending one answers ' +
+      '503 sms_delivery_failed',
+  },
+  {
+    name: 'SMS_PROVIDER_TOKEN',
+    description: 'Sent to the SMS provider as Authorization: Bearer {token}',
+    fallback: 'empty',
+  },
+  { name: 'SMS_FROM', description: 'The sender number or id of text messages', fallback: 'empty' },
+  {
+    name: 'PASSWORD_BREACH_RANGE_URL',
+    description:
+      'The base URL of a k-anonymity range API for breached passwords (GET {url}/range/{sha1 ' +
+      'prefix}, e.g. https://api.pwnedpasswords.com); an offline list is always checked',
+    fallback: 'none; only the offline list is checked',
+  },
+  {
+    name: 'TRUST_PROXY',
+    description:
+      'The reverse proxies in front of the server, so that per-IP rate limits see client ' +
+      'addresses: their addresses or CIDR ranges (10.0.0.0/8,127.0.0.1, preferred), or their ' +
+      'number (1, only when the server cannot be reached except through them). true is refused: ' +
+      'it would let every client pick its own address',
+    fallback: 'the socket’s address is the client’s',
+  },
+  {
+    name: 'SESSION_MAX_LIFETIME_MINUTES',
+    description:
+      'A session’s absolute lifetime from its start, in whole minutes (at least 5); refreshes ' +
+      'never extend it',
+    fallback: `${DEFAULT_SESSION_MAX_LIFETIME_MINUTES} (30 days)`,
+  },
+  {
+    name: 'EVENT_RETENTION_DAYS',
+    description:
+      'How many days telemetry events (/sdk/v1/events) are kept before housekeeping deletes ' +
+      'them, in whole days (at least 1)',
+    fallback: String(DEFAULT_EVENT_RETENTION_DAYS),
+  },
+  {
+    name: 'UV_THREADPOOL_SIZE',
+    description:
+      'Worker threads for password hashing; the gatehouse command sets it to the core count ' +
+      'before anything starts the pool',
+    fallback: 'one per core, at least 2',
+  },
+];

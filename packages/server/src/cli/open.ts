@@ -1,0 +1,50 @@
+/** What the management commands share: opening the database from the environment, finding an organization. */
+import { configFromEnv, resolveConfig } from '../config.js';
+import type { Logger } from '../context.js';
+import type { Admin } from '../products/projects/admin.js';
+import { openRuntime, type Runtime } from '../runtime.js';
+import { UsageError, type CliIo } from './command.js';
+
+/** Warnings and errors to stderr as one line each; progress stays quiet. */
+function stderrLogger(io: CliIo): Logger {
+  const write = (level: string) => (obj: object, msg?: string) => {
+    const details = Object.keys(obj).length > 0 ? ` ${JSON.stringify(obj)}` : '';
+    io.stderr(`${level}: ${msg ?? ''}${details}\n`);
+  };
+  return { info: () => undefined, warn: write('warning'), error: write('error') };
+}
+
+/**
+ * Opens (and migrates) the database the environment names, runs `work` on it, and closes it.
+ *
+ * @example
+ * await withRuntime(io, async ({ admin }) => { await admin.createProject(input); });
+ */
+export async function withRuntime<T>(
+  io: CliIo,
+  work: (runtime: Runtime) => Promise<T>,
+): Promise<T> {
+  const runtime = await openRuntime(resolveConfig(configFromEnv(io.env)), stderrLogger(io));
+  try {
+    return await work(runtime);
+  } finally {
+    await runtime.close();
+  }
+}
+
+/**
+ * An organization id, or a slug looked up in the project; an unknown slug is a usage error.
+ *
+ * @example
+ * const orgId = await organizationIdOf(admin, projectId, 'acme');
+ */
+export async function organizationIdOf(
+  admin: Admin,
+  projectId: string,
+  ref: string,
+): Promise<string> {
+  if (ref.startsWith('organization-')) return ref;
+  const org = await admin.getOrganizationBySlug(projectId, ref);
+  if (!org) throw new UsageError(`No organization with slug ${ref} in project ${projectId}`);
+  return org.organization_id;
+}
