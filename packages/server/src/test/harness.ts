@@ -46,13 +46,16 @@ export interface RequestOptions {
   headers?: Record<string, string>;
 }
 
-/** A parsed response to an untyped request (`request`, `sdk`): paths outside the endpoint table. */
+/**
+ * A parsed response to an untyped request (`request`, `sdk`): paths outside the endpoint table,
+ * and bodies the table's types refuse. Read failures through `error`; anything else is `unknown`
+ * until the test says what it expects.
+ */
 export interface TestResponse {
   status: number;
   headers: Headers;
-  // Tests read arbitrary JSON; asserting on its shape is their job.
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any
-  body: any;
+  /** The parsed JSON, or undefined when the answer is not JSON. */
+  body: unknown;
   text: string;
   /** The flat error body when the answer is a JSON failure (not 2xx); undefined otherwise. */
   error: ErrorBody | undefined;
@@ -323,7 +326,7 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
       status: res.status,
       headers: res.headers,
       text: res.text,
-      body: res.body as unknown,
+      body: res.body,
     };
     if (res.status >= 200 && res.status < 300) {
       const data = (

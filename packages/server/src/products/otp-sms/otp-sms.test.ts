@@ -1,11 +1,12 @@
 // SMS codes as a second factor (§7.7, §9): sends through the dev outbox (read over HTTP) and an HTTP
 // provider (a local server), normalization, duplicates, expiry, attempt and send limits, auto-send.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-call -- tests assert on untyped JSON response bodies */
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { configFromEnv } from '../../config.js';
-import { startHarness, type Harness } from '../../test/harness.js';
+import type { OutboxMessage } from '../../delivery/outbox.js';
+import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 import { lastSms, magicLogin, mfaOrganization, smsCount } from '../../test/mfa.js';
 import { OTP_MAX_ATTEMPTS } from './otp-code.js';
 
@@ -22,13 +23,13 @@ async function pendingLogin(slug: string, options: Parameters<typeof mfaOrganiza
   const { org, member, email } = await mfaOrganization(h, slug, options);
   const pending = await magicLogin(h, email, org.organization_id);
   const ids = { organization_id: org.organization_id, member_id: member.member_id };
-  return { org, member, email, pending, ids, ist: pending.intermediate_session_token as string };
+  return { org, member, email, pending, ids, ist: pending.intermediate_session_token };
 }
 
-const send = (body: Record<string, unknown>, target: Harness = h) =>
-  target.sdk('/b2b/otps/sms/send', { body });
-const authenticate = (body: Record<string, unknown>, target: Harness = h) =>
-  target.sdk('/b2b/otps/sms/authenticate', { body });
+const send = (body: RequestOf<typeof ENDPOINTS.smsSend>, target: Harness = h) =>
+  target.call(ENDPOINTS.smsSend, { body });
+const authenticate = (body: RequestOf<typeof ENDPOINTS.smsAuthenticate>, target: Harness = h) =>
+  target.call(ENDPOINTS.smsAuthenticate, { body });
 const memberRow = (id: string) =>
   h.db.selectFrom('members').selectAll().where('id', '=', id).executeTakeFirstOrThrow();
 
@@ -41,11 +42,12 @@ describe('POST /b2b/otps/sms/send', () => {
       mfa_phone_number: '(415) 555-0101',
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.status_code).toBe(200);
+    expect(expectOk(res).status_code).toBe(200);
     const inbox = await h.request('/_dev/inbox/messages', { authorization: null });
-    const sms = inbox.body.find((m: { channel: string }) => m.channel === 'sms');
+    // The dev inbox is outside the endpoint table: it lists the outbox's messages.
+    const sms = (inbox.body as OutboxMessage[]).find((m) => m.channel === 'sms');
     expect(sms).toMatchObject({ channel: 'sms', to: '+14155550101', subject: '' });
-    expect(sms.text).toMatch(
+    expect(sms?.text).toMatch(
       /^Your Acme Cloud verification code is \d{6}\. It expires in 2 minutes\.$/,
     );
     const row = await memberRow(ids.member_id);
@@ -55,9 +57,9 @@ describe('POST /b2b/otps/sms/send', () => {
   it('answers 400 invalid_phone_number for an unparsable number or none on file', async () => {
     const { ids, ist } = await pendingLogin('sms-invalid');
     const bad = await send({ ...ids, intermediate_session_token: ist, mfa_phone_number: '12' });
-    expect([bad.status, bad.body.error_type]).toEqual([400, 'invalid_phone_number']);
+    expect([bad.status, bad.error?.error_type]).toEqual([400, 'invalid_phone_number']);
     const none = await send({ ...ids, intermediate_session_token: ist });
-    expect([none.status, none.body.error_type]).toEqual([400, 'invalid_phone_number']);
+    expect([none.status, none.error?.error_type]).toEqual([400, 'invalid_phone_number']);
   });
 
   it('refuses a number another member of the organization has', async () => {
@@ -73,7 +75,7 @@ describe('POST /b2b/otps/sms/send', () => {
       intermediate_session_token: ist,
       mfa_phone_number: '4155550102',
     });
-    expect([res.status, res.body.error_type]).toEqual([400, 'duplicate_member_phone_number']);
+    expect([res.status, res.error?.error_type]).toEqual([400, 'duplicate_member_phone_number']);
     // The same number in another organization is fine.
     const elsewhere = await pendingLogin('sms-duplicate-elsewhere');
     const ok = await send({
@@ -94,7 +96,7 @@ describe('POST /b2b/otps/sms/send', () => {
       intermediate_session_token: ist,
       mfa_phone_number: '4155550103',
     });
-    expect([res.status, res.body.error_type]).toEqual([403, 'mfa_method_not_allowed']);
+    expect([res.status, res.error?.error_type]).toEqual([403, 'mfa_method_not_allowed']);
   });
 
   it('refuses another member or organization than the IST’s with 401', async () => {
@@ -105,14 +107,14 @@ describe('POST /b2b/otps/sms/send', () => {
       intermediate_session_token: ist,
       mfa_phone_number: '4155550104',
     });
-    expect([res.status, res.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([res.status, res.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
     const org = await send({
       ...ids,
       organization_id: h.org.organization_id,
       intermediate_session_token: ist,
       mfa_phone_number: '4155550104',
     });
-    expect([org.status, org.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([org.status, org.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
   });
 });
 
@@ -128,7 +130,7 @@ describe('POST /b2b/otps/sms/authenticate', () => {
       set_mfa_enrollment: 'enroll',
     });
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectOk(res);
     expect(data.member_authenticated).toBe(true);
     expect(data.intermediate_session_token).toBe('');
     expect(data.mfa_required).toBeNull();
@@ -139,26 +141,27 @@ describe('POST /b2b/otps/sms/authenticate', () => {
       mfa_enrolled: true,
     });
     expect(
-      data.member_session.authentication_factors.map(
-        (f: { type: string; delivery_method: string; sequence_order: string }) => [
-          f.type,
-          f.delivery_method,
-          f.sequence_order,
-        ],
-      ),
+      data.member_session.authentication_factors.map((f) => [
+        f.type,
+        f.delivery_method,
+        f.sequence_order,
+      ]),
     ).toEqual([
       ['magic_link', 'email', 'PRIMARY'],
       ['otp', 'sms', 'SECONDARY'],
     ]);
     // The code and the IST are both spent.
     const again = await authenticate({ ...ids, intermediate_session_token: ist, code });
-    expect([again.status, again.body.error_type]).toEqual([404, 'intermediate_session_not_found']);
+    expect([again.status, again.error?.error_type]).toEqual([
+      404,
+      'intermediate_session_not_found',
+    ]);
   });
 
   it('answers 401 for a wrong code and 404 otp_code_not_found with no code pending', async () => {
     const { ids, ist } = await pendingLogin('sms-wrong');
     const none = await authenticate({ ...ids, intermediate_session_token: ist, code: '123456' });
-    expect([none.status, none.body.error_type]).toEqual([404, 'otp_code_not_found']);
+    expect([none.status, none.error?.error_type]).toEqual([404, 'otp_code_not_found']);
     await send({ ...ids, intermediate_session_token: ist, mfa_phone_number: '+14155550112' });
     const { code } = await lastSms(h, '+14155550112');
     const wrong = await authenticate({
@@ -166,7 +169,7 @@ describe('POST /b2b/otps/sms/authenticate', () => {
       intermediate_session_token: ist,
       code: code === '000000' ? '000001' : '000000',
     });
-    expect([wrong.status, wrong.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([wrong.status, wrong.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
     expect((await authenticate({ ...ids, intermediate_session_token: ist, code })).status).toBe(
       200,
     );
@@ -178,7 +181,7 @@ describe('POST /b2b/otps/sms/authenticate', () => {
     const { code } = await lastSms(h, '+14155550113');
     h.clock.advance(120_000);
     const res = await authenticate({ ...ids, intermediate_session_token: ist, code });
-    expect([res.status, res.body.error_type]).toEqual([404, 'otp_code_not_found']);
+    expect([res.status, res.error?.error_type]).toEqual([404, 'otp_code_not_found']);
   });
 
   it('voids a code after five wrong attempts', async () => {
@@ -191,7 +194,7 @@ describe('POST /b2b/otps/sms/authenticate', () => {
       expect(res.status).toBe(401);
     }
     const res = await authenticate({ ...ids, intermediate_session_token: ist, code });
-    expect([res.status, res.body.error_type]).toEqual([404, 'otp_code_not_found']);
+    expect([res.status, res.error?.error_type]).toEqual([404, 'otp_code_not_found']);
   });
 
   it('counts attempts atomically: of wrong codes sent at once, at most five are compared', async () => {
@@ -215,7 +218,7 @@ describe('POST /b2b/otps/sms/authenticate', () => {
     expect(Number(row.attempts)).toBe(OTP_MAX_ATTEMPTS);
     expect(row.used_at).not.toBeNull();
     const right = await authenticate({ ...ids, intermediate_session_token: ist, code });
-    expect([right.status, right.body.error_type]).toEqual([404, 'otp_code_not_found']);
+    expect([right.status, right.error?.error_type]).toEqual([404, 'otp_code_not_found']);
   });
 
   it('voids the previous code when a new one is sent', async () => {
@@ -277,7 +280,7 @@ describe('SMS at primary authentication (§9)', () => {
       .where('id', '=', member.member_id)
       .execute();
     const totpDefault = await magicLogin(h, email, org.organization_id);
-    expect(totpDefault.mfa_required.secondary_auth_initiated).toBeNull();
+    expect(totpDefault.mfa_required?.secondary_auth_initiated).toBeNull();
     expect(await smsCount(h, '+14155550122')).toBe(0);
   });
 
@@ -294,7 +297,7 @@ describe('SMS at primary authentication (§9)', () => {
       intermediate_session_token: pending.intermediate_session_token,
       mfa_phone_number: '+14155550124',
     });
-    expect([res.status, res.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([res.status, res.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
     // Sending to the verified number needs no number at all.
     const resend = await send({
       ...ids,
@@ -335,7 +338,7 @@ describe('SMS send limits', () => {
     };
     for (let i = 0; i < 3; i++) expect((await send(body, limited)).status).toBe(200);
     const number = await send(body, limited);
-    expect([number.status, number.body.error_type]).toEqual([429, 'too_many_requests']);
+    expect([number.status, number.error?.error_type]).toEqual([429, 'too_many_requests']);
     expect(Number(number.headers.get('retry-after'))).toBeGreaterThan(0);
     // A new number gets past the number's limit but not the member's (4 counted already).
     const member4 = await send({ ...body, mfa_phone_number: '+14155550132' }, limited);
@@ -359,7 +362,10 @@ describe('the HTTP SMS provider', () => {
       let raw = '';
       req.on('data', (chunk: Buffer) => (raw += chunk.toString('utf8')));
       req.on('end', () => {
-        received.push({ headers: req.headers, body: JSON.parse(raw) });
+        received.push({
+          headers: req.headers,
+          body: JSON.parse(raw) as { to: string; from: string; body: string },
+        });
         res.writeHead(failing ? 503 : 201, { 'content-type': 'application/json' });
         res.end(failing ? '{"error":"down"}' : '{"id":"msg-1"}');
       });
@@ -388,7 +394,7 @@ describe('the HTTP SMS provider', () => {
       mfa_phone_number_verified: true,
     });
     const pending = await magicLogin(withProvider, email, org.organization_id);
-    expect(pending.mfa_required.secondary_auth_initiated).toBe('sms_otp');
+    expect(pending.mfa_required?.secondary_auth_initiated).toBe('sms_otp');
     expect(received).toHaveLength(1);
     const [request] = received;
     expect(request?.headers.authorization).toBe('Bearer sms-secret');
@@ -400,7 +406,7 @@ describe('the HTTP SMS provider', () => {
         organization_id: org.organization_id,
         member_id: member.member_id,
         intermediate_session_token: pending.intermediate_session_token,
-        code,
+        code: code ?? '',
       },
       withProvider,
     );
@@ -418,7 +424,7 @@ describe('the HTTP SMS provider', () => {
     });
     const pending = await magicLogin(withProvider, email, org.organization_id);
     expect(pending.member_session).toBeNull();
-    expect(pending.mfa_required.secondary_auth_initiated).toBeNull();
+    expect(pending.mfa_required?.secondary_auth_initiated).toBeNull();
     const sent = await send(
       {
         organization_id: org.organization_id,
@@ -428,8 +434,8 @@ describe('the HTTP SMS provider', () => {
       withProvider,
     );
     expect(sent.status).toBe(503);
-    expect(sent.body.error_type).toBe('sms_delivery_failed');
-    expect(sent.body.error_message).toMatch(/could not be sent/);
+    expect(sent.error?.error_type).toBe('sms_delivery_failed');
+    expect(sent.error?.error_message).toMatch(/could not be sent/);
     failing = false;
   });
 
@@ -454,7 +460,7 @@ describe('without an SMS provider or the dev inbox', () => {
       await prod.admin.setMemberPassword(prod.project.project_id, member.member_id, {
         password: 'a long and unusual passphrase 7',
       });
-      const pending = await prod.sdk('/b2b/passwords/authenticate', {
+      const pending = await prod.call(ENDPOINTS.passwordsAuthenticate, {
         body: {
           organization_id: org.organization_id,
           email_address: email,
@@ -462,16 +468,16 @@ describe('without an SMS provider or the dev inbox', () => {
           session_duration_minutes: 60,
         },
       });
-      expect(pending.body.data.member_session).toBeNull();
-      const sent = await prod.sdk('/b2b/otps/sms/send', {
+      expect(expectOk(pending).member_session).toBeNull();
+      const sent = await prod.call(ENDPOINTS.smsSend, {
         body: {
           organization_id: org.organization_id,
           member_id: member.member_id,
-          intermediate_session_token: pending.body.data.intermediate_session_token,
+          intermediate_session_token: expectOk(pending).intermediate_session_token,
           mfa_phone_number: '+14155550143',
         },
       });
-      expect([sent.status, sent.body.error_type]).toEqual([503, 'sms_delivery_failed']);
+      expect([sent.status, sent.error?.error_type]).toEqual([503, 'sms_delivery_failed']);
       const stored = await prod.db.selectFrom('outbox').select('id').execute();
       expect(stored).toHaveLength(0);
     } finally {

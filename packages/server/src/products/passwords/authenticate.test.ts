@@ -1,9 +1,17 @@
 // Password sign-in (§7.2): right and wrong passwords, look-alike failures, guess throttling, imported hashes, IST and MFA.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, startHarness, type Harness, type TestResponse } from '../../test/harness.js';
+import {
+  basic,
+  expectOk,
+  expectSession,
+  startHarness,
+  type CallRequestOptions,
+  type CallResponse,
+  type Harness,
+} from '../../test/harness.js';
 
 const PASSWORD = 'Quartz-Lantern-Orbit-42';
 const FAILURES = 'Invalid email or password.';
@@ -18,8 +26,13 @@ afterAll(async () => {
   await h.close();
 });
 
-const authenticate = (body: Record<string, unknown>, options = {}) =>
-  h.sdk('/b2b/passwords/authenticate', {
+/** A sign-in body; the seeded organization unless told. */
+type AuthenticateBody = Omit<
+  RequestOf<typeof ENDPOINTS.passwordsAuthenticate>,
+  'organization_id'
+> & { organization_id?: string };
+const authenticate = (body: AuthenticateBody, options: CallRequestOptions = {}) =>
+  h.call(ENDPOINTS.passwordsAuthenticate, {
     body: { organization_id: h.org.organization_id, session_duration_minutes: 60, ...body },
     ...options,
   });
@@ -37,7 +50,7 @@ describe('passwords/authenticate', () => {
   it('signs a member in with the right password: result F with a password factor', async () => {
     const res = await authenticate({ email_address: 'Ada@Acme.test', password: PASSWORD });
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectSession(res);
     expect(data.member_authenticated).toBe(true);
     expect(data.session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(data.session_jwt).not.toBe('');
@@ -56,7 +69,7 @@ describe('passwords/authenticate', () => {
   });
 
   it('falls back to 30 minutes when no session duration is sent', async () => {
-    const res = await h.sdk('/b2b/passwords/authenticate', {
+    const res = await h.call(ENDPOINTS.passwordsAuthenticate, {
       body: {
         organization_id: h.org.organization_id,
         email_address: 'ada@acme.test',
@@ -65,7 +78,7 @@ describe('passwords/authenticate', () => {
       },
     });
     expect(res.status).toBe(200);
-    const session = res.body.data.member_session;
+    const session = expectSession(res).member_session;
     expect(Date.parse(session.expires_at) - Date.parse(session.started_at)).toBe(30 * 60_000);
   });
 
@@ -80,8 +93,8 @@ describe('passwords/authenticate', () => {
     ];
     for (const res of answers) {
       expect(res.status).toBe(401);
-      expect(res.body.error_type).toBe('unauthorized_credentials');
-      expect(res.body.error_message).toBe(FAILURES);
+      expect(res.error?.error_type).toBe('unauthorized_credentials');
+      expect(res.error?.error_message).toBe(FAILURES);
     }
     const lengths = answers.map((res) => res.text.length);
     // Only the request id differs, and it has the same length.
@@ -111,30 +124,38 @@ describe('passwords/authenticate', () => {
   });
 
   it('refuses bad input with schema or semantic errors', async () => {
+    // Untyped: bodies the type refuses (fields missing, a number for the password).
     const missing = await h.sdk('/b2b/passwords/authenticate', { body: {} });
     expect(missing.status).toBe(400);
-    expect(missing.body.error_type).toBe('invalid_request');
-    expect(missing.body.body.map((i: { dataPath: string }) => i.dataPath).sort()).toEqual([
+    expect(missing.error?.error_type).toBe('invalid_request');
+    expect(missing.error?.body?.map((i) => i.dataPath).sort()).toEqual([
       '.email_address',
       '.organization_id',
       '.password',
     ]);
-    const wrongType = await authenticate({ email_address: 'ada@acme.test', password: 42 });
-    expect([wrongType.status, wrongType.body.body[0].dataPath]).toEqual([400, '.password']);
+    const wrongType = await h.sdk('/b2b/passwords/authenticate', {
+      body: {
+        organization_id: h.org.organization_id,
+        session_duration_minutes: 60,
+        email_address: 'ada@acme.test',
+        password: 42,
+      },
+    });
+    expect([wrongType.status, wrongType.error?.body?.[0]?.dataPath]).toEqual([400, '.password']);
     const badDuration = await authenticate({
       email_address: 'ada@acme.test',
       password: PASSWORD,
       session_duration_minutes: 1,
     });
-    expect(badDuration.body.body[0].dataPath).toBe('.session_duration_minutes');
+    expect(badDuration.error?.body?.[0]?.dataPath).toBe('.session_duration_minutes');
     const badEmail = await authenticate({ email_address: 'not-an-email', password: PASSWORD });
-    expect([badEmail.status, badEmail.body.error_type]).toEqual([400, 'invalid_email']);
+    expect([badEmail.status, badEmail.error?.error_type]).toEqual([400, 'invalid_email']);
     const noOrg = await authenticate({
       organization_id: 'organization-test-00000000-0000-4000-8000-000000000000',
       email_address: 'ada@acme.test',
       password: PASSWORD,
     });
-    expect([noOrg.status, noOrg.body.error_type]).toEqual([404, 'organization_not_found']);
+    expect([noOrg.status, noOrg.error?.error_type]).toEqual([404, 'organization_not_found']);
     const anonymous = await authenticate(
       { email_address: 'ada@acme.test', password: PASSWORD },
       { authorization: null },
@@ -158,7 +179,7 @@ describe('passwords/authenticate', () => {
       email_address: 'ada@acme.test',
       password: PASSWORD,
     });
-    expect([res.status, res.body.error_type]).toEqual([403, 'auth_method_not_allowed']);
+    expect([res.status, res.error?.error_type]).toEqual([403, 'auth_method_not_allowed']);
   });
 
   it('does not let invited members sign in with a password before they prove their address', async () => {
@@ -171,20 +192,21 @@ describe('passwords/authenticate', () => {
       email_address: 'invited@elsewhere.example',
       password: PASSWORD,
     });
-    expect([res.status, res.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+    expect([res.status, res.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
   });
 
   it('adds the factor to a presented session of the same member instead of starting another', async () => {
-    const first = (await authenticate({ email_address: 'ada@acme.test', password: PASSWORD })).body
-      .data;
+    const first = expectSession(
+      await authenticate({ email_address: 'ada@acme.test', password: PASSWORD }),
+    );
     const again = await authenticate(
       { email_address: 'ada@acme.test', password: PASSWORD },
       { token: first.session_token },
     );
-    expect(again.body.data.member_session.member_session_id).toBe(
+    expect(expectSession(again).member_session.member_session_id).toBe(
       first.member_session.member_session_id,
     );
-    expect(again.body.data.session_token).toBe(first.session_token);
+    expect(expectOk(again).session_token).toBe(first.session_token);
   });
 });
 
@@ -193,10 +215,10 @@ const fromIp = (ip: string, email: string, password: string) =>
   authenticate({ email_address: email, password }, { headers: { 'x-forwarded-for': ip } });
 
 /** What a throttled answer shows, minus the request id. */
-const refusal = (res: TestResponse) => [
+const refusal = (res: CallResponse<unknown>) => [
   res.status,
-  res.body.error_type,
-  res.body.error_message,
+  res.error?.error_type,
+  res.error?.error_message,
   res.headers.get('retry-after'),
 ];
 
@@ -211,7 +233,7 @@ describe('throttling guesses', () => {
     expect(statuses.filter((status) => status === 401)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(35);
     for (const res of guesses.filter((r) => r.status === 429)) {
-      expect(res.body.error_type).toBe('too_many_requests');
+      expect(res.error?.error_type).toBe('too_many_requests');
       expect(res.headers.get('retry-after')).toBe('1');
     }
     const right = await fromIp('192.0.2.40', 'race@acme.test', PASSWORD);
@@ -292,7 +314,7 @@ describe('the ceiling per address across IPs', () => {
   });
 
   const login = (ip: string, email: string, password: string) =>
-    strict.sdk('/b2b/passwords/authenticate', {
+    strict.call(ENDPOINTS.passwordsAuthenticate, {
       body: { organization_id: strict.org.organization_id, email_address: email, password },
       headers: { 'x-forwarded-for': ip },
     });
@@ -332,11 +354,14 @@ describe('the ceiling per address across IPs', () => {
     expect(notice?.text).toContain('too many failed attempts');
     const link = new URL(notice?.links[0] ?? '');
     expect(link.searchParams.get('stytch_token_type')).toBe('multi_tenant_magic_links');
-    const signedIn = await strict.sdk('/b2b/magic_links/authenticate', {
-      body: { magic_links_token: link.searchParams.get('token'), session_duration_minutes: 60 },
+    const signedIn = await strict.call(ENDPOINTS.magicLinksAuthenticate, {
+      body: {
+        magic_links_token: link.searchParams.get('token') ?? '',
+        session_duration_minutes: 60,
+      },
     });
     expect(signedIn.status).toBe(200);
-    expect(signedIn.body.data.member.email_address).toBe('ada@acme.test');
+    expect(expectOk(signedIn).member.email_address).toBe('ada@acme.test');
 
     // Magic links keep working while password guessing is paused.
     const viaLink = await strict.login('ada@acme.test');
@@ -377,7 +402,7 @@ describe('guessing from one address', () => {
     });
     try {
       const login = (email_address: string) =>
-        limited.sdk('/b2b/passwords/authenticate', {
+        limited.call(ENDPOINTS.passwordsAuthenticate, {
           body: {
             organization_id: limited.org.organization_id,
             email_address,
@@ -389,7 +414,7 @@ describe('guessing from one address', () => {
         statuses.push((await login(`${who}@acme.test`)).status);
       expect(statuses).toEqual([401, 401, 401, 401, 429]);
       const refused = await login('f@acme.test');
-      expect(refused.body.error_type).toBe('too_many_requests');
+      expect(refused.error?.error_type).toBe('too_many_requests');
       expect(Number(refused.headers.get('retry-after'))).toBeGreaterThan(0);
       limited.clock.advance(60 * 60_000);
       expect((await login('g@acme.test')).status).toBe(401);
@@ -400,12 +425,15 @@ describe('guessing from one address', () => {
 });
 
 describe('imported hashes', () => {
-  const api = (path: string, body: unknown) =>
-    h.request(`/v1/b2b${path}`, {
-      method: 'PUT',
+  const setPassword = (
+    memberId: string,
+    body: RequestOf<typeof ENDPOINTS.setMemberPassword>,
+    options: CallRequestOptions = {},
+  ) =>
+    h.call(ENDPOINTS.setMemberPassword, {
+      params: { organization_id: h.org.organization_id, member_id: memberId },
       body,
-      authorization: basic(h.project.project_id, h.project.secret),
-      origin: null,
+      ...options,
     });
 
   it('accepts a bcrypt hash through the management API and re-hashes it with argon2id at login', async () => {
@@ -413,13 +441,10 @@ describe('imported hashes', () => {
       email_address: 'imported@acme.test',
     });
     const bcrypt = await bcryptHash('legacy password 1', { cost: 10 });
-    const set = await api(
-      `/organizations/${h.org.organization_id}/members/${member.member_id}/password`,
-      { password_hash: bcrypt },
-    );
+    const set = await setPassword(member.member_id, { password_hash: bcrypt });
     expect(set.status).toBe(200);
-    expect(set.body.data.member.member_password_id).toMatch(/^member-password-test-/);
-    expect(set.body.data.organization.organization_id).toBe(h.org.organization_id);
+    expect(expectOk(set).member.member_password_id).toMatch(/^member-password-test-/);
+    expect(expectOk(set).organization.organization_id).toBe(h.org.organization_id);
     const stored = () =>
       h.db
         .selectFrom('passwords')
@@ -439,7 +464,7 @@ describe('imported hashes', () => {
     expect(res.status).toBe(200);
     expect((await stored()).hash).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
     // The password id stays; only the hash changed.
-    expect(res.body.data.member.member_password_id).toBe(set.body.data.member.member_password_id);
+    expect(expectOk(res).member.member_password_id).toBe(expectOk(set).member.member_password_id);
     const again = await authenticate({
       email_address: 'imported@acme.test',
       password: 'legacy password 1',
@@ -471,27 +496,31 @@ describe('imported hashes', () => {
   });
 
   it('validates what the management API is given', async () => {
-    const path = `/organizations/${h.org.organization_id}/members/${h.member.member_id}/password`;
-    const unknownFormat = await api(path, {
+    const ada = h.member.member_id;
+    const unknownFormat = await setPassword(ada, {
       password_hash: 'md5:5f4dcc3b5aa765d61d8327deb882cf99',
     });
-    expect([unknownFormat.status, unknownFormat.body.error_type]).toEqual([400, 'invalid_request']);
-    const both = await api(path, { password: PASSWORD, password_hash: '$2b$10$x' });
-    expect([both.status, both.body.error_type]).toEqual([400, 'invalid_request']);
-    const neither = await api(path, {});
+    expect([unknownFormat.status, unknownFormat.error?.error_type]).toEqual([
+      400,
+      'invalid_request',
+    ]);
+    // Both and neither pass the type (each field is optional) but not the schema's refinement.
+    const both = await setPassword(ada, { password: PASSWORD, password_hash: '$2b$10$x' });
+    expect([both.status, both.error?.error_type]).toEqual([400, 'invalid_request']);
+    const neither = await setPassword(ada, {});
     expect(neither.status).toBe(400);
-    const weak = await api(path, { password: 'password1' });
-    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
-    const noMember = await api(
-      `/organizations/${h.org.organization_id}/members/member-test-00000000-0000-4000-8000-000000000000/password`,
-      { password: PASSWORD },
-    );
-    expect([noMember.status, noMember.body.error_type]).toEqual([404, 'member_not_found']);
-    const noSecret = await h.request(`/v1/b2b${path}`, {
-      method: 'PUT',
-      body: { password: PASSWORD },
-      origin: null,
+    const weak = await setPassword(ada, { password: 'password1' });
+    expect([weak.status, weak.error?.error_type]).toEqual([400, 'weak_password']);
+    const noMember = await setPassword('member-test-00000000-0000-4000-8000-000000000000', {
+      password: PASSWORD,
     });
+    expect([noMember.status, noMember.error?.error_type]).toEqual([404, 'member_not_found']);
+    // The public token is no secret key.
+    const noSecret = await setPassword(
+      ada,
+      { password: PASSWORD },
+      { authorization: basic(h.project.public_token, h.project.public_token) },
+    );
     expect(noSecret.status).toBe(401);
     // Ada's own password is unchanged by the refused attempts.
     expect(
@@ -517,7 +546,7 @@ describe('intermediate sessions and MFA', () => {
       password: PASSWORD,
     });
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectOk(res);
     expect(data.member_authenticated).toBe(false);
     expect(data.member_session).toBeNull();
     expect([data.session_token, data.session_jwt]).toEqual(['', '']);
@@ -526,10 +555,10 @@ describe('intermediate sessions and MFA', () => {
     expect(data.member.member_id).toBe(member.member_id);
 
     // The IST carries the password factor into a magic-link login of the same member.
-    await h.sdk('/b2b/magic_links/email/login_or_signup', {
+    await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { email_address: 'ada@acme.test', organization_id: org.organization_id },
     });
-    const link = await h.sdk('/b2b/magic_links/authenticate', {
+    const link = await h.call(ENDPOINTS.magicLinksAuthenticate, {
       body: {
         magic_links_token: await h.lastToken('ada@acme.test'),
         session_duration_minutes: 60,
@@ -537,7 +566,7 @@ describe('intermediate sessions and MFA', () => {
       },
     });
     expect(link.status).toBe(200);
-    expect(link.body.data.member_authenticated).toBe(false);
+    expect(expectOk(link).member_authenticated).toBe(false);
     const stored = await h.db
       .selectFrom('intermediate_sessions')
       .select('factors')
@@ -553,23 +582,23 @@ describe('intermediate sessions and MFA', () => {
   it("merges a magic link's IST into a password login of the same member", async () => {
     const org = await h.admin.getOrganizationBySlug(h.project.project_id, 'strict');
     if (!org) throw new Error('the previous test creates the strict organization');
-    await h.sdk('/b2b/magic_links/email/login_or_signup', {
+    await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { email_address: 'ada@acme.test', organization_id: org.organization_id },
     });
-    const link = await h.sdk('/b2b/magic_links/authenticate', {
+    const link = await h.call(ENDPOINTS.magicLinksAuthenticate, {
       body: { magic_links_token: await h.lastToken('ada@acme.test'), session_duration_minutes: 60 },
     });
-    const ist = link.body.data.intermediate_session_token;
+    const ist = expectOk(link).intermediate_session_token;
     const res = await authenticate({
       organization_id: org.organization_id,
       email_address: 'ada@acme.test',
       password: PASSWORD,
       intermediate_session_token: ist,
     });
-    expect(res.body.data.member_authenticated).toBe(false);
+    expect(expectOk(res).member_authenticated).toBe(false);
     // ISTs are stored by the SHA-256 of the token.
     const hash = createHash('sha256')
-      .update(res.body.data.intermediate_session_token)
+      .update(expectOk(res).intermediate_session_token)
       .digest('hex');
     const newest = await h.db
       .selectFrom('intermediate_sessions')
@@ -589,6 +618,6 @@ describe('intermediate sessions and MFA', () => {
       intermediate_session_token: 'not-a-real-intermediate-session-token-00000',
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.member_authenticated).toBe(true);
+    expect(expectOk(res).member_authenticated).toBe(true);
   });
 });

@@ -1,8 +1,14 @@
 // Password resets (§7.2, §8, §10): by e-mail link with PKCE, by existing password, by session.
-/* eslint-disable @typescript-eslint/no-unsafe-assignment, @typescript-eslint/no-unsafe-member-access, @typescript-eslint/no-unsafe-argument, @typescript-eslint/no-unsafe-call, @typescript-eslint/no-unsafe-return -- tests assert on untyped JSON response bodies */
 import { createHash, randomBytes } from 'node:crypto';
+import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import {
+  expectOk,
+  expectSession,
+  startHarness,
+  type CallRequestOptions,
+  type Harness,
+} from '../../test/harness.js';
 
 const PASSWORD = 'Quartz-Lantern-Orbit-42';
 const NEW_PASSWORD = 'Velvet-Harbor-Compass-77';
@@ -25,15 +31,21 @@ afterAll(async () => {
   await h.close();
 });
 
-const start = (body: Record<string, unknown>, options = {}) =>
-  h.sdk('/b2b/passwords/email/reset/start', {
+/** A reset start body; the seeded organization unless told. */
+type StartBody = Omit<RequestOf<typeof ENDPOINTS.passwordsResetStart>, 'organization_id'> & {
+  organization_id?: string;
+};
+const start = (body: StartBody, options: CallRequestOptions = {}) =>
+  h.call(ENDPOINTS.passwordsResetStart, {
     body: { organization_id: h.org.organization_id, ...body },
     ...options,
   });
-const resetByEmail = (body: Record<string, unknown>, options = {}) =>
-  h.sdk('/b2b/passwords/email/reset', { body, ...options });
+const resetByEmail = (
+  body: RequestOf<typeof ENDPOINTS.passwordsResetByEmail>,
+  options: CallRequestOptions = {},
+) => h.call(ENDPOINTS.passwordsResetByEmail, { body, ...options });
 const login = (email: string, password: string, organizationId = h.org.organization_id) =>
-  h.sdk('/b2b/passwords/authenticate', {
+  h.call(ENDPOINTS.passwordsAuthenticate, {
     body: { organization_id: organizationId, email_address: email, password },
   });
 
@@ -52,7 +64,7 @@ async function lastMail(to: string) {
   return { message, url: new URL(message.links[0] ?? '') };
 }
 
-async function resetToken(email: string, body: Record<string, unknown> = {}) {
+async function resetToken(email: string, body: Omit<StartBody, 'email_address'> = {}) {
   const res = await start({ email_address: email, ...body });
   expect(res.status).toBe(200);
   return (await lastMail(email)).url.searchParams.get('token') ?? '';
@@ -67,9 +79,10 @@ describe('passwords/email/reset/start', () => {
   it('e-mails the member a reset link (HTML and text) to the default reset URL', async () => {
     const res = await start({ email_address: 'ADA@acme.test' });
     expect(res.status).toBe(200);
-    expect(res.body.data.member_id).toBe(h.member.member_id);
-    expect(res.body.data.member.email_address).toBe('ada@acme.test');
-    expect(res.body.data.organization.organization_id).toBe(h.org.organization_id);
+    const data = expectOk(res);
+    expect(data.member_id).toBe(h.member.member_id);
+    expect(data.member.email_address).toBe('ada@acme.test');
+    expect(data.organization.organization_id).toBe(h.org.organization_id);
     const { message, url } = await lastMail('ada@acme.test');
     expect(url.origin + url.pathname).toBe(RESET_URL);
     expect(url.searchParams.get('stytch_token_type')).toBe('multi_tenant_passwords');
@@ -97,42 +110,48 @@ describe('passwords/email/reset/start', () => {
 
   it('refuses unknown members, bad addresses, foreign URLs and bad input', async () => {
     const unknown = await start({ email_address: 'nobody@acme.test' });
-    expect([unknown.status, unknown.body.error_type]).toEqual([404, 'member_not_found']);
+    expect([unknown.status, unknown.error?.error_type]).toEqual([404, 'member_not_found']);
     const badEmail = await start({ email_address: 'nope' });
-    expect([badEmail.status, badEmail.body.error_type]).toEqual([400, 'invalid_email']);
+    expect([badEmail.status, badEmail.error?.error_type]).toEqual([400, 'invalid_email']);
     const foreign = await start({
       email_address: 'ada@acme.test',
       reset_password_redirect_url: 'https://evil.example/reset',
     });
-    expect([foreign.status, foreign.body.error_type]).toEqual([400, 'invalid_redirect_url']);
+    expect([foreign.status, foreign.error?.error_type]).toEqual([400, 'invalid_redirect_url']);
     const foreignLogin = await start({
       email_address: 'ada@acme.test',
       login_redirect_url: 'https://evil.example/login',
     });
-    expect([foreignLogin.status, foreignLogin.body.error_type]).toEqual([
+    expect([foreignLogin.status, foreignLogin.error?.error_type]).toEqual([
       400,
       'invalid_redirect_url',
     ]);
-    const badExpiry = await start({
-      email_address: 'ada@acme.test',
-      reset_password_expiration_minutes: '30',
+    // Untyped: a string where the type wants a number.
+    const badExpiry = await h.sdk('/b2b/passwords/email/reset/start', {
+      body: {
+        organization_id: h.org.organization_id,
+        email_address: 'ada@acme.test',
+        reset_password_expiration_minutes: '30',
+      },
     });
     expect(badExpiry.status).toBe(400);
-    expect(badExpiry.body.body[0].dataPath).toBe('.reset_password_expiration_minutes');
+    expect(badExpiry.error?.body?.[0]?.dataPath).toBe('.reset_password_expiration_minutes');
     const noOrg = await start({
       email_address: 'ada@acme.test',
       organization_id: 'organization-test-00000000-0000-4000-8000-000000000000',
     });
-    expect([noOrg.status, noOrg.body.error_type]).toEqual([404, 'organization_not_found']);
+    expect([noOrg.status, noOrg.error?.error_type]).toEqual([404, 'organization_not_found']);
   });
 
   it('requires a code_challenge when the project requires PKCE for password resets', async () => {
     await h.admin.updateProject(h.project.project_id, { pkceRequired: { password_resets: true } });
     try {
-      const bootstrap = await h.request(`/sdk/v1/projects/bootstrap/${h.project.public_token}`);
-      expect(bootstrap.body.data.pkce_required_for_password_resets).toBe(true);
+      const bootstrap = await h.call(ENDPOINTS.bootstrap, {
+        params: { public_token: h.project.public_token },
+      });
+      expect(expectOk(bootstrap).pkce_required_for_password_resets).toBe(true);
       const res = await start({ email_address: 'ada@acme.test' });
-      expect([res.status, res.body.error_type]).toEqual([400, 'pkce_required']);
+      expect([res.status, res.error?.error_type]).toEqual([400, 'pkce_required']);
       const { challenge } = pkcePair();
       expect(
         (await start({ email_address: 'ada@acme.test', code_challenge: challenge })).status,
@@ -151,7 +170,7 @@ describe('passwords/email/reset', () => {
     const token = await resetToken('reset@acme.test');
     const res = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectSession(res);
     // The password id is the member's for life: a reset replaces only the hash.
     expect(data.member.member_password_id).toBe(before.member_password_id);
     expect(data.member_authenticated).toBe(true);
@@ -162,7 +181,7 @@ describe('passwords/email/reset', () => {
       expect.objectContaining({
         type: 'password',
         delivery_method: 'email',
-        email_factor: expect.objectContaining({ email_address: 'reset@acme.test' }),
+        email_factor: expect.objectContaining({ email_address: 'reset@acme.test' }) as unknown,
       }),
     ]);
     expect((await login('reset@acme.test', NEW_PASSWORD)).status).toBe(200);
@@ -183,7 +202,7 @@ describe('passwords/email/reset', () => {
       password: 'Some-Other-Password-99',
       session_duration_minutes: 60,
     });
-    expect([second.status, second.body.error_type]).toEqual([
+    expect([second.status, second.error?.error_type]).toEqual([
       404,
       'password_reset_token_not_found',
     ]);
@@ -197,7 +216,7 @@ describe('passwords/email/reset', () => {
     expect((await lastMail('expiry@acme.test')).message.text).toContain('expires in 5 minutes');
     h.clock.advance(6 * 60_000);
     const late = await resetByEmail({ password_reset_token: short, password: NEW_PASSWORD });
-    expect([late.status, late.body.error_type]).toEqual([404, 'password_reset_token_not_found']);
+    expect([late.status, late.error?.error_type]).toEqual([404, 'password_reset_token_not_found']);
     h.clock.advance(23 * 60_000);
     expect(
       (await resetByEmail({ password_reset_token: standard, password: NEW_PASSWORD })).status,
@@ -205,7 +224,7 @@ describe('passwords/email/reset', () => {
     const again = await resetToken('expiry@acme.test');
     h.clock.advance(31 * 60_000);
     const expired = await resetByEmail({ password_reset_token: again, password: NEW_PASSWORD });
-    expect([expired.status, expired.body.error_type]).toEqual([
+    expect([expired.status, expired.error?.error_type]).toEqual([
       404,
       'password_reset_token_not_found',
     ]);
@@ -223,37 +242,41 @@ describe('passwords/email/reset', () => {
     const otherMember = await h.admin.createMember(other.project_id, otherOrg.organization_id, {
       email_address: 'foreign@acme.test',
     });
-    const sent = await h.sdk('/b2b/passwords/email/reset/start', {
+    const sent = await h.call(ENDPOINTS.passwordsResetStart, {
       publicToken: other.public_token,
       body: { organization_id: otherOrg.organization_id, email_address: 'foreign@acme.test' },
     });
     expect(sent.status).toBe(200);
-    const foreignToken = (await lastMail('foreign@acme.test')).url.searchParams.get('token');
+    const foreignToken = (await lastMail('foreign@acme.test')).url.searchParams.get('token') ?? '';
     const foreign = await resetByEmail({
       password_reset_token: foreignToken,
       password: NEW_PASSWORD,
     });
-    expect([foreign.status, foreign.body.error_type]).toEqual([
+    expect([foreign.status, foreign.error?.error_type]).toEqual([
       404,
       'password_reset_token_not_found',
     ]);
     expect(otherMember.member_password_id).toBe('');
 
-    await h.sdk('/b2b/magic_links/email/login_or_signup', {
+    await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { organization_id: h.org.organization_id, email_address: 'ada@acme.test' },
     });
     const magic = await resetByEmail({
       password_reset_token: await h.lastToken('ada@acme.test'),
       password: NEW_PASSWORD,
     });
-    expect(magic.body.error_type).toBe('password_reset_token_not_found');
+    expect(magic.error?.error_type).toBe('password_reset_token_not_found');
     const madeUp = await resetByEmail({
       password_reset_token: randomBytes(32).toString('base64url'),
       password: NEW_PASSWORD,
     });
-    expect(madeUp.body.error_type).toBe('password_reset_token_not_found');
-    const missing = await resetByEmail({ password: NEW_PASSWORD });
-    expect([missing.status, missing.body.body[0].dataPath]).toEqual([400, '.password_reset_token']);
+    expect(madeUp.error?.error_type).toBe('password_reset_token_not_found');
+    // Untyped: the body lacks the token.
+    const missing = await h.sdk('/b2b/passwords/email/reset', { body: { password: NEW_PASSWORD } });
+    expect([missing.status, missing.error?.body?.[0]?.dataPath]).toEqual([
+      400,
+      '.password_reset_token',
+    ]);
   });
 
   it('is void once a newer link, or any other way, has set a password', async () => {
@@ -266,7 +289,10 @@ describe('passwords/email/reset', () => {
       password_reset_token: older,
       password: 'Some-Other-Password-99',
     });
-    expect([stale.status, stale.body.error_type]).toEqual([404, 'password_reset_token_not_found']);
+    expect([stale.status, stale.error?.error_type]).toEqual([
+      404,
+      'password_reset_token_not_found',
+    ]);
     expect((await login('twice@acme.test', NEW_PASSWORD)).status).toBe(200);
 
     const other = await member('others@acme.test');
@@ -275,7 +301,7 @@ describe('passwords/email/reset', () => {
         password_reset_token: token,
         password: 'Late-Link-Pass-31',
       });
-      return [res.status, res.body.error_type];
+      return [res.status, res.error?.error_type];
     };
     const gone = [404, 'password_reset_token_not_found'];
     // Set by the project.
@@ -286,7 +312,7 @@ describe('passwords/email/reset', () => {
     expect(await tryLink(beforeAdmin)).toEqual(gone);
     // Changed with the current password.
     const beforeChange = await resetToken('others@acme.test');
-    const changed = await h.sdk('/b2b/passwords/existing_password/reset', {
+    const changed = await h.call(ENDPOINTS.passwordsResetExisting, {
       body: {
         organization_id: h.org.organization_id,
         email_address: 'others@acme.test',
@@ -299,7 +325,7 @@ describe('passwords/email/reset', () => {
     // Set with a session.
     const beforeSession = await resetToken('others@acme.test');
     const session = await h.login('others@acme.test');
-    const bySession = await h.sdk('/b2b/passwords/session/reset', {
+    const bySession = await h.call(ENDPOINTS.passwordsResetSession, {
       body: { password: 'Cobalt-Prairie-Lantern-64' },
       token: session.session_token,
     });
@@ -314,14 +340,14 @@ describe('passwords/email/reset', () => {
     const { verifier, challenge } = pkcePair();
     const token = await resetToken('pkce@acme.test', { code_challenge: challenge });
     const none = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
-    expect([none.status, none.body.error_type]).toEqual([400, 'pkce_mismatch']);
-    expect(none.body.error_message.toLowerCase()).toContain('pkce');
+    expect([none.status, none.error?.error_type]).toEqual([400, 'pkce_mismatch']);
+    expect(none.error?.error_message.toLowerCase()).toContain('pkce');
     const wrong = await resetByEmail({
       password_reset_token: token,
       password: NEW_PASSWORD,
       code_verifier: pkcePair().verifier,
     });
-    expect(wrong.body.error_type).toBe('pkce_mismatch');
+    expect(wrong.error?.error_type).toBe('pkce_mismatch');
     const right = await resetByEmail({
       password_reset_token: token,
       password: NEW_PASSWORD,
@@ -342,11 +368,11 @@ describe('passwords/email/reset', () => {
     await member('weak@acme.test');
     const token = await resetToken('weak@acme.test');
     const weak = await resetByEmail({ password_reset_token: token, password: 'abcabc' });
-    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
-    expect(weak.body.error_message).toMatch(/too easy to guess/);
+    expect([weak.status, weak.error?.error_type]).toEqual([400, 'weak_password']);
+    expect(weak.error?.error_message).toMatch(/too easy to guess/);
     const breached = await resetByEmail({ password_reset_token: token, password: 'iloveyou' });
-    expect(breached.body.error_type).toBe('weak_password');
-    expect(breached.body.error_message).toBe(
+    expect(breached.error?.error_type).toBe('weak_password');
+    expect(breached.error?.error_message).toBe(
       'This password may have been used on a different site that experienced a security issue. Please choose another password.',
     );
     const ok = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
@@ -368,10 +394,10 @@ describe('passwords/email/reset', () => {
       email_address: 'invitee@elsewhere.example',
     });
     expect(sent.status).toBe(200);
-    const token = (await lastMail('invitee@elsewhere.example')).url.searchParams.get('token');
+    const token = (await lastMail('invitee@elsewhere.example')).url.searchParams.get('token') ?? '';
     const res = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectOk(res);
     expect(data.member_authenticated).toBe(false);
     expect(data.intermediate_session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
     expect(data.member.status).toBe('active');
@@ -381,7 +407,7 @@ describe('passwords/email/reset', () => {
 
     await member('unlock@acme.test');
     for (let i = 0; i < 5; i += 1) await login('unlock@acme.test', 'wrong-password');
-    expect((await login('unlock@acme.test', PASSWORD)).body.error_type).toBe('too_many_requests');
+    expect((await login('unlock@acme.test', PASSWORD)).error?.error_type).toBe('too_many_requests');
     const unlockToken = await resetToken('unlock@acme.test');
     expect(
       (await resetByEmail({ password_reset_token: unlockToken, password: NEW_PASSWORD })).status,
@@ -391,8 +417,10 @@ describe('passwords/email/reset', () => {
 });
 
 describe('passwords/existing_password/reset', () => {
-  const resetExisting = (body: Record<string, unknown>) =>
-    h.sdk('/b2b/passwords/existing_password/reset', {
+  const resetExisting = (
+    body: Omit<RequestOf<typeof ENDPOINTS.passwordsResetExisting>, 'organization_id'>,
+  ) =>
+    h.call(ENDPOINTS.passwordsResetExisting, {
       body: {
         organization_id: h.org.organization_id,
         session_duration_minutes: 60,
@@ -408,7 +436,7 @@ describe('passwords/existing_password/reset', () => {
       new_password: NEW_PASSWORD,
     });
     expect(res.status).toBe(200);
-    expect(res.body.data.member_authenticated).toBe(true);
+    expect(expectOk(res).member_authenticated).toBe(true);
     expect((await login('change@acme.test', NEW_PASSWORD)).status).toBe(200);
     expect((await login('change@acme.test', PASSWORD)).status).toBe(401);
   });
@@ -420,31 +448,38 @@ describe('passwords/existing_password/reset', () => {
       existing_password: PASSWORD,
       new_password: 'password1',
     });
-    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
+    expect([weak.status, weak.error?.error_type]).toEqual([400, 'weak_password']);
     for (let i = 0; i < 5; i += 1) {
       const wrong = await resetExisting({
         email_address: 'careful@acme.test',
         existing_password: 'not-it',
         new_password: NEW_PASSWORD,
       });
-      expect([wrong.status, wrong.body.error_type]).toEqual([401, 'unauthorized_credentials']);
+      expect([wrong.status, wrong.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
     }
     const locked = await resetExisting({
       email_address: 'careful@acme.test',
       existing_password: PASSWORD,
       new_password: NEW_PASSWORD,
     });
-    expect([locked.status, locked.body.error_type]).toEqual([429, 'too_many_requests']);
+    expect([locked.status, locked.error?.error_type]).toEqual([429, 'too_many_requests']);
     expect(locked.headers.get('retry-after')).toBe('1');
     const unknown = await resetExisting({
       email_address: 'ghost@acme.test',
       existing_password: PASSWORD,
       new_password: NEW_PASSWORD,
     });
-    expect(unknown.body.error_type).toBe('unauthorized_credentials');
-    const missing = await resetExisting({ email_address: 'careful@acme.test' });
+    expect(unknown.error?.error_type).toBe('unauthorized_credentials');
+    // Untyped: the body lacks both passwords.
+    const missing = await h.sdk('/b2b/passwords/existing_password/reset', {
+      body: {
+        organization_id: h.org.organization_id,
+        session_duration_minutes: 60,
+        email_address: 'careful@acme.test',
+      },
+    });
     expect(missing.status).toBe(400);
-    expect(missing.body.body.map((i: { dataPath: string }) => i.dataPath).sort()).toEqual([
+    expect(missing.error?.body?.map((i) => i.dataPath).sort()).toEqual([
       '.existing_password',
       '.new_password',
     ]);
@@ -453,13 +488,15 @@ describe('passwords/existing_password/reset', () => {
 
 describe('passwords/session/reset', () => {
   it('needs a live session', async () => {
-    const none = await h.sdk('/b2b/passwords/session/reset', { body: { password: NEW_PASSWORD } });
-    expect([none.status, none.body.error_type]).toEqual([401, 'unauthorized_credentials']);
-    const dead = await h.sdk('/b2b/passwords/session/reset', {
+    const none = await h.call(ENDPOINTS.passwordsResetSession, {
+      body: { password: NEW_PASSWORD },
+    });
+    expect([none.status, none.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
+    const dead = await h.call(ENDPOINTS.passwordsResetSession, {
       body: { password: NEW_PASSWORD },
       token: randomBytes(32).toString('base64url'),
     });
-    expect([dead.status, dead.body.error_type]).toEqual([404, 'session_not_found']);
+    expect([dead.status, dead.error?.error_type]).toEqual([404, 'session_not_found']);
   });
 
   it("sets the session member's password and returns F for the same session", async () => {
@@ -467,17 +504,17 @@ describe('passwords/session/reset', () => {
       email_address: 'linkonly@acme.test',
     });
     const session = await h.login('linkonly@acme.test');
-    const weak = await h.sdk('/b2b/passwords/session/reset', {
+    const weak = await h.call(ENDPOINTS.passwordsResetSession, {
       body: { password: 'qwerty123' },
       token: session.session_token,
     });
-    expect([weak.status, weak.body.error_type]).toEqual([400, 'weak_password']);
-    const res = await h.sdk('/b2b/passwords/session/reset', {
+    expect([weak.status, weak.error?.error_type]).toEqual([400, 'weak_password']);
+    const res = await h.call(ENDPOINTS.passwordsResetSession, {
       body: { password: NEW_PASSWORD },
       token: session.session_token,
     });
     expect(res.status).toBe(200);
-    const data = res.body.data;
+    const data = expectOk(res);
     expect(data.member_authenticated).toBe(true);
     expect(data.session_token).toBe(session.session_token);
     expect(data.member_session.member_session_id).toBe(session.member_session.member_session_id);
