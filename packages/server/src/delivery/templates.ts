@@ -30,19 +30,16 @@ interface LinkEmailParts {
   footer: string;
 }
 
-/** Lays out a one-link e-mail: the same words in the text body and, escaped, in the HTML one. */
-function linkEmail({ subject, lead, button, link, footer }: LinkEmailParts): RenderedEmail {
-  const text = [lead, '', link, '', footer].join('\n');
-  const html = `<!doctype html>
+/** The HTML page every e-mail shares: a centred white card holding `content` (already escaped). */
+function emailPage(content: string): string {
+  return `<!doctype html>
 <html lang="en">
   <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
     <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
       <tr><td align="center">
         <table role="presentation" width="480" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
           <tr><td>
-            <p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(lead)}</p>
-            <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1f2328;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:4px;font-size:16px">${escapeHtml(button)}</a></p>
-            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">${escapeHtml(footer)}</p>
+            ${content}
           </td></tr>
         </table>
       </td></tr>
@@ -50,6 +47,15 @@ function linkEmail({ subject, lead, button, link, footer }: LinkEmailParts): Ren
   </body>
 </html>
 `;
+}
+
+/** Lays out a one-link e-mail: the same words in the text body and, escaped, in the HTML one. */
+function linkEmail({ subject, lead, button, link, footer }: LinkEmailParts): RenderedEmail {
+  const text = [lead, '', link, '', footer].join('\n');
+  const html =
+    emailPage(`<p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(lead)}</p>
+            <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1f2328;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:4px;font-size:16px">${escapeHtml(button)}</a></p>
+            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">${escapeHtml(footer)}</p>`);
   return { subject, text, html, links: [link] };
 }
 
@@ -162,20 +168,6 @@ export function passwordPausedEmail(
   const paragraphs = [lead, ways, after]
     .map((p) => `<p style="font-size:16px;line-height:24px;margin:0 0 16px">${escapeHtml(p)}</p>`)
     .join('\n            ');
-  const html = `<!doctype html>
-<html lang="en">
-  <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
-    <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
-      <tr><td align="center">
-        <table role="presentation" width="480" cellspacing="0" cellpadding="0" style="background:#ffffff;border-radius:8px;padding:32px">
-          <tr><td>
-            ${paragraphs}
-          </td></tr>
-        </table>
-      </td></tr>
-    </table>
-  </body>
-</html>
-`;
+  const html = emailPage(paragraphs);
   return { subject, text, html, links: [] };
 }
