@@ -34,15 +34,6 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
-  // The seeded project lists no reset page; reset e-mails need one.
-  await h.admin.updateProject(h.project.project_id, {
-    redirectUrls: {
-      login: ['http://localhost:3000/authenticate'],
-      signup: ['http://localhost:3000/authenticate'],
-      discovery: ['http://localhost:3000/discovery'],
-      reset_password: ['http://localhost:3000/reset'],
-    },
-  });
 });
 afterAll(async () => {
   await h.close();

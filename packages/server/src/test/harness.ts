@@ -261,6 +261,7 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
       login: ['http://localhost:3000/authenticate'],
       signup: ['http://localhost:3000/authenticate'],
       discovery: ['http://localhost:3000/discovery'],
+      reset_password: ['http://localhost:3000/reset'],
     },
   });
   const org = await admin.createOrganization(project.project_id, {

@@ -15,14 +15,6 @@ beforeAll(async () => {
       rateLimits: { sendsPerEmailPerHour: 3, sendsPerIpPerHour: 20 },
     },
   });
-  await h.admin.updateProject(h.project.project_id, {
-    redirectUrls: {
-      login: ['http://localhost:3000/authenticate'],
-      signup: ['http://localhost:3000/authenticate'],
-      discovery: ['http://localhost:3000/discovery'],
-      reset_password: ['http://localhost:3000/reset'],
-    },
-  });
 });
 afterAll(async () => {
   await h.close();

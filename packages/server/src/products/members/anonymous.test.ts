@@ -6,14 +6,6 @@ import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
-  await h.admin.updateProject(h.project.project_id, {
-    redirectUrls: {
-      login: ['http://localhost:3000/authenticate'],
-      signup: ['http://localhost:3000/authenticate'],
-      discovery: ['http://localhost:3000/discovery'],
-      reset_password: ['http://localhost:3000/reset'],
-    },
-  });
   // A member with everything an anonymous caller must never see: a phone, MFA, an extra role.
   const member = await h.admin.createMember(h.project.project_id, h.org.organization_id, {
     email_address: 'grace@acme.test',

@@ -17,14 +17,6 @@ const RESET_URL = 'http://localhost:3000/reset';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
-  await h.admin.updateProject(h.project.project_id, {
-    redirectUrls: {
-      login: ['http://localhost:3000/authenticate'],
-      signup: ['http://localhost:3000/authenticate'],
-      discovery: ['http://localhost:3000/discovery'],
-      reset_password: [RESET_URL],
-    },
-  });
   await h.admin.setMemberPassword(h.project.project_id, h.member.member_id, { password: PASSWORD });
 });
 afterAll(async () => {

@@ -6,19 +6,10 @@ import { magicLogin, mfaOrganization } from '../../test/mfa.js';
 
 const PASSWORD = 'Quartz-Lantern-Orbit-42';
 const NEW_PASSWORD = 'Velvet-Harbor-Compass-77';
-const RESET_URL = 'http://localhost:3000/reset';
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
-  await h.admin.updateProject(h.project.project_id, {
-    redirectUrls: {
-      login: ['http://localhost:3000/authenticate'],
-      signup: ['http://localhost:3000/authenticate'],
-      discovery: ['http://localhost:3000/discovery'],
-      reset_password: [RESET_URL],
-    },
-  });
 });
 afterAll(async () => {
   await h.close();
