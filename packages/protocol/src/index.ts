@@ -12,3 +12,4 @@ export * from './tokens.js';
 export * from './entities.js';
 export * from './api.js';
 export * from './paths.js';
+export * from './subsets.js';

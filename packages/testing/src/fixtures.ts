@@ -12,6 +12,7 @@ import type {
   PasswordResetStartResult,
   PasswordStrengthResult,
 } from '@gatehouse/protocol';
+import { toAnonymousMember, toSlugSubset } from '@gatehouse/protocol';
 
 /** The origin the fixtures' server lives on; the fake client's endpoints point there. */
 export const BASE_URL = 'https://auth.acme.test';
@@ -216,25 +217,13 @@ export function discoveryResult(organizations: DiscoveredOrganization[] = []): D
  * client.answer('passwords.resetByEmailStart', async () => resetStarted());
  */
 export function resetStarted(): PasswordResetStartResult {
-  const { organization_id, member_id, email_address, status, member_password_id } = member();
-  const org = organization();
+  const ada = member();
   return {
     request_id: 'request-id-test-5',
     status_code: 200,
-    member_id,
-    member: { organization_id, member_id, email_address, status, member_password_id },
-    organization: {
-      organization_id: org.organization_id,
-      organization_name: org.organization_name,
-      organization_logo_url: org.organization_logo_url,
-      sso_active_connections: org.sso_active_connections,
-      sso_default_connection_id: org.sso_default_connection_id,
-      email_jit_provisioning: org.email_jit_provisioning,
-      email_allowed_domains: org.email_allowed_domains,
-      auth_methods: org.auth_methods,
-      allowed_auth_methods: org.allowed_auth_methods,
-      mfa_policy: org.mfa_policy,
-    },
+    member_id: ada.member_id,
+    member: toAnonymousMember(ada),
+    organization: toSlugSubset(organization()),
   };
 }
 

@@ -1,6 +1,5 @@
 /** Members: creation, lookups, activation, roles, and the wire shape of §5. */
 import type {
-  AnonymousMember,
   Environment,
   Member,
   MemberRole,
@@ -62,23 +61,6 @@ export function toMember(
     is_breakglass: false,
     created_at: row.created_at,
     updated_at: row.updated_at,
-  };
-}
-
-/**
- * The anonymous member subset (§5): what a caller holding only the public token may see. Built
- * field by field, so a column added to the member later never leaks by default.
- *
- * @example
- * return { member_id: member.member_id, member: toAnonymousMember(member) };
- */
-export function toAnonymousMember(member: Member): AnonymousMember {
-  return {
-    organization_id: member.organization_id,
-    member_id: member.member_id,
-    email_address: member.email_address,
-    status: member.status,
-    member_password_id: member.member_password_id,
   };
 }
 

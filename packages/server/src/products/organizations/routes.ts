@@ -6,7 +6,8 @@ import type { Context } from '../../context.js';
 import { sdkCaller } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
-import { organizationBySlug, toSlugSubset } from './service.js';
+import { toSlugSubset } from '@gatehouse/protocol';
+import { organizationBySlug } from './service.js';
 
 /** Registers the organization search route. */
 export function registerOrganizations(app: FastifyInstance, ctx: Context): void {

@@ -8,7 +8,6 @@ import {
   type Environment,
   type MfaPolicy,
   type Organization,
-  type OrganizationSlugSubset,
 } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
@@ -54,22 +53,6 @@ export function toOrganization(row: OrganizationsTable): Organization {
     sso_jit_provisioning_allowed_connections: [],
     created_at: row.created_at,
     updated_at: row.updated_at,
-  };
-}
-
-/** The subset returned by the anonymous slug search (§5). */
-export function toSlugSubset(org: Organization): OrganizationSlugSubset {
-  return {
-    organization_id: org.organization_id,
-    organization_name: org.organization_name,
-    organization_logo_url: org.organization_logo_url,
-    sso_active_connections: org.sso_active_connections,
-    sso_default_connection_id: org.sso_default_connection_id,
-    email_jit_provisioning: org.email_jit_provisioning,
-    email_allowed_domains: org.email_allowed_domains,
-    auth_methods: org.auth_methods,
-    allowed_auth_methods: org.allowed_auth_methods,
-    mfa_policy: org.mfa_policy,
   };
 }
 

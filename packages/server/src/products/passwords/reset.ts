@@ -2,6 +2,8 @@
 import {
   isValidEmail,
   RESET_LINK_DEFAULT_MINUTES,
+  toAnonymousMember,
+  toSlugSubset,
   type AnonymousMember,
   type OrganizationSlugSubset,
 } from '@gatehouse/protocol';
@@ -19,9 +21,8 @@ import {
   memberByEmail,
   memberEmailId,
   normalizeEmail,
-  toAnonymousMember,
 } from '../members/service.js';
-import { allowsAuthMethod, organizationById, toSlugSubset } from '../organizations/service.js';
+import { allowsAuthMethod, organizationById } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { allOrNothing, fail, type Failure } from '../result.js';
