@@ -32,6 +32,21 @@ function badCredentials(): ApiError {
   );
 }
 
+/** Projects whose origin check a request already passed (in the CORS hook), so it runs once. */
+const originChecked = new WeakMap<FastifyRequest, Project>();
+
+/**
+ * Checks the origin and remembers the project for the request's {@link sdkCaller}, so the CORS
+ * hook's lookup is not repeated by the handler.
+ *
+ * @example
+ * if (project) checkAndRememberOrigin(project, request);
+ */
+export function checkAndRememberOrigin(project: Project, request: FastifyRequest): void {
+  checkOrigin(project, request);
+  originChecked.set(request, project);
+}
+
 /** Refuses pages whose origin the project does not trust (`Origin`, else `X-SDK-Parent-Host`). */
 export function checkOrigin(project: Project, request: FastifyRequest): void {
   const parentHost = request.headers['x-sdk-parent-host'];
@@ -51,9 +66,12 @@ export function checkOrigin(project: Project, request: FastifyRequest): void {
 export async function sdkCaller(ctx: Context, request: FastifyRequest): Promise<SdkCaller> {
   const credential = parseBasic(request.headers.authorization);
   if (!credential || !credential.user.startsWith('public-token-')) throw badCredentials();
-  const project = await ctx.projects.byPublicToken(credential.user);
-  if (!project) throw badCredentials();
-  checkOrigin(project, request);
+  let project = originChecked.get(request);
+  if (project?.publicToken !== credential.user) {
+    project = (await ctx.projects.byPublicToken(credential.user)) ?? undefined;
+    if (!project) throw badCredentials();
+    checkOrigin(project, request);
+  }
   const anonymous = credential.secret === credential.user || credential.secret === '';
   return { project, sessionToken: anonymous ? null : credential.secret };
 }

@@ -1,7 +1,7 @@
 /** CORS for the SDK API only: permissive preflights, `Access-Control-Allow-Origin` on every SDK response, origins checked first. */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
-import { checkOrigin, parseBasic } from './auth.js';
+import { checkAndRememberOrigin, parseBasic } from './auth.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, X-SDK-Client, X-SDK-Parent-Host';
@@ -66,7 +66,7 @@ export function installCors(app: FastifyInstance, ctx: Context): void {
       .byPublicToken(token)
       .then((project) => {
         // An unknown token is the handler's 401; a known one must come from a trusted page.
-        if (project) checkOrigin(project, request);
+        if (project) checkAndRememberOrigin(project, request);
       })
       .then(
         () => done(),
