@@ -76,14 +76,9 @@ describe('configFromEnv', () => {
     expect(resolveConfig().passwordBreachRangeUrl).toBeNull();
   });
 
-  it('reads the former lockout settings as the throttle ceiling, and refuses nonsense', () => {
-    const legacy = resolveConfig({ passwordLockout: { maxFailures: 3, windowMinutes: 5 } });
-    expect(legacy.passwordThrottle).toMatchObject({ attemptsPerEmail: 3, windowMinutes: 5 });
-    const both = resolveConfig({
-      passwordLockout: { maxFailures: 3 },
-      passwordThrottle: { attemptsPerEmail: 7, freeAttempts: 2 },
-    });
-    expect(both.passwordThrottle).toMatchObject({ attemptsPerEmail: 7, freeAttempts: 2 });
+  it('takes throttle overrides, and refuses nonsense', () => {
+    const tuned = resolveConfig({ passwordThrottle: { attemptsPerEmail: 7, freeAttempts: 2 } });
+    expect(tuned.passwordThrottle).toMatchObject({ attemptsPerEmail: 7, freeAttempts: 2 });
     for (const bad of [0, -1, 1.5, Number.NaN]) {
       expect(() => resolveConfig({ passwordThrottle: { freeAttempts: bad } })).toThrow(TypeError);
     }

@@ -53,19 +53,6 @@ export interface SmsConfig {
 }
 
 /**
- * The former hard lockout of password sign-in.
- *
- * @deprecated Use {@link PasswordThrottleConfig}: `maxFailures` is read as
- * `attemptsPerEmail` and `windowMinutes` as `windowMinutes`.
- */
-export interface PasswordLockoutConfig {
-  /** Read as {@link PasswordThrottleConfig.attemptsPerEmail}. */
-  maxFailures: number;
-  /** Read as {@link PasswordThrottleConfig.windowMinutes}. */
-  windowMinutes: number;
-}
-
-/**
  * Throttling of password guesses (sign-ins and existing-password resets), keyed by the
  * organization and the e-mail address typed, so that addresses of members and unknown ones are
  * treated alike. Each attempt is counted before the password is checked.
@@ -125,11 +112,6 @@ export interface ServerConfig {
    * `https://api.pwnedpasswords.com`; default none: only the offline common-password list.
    */
   passwordBreachRangeUrl?: string | null;
-  /**
-   * @deprecated Use `passwordThrottle`; `maxFailures` and `windowMinutes` are read as its
-   * `attemptsPerEmail` and `windowMinutes`.
-   */
-  passwordLockout?: Partial<PasswordLockoutConfig>;
   /**
    * Password guessing overrides; default 5 free attempts per address and IP, then waits of 1 s
    * doubling up to 15 minutes, and at most 100 failed attempts per address per 60 minutes.
@@ -220,15 +202,12 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
 }
 
 /**
- * The password throttle: defaults, then the deprecated lockout names, then `passwordThrottle`.
+ * The password throttle: the defaults, overridden by `passwordThrottle`.
  * Anything but whole numbers ≥ 1 is a usage error.
  */
 function passwordThrottle(config: ServerConfig): PasswordThrottleConfig {
-  const legacy = config.passwordLockout ?? {};
   const resolved: PasswordThrottleConfig = {
     ...DEFAULT_PASSWORD_THROTTLE,
-    ...(legacy.maxFailures === undefined ? {} : { attemptsPerEmail: legacy.maxFailures }),
-    ...(legacy.windowMinutes === undefined ? {} : { windowMinutes: legacy.windowMinutes }),
     ...config.passwordThrottle,
   };
   for (const [name, value] of Object.entries(resolved)) {
