@@ -201,6 +201,22 @@ describe('POST /v1/b2b/organizations/:organization_id/members/:member_id/mfa/unl
     const other = await mfaOrganization(h, 'unlock-other');
     const foreign = await unlock(other.org.organization_id, h.member.member_id);
     expect([foreign.status, foreign.error?.error_type]).toEqual([404, 'member_not_found']);
+    const publicToken = await unlock(
+      h.org.organization_id,
+      h.member.member_id,
+      h.project.public_token,
+    );
+    expect([publicToken.status, publicToken.error?.error_type]).toEqual([
+      401,
+      'unauthorized_credentials',
+    ]);
+    // Another project's own valid secret cannot reach this project's member.
+    const project = await h.admin.createProject({ name: 'Elsewhere' });
+    const otherTenant = await h.call(ENDPOINTS.unlockMemberMfa, {
+      params: { organization_id: h.org.organization_id, member_id: h.member.member_id },
+      authorization: basic(project.project_id, project.secret),
+    });
+    expect(otherTenant.status).toBe(404);
     const unknownOrg = await unlock('organization-test-nope', h.member.member_id);
     expect([unknownOrg.status, unknownOrg.error?.error_type]).toEqual([
       404,

@@ -232,4 +232,29 @@ describe('POST /v1/b2b/sessions/revoke', () => {
     }
     expect(await alive(login.session_token)).toBe(true);
   });
+
+  it('refuses tokens of the wrong kind as the secret key', async () => {
+    const login = await h.login();
+    for (const secret of [h.project.public_token, login.session_token]) {
+      const res = await h.call(ENDPOINTS.revokeSessions, {
+        authorization: basic(h.project.project_id, secret),
+        body: { session_token: login.session_token },
+      });
+      expect([res.status, res.error?.error_type]).toEqual([401, 'unauthorized_credentials']);
+    }
+    expect(await alive(login.session_token)).toBe(true);
+  });
+
+  it('answers concurrent revokes of one member cleanly and ends every session', async () => {
+    const logins = [await h.login(), await h.login(), await h.login()];
+    const results = await Promise.all(
+      Array.from({ length: 20 }, () => revoke({ member_id: h.member.member_id })),
+    );
+    for (const res of results) expect(res.status).toBe(200);
+    const ended = new Set(results.flatMap((res) => expectOk(res).revoked_session_ids));
+    for (const login of logins) {
+      expect(ended.has(login.member_session.member_session_id)).toBe(true);
+      expect(await alive(login.session_token)).toBe(false);
+    }
+  });
 });
