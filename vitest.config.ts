@@ -13,6 +13,7 @@ const alias = {
   '@gatehouse/server': src('./packages/server/src/index.ts'),
   '@gatehouse/widget': src('./packages/widget/src/index.ts'),
   '@gatehouse/testing/server': src('./packages/testing/src/server.ts'),
+  '@gatehouse/testing/idp': src('./packages/testing/src/idp/index.ts'),
   '@gatehouse/testing': src('./packages/testing/src/index.ts'),
 };
 

@@ -1,0 +1,263 @@
+/**
+ * An OpenID provider for tests, built on oidc-provider and started in-process on a loopback port:
+ * the authorization-code flow (PKCE supported), ID tokens signed with its own RSA key, a login
+ * form a browser fills in, and consent granted automatically. Clients can be added after start,
+ * once the relying party knows its redirect URL.
+ *
+ * Claims: `email`, `email_verified`, `name`, `given_name`, `family_name` and `groups`.
+ */
+import { generateKeyPairSync } from 'node:crypto';
+import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import Provider, { type Adapter, type AdapterPayload, type Configuration } from 'oidc-provider';
+
+export interface OidcUser {
+  password: string;
+  name?: string;
+  /** Defaults to true. */
+  emailVerified?: boolean;
+  groups?: string[];
+}
+
+export interface OidcIdp {
+  issuer: string;
+  users: Map<string, OidcUser>;
+  addClient(client: { clientId: string; clientSecret: string; redirectUris: string[] }): void;
+  close(): Promise<void>;
+}
+
+type Stored = { payload: AdapterPayload; expiresAt: number | null };
+
+/**
+ * Keeps oidc-provider's models in memory, one store per provider (its own memory adapter is
+ * shared by every provider in the process); clients come from the `clients` map.
+ */
+function memoryAdapter(clients: Map<string, AdapterPayload>) {
+  const store = new Map<string, Stored>();
+  const live = (key: string) => {
+    const entry = store.get(key);
+    if (!entry) return undefined;
+    if (entry.expiresAt !== null && entry.expiresAt < Date.now()) {
+      store.delete(key);
+      return undefined;
+    }
+    return entry.payload;
+  };
+  return class MemoryAdapter implements Adapter {
+    constructor(readonly name: string) {}
+
+    #key(id: string) {
+      return `${this.name}:${id}`;
+    }
+
+    async upsert(id: string, payload: AdapterPayload, expiresIn: number): Promise<void> {
+      store.set(this.#key(id), {
+        payload,
+        expiresAt: expiresIn ? Date.now() + expiresIn * 1000 : null,
+      });
+    }
+
+    async find(id: string): Promise<AdapterPayload | undefined> {
+      if (this.name === 'Client') return clients.get(id);
+      return live(this.#key(id));
+    }
+
+    async findByUserCode(userCode: string): Promise<AdapterPayload | undefined> {
+      for (const [key, entry] of store) {
+        if (key.startsWith(`${this.name}:`) && entry.payload.userCode === userCode) {
+          return entry.payload;
+        }
+      }
+      return undefined;
+    }
+
+    async findByUid(uid: string): Promise<AdapterPayload | undefined> {
+      for (const [key, entry] of store) {
+        if (key.startsWith(`${this.name}:`) && entry.payload.uid === uid) return entry.payload;
+      }
+      return undefined;
+    }
+
+    async consume(id: string): Promise<void> {
+      const payload = live(this.#key(id));
+      if (payload) payload.consumed = Math.floor(Date.now() / 1000);
+    }
+
+    async destroy(id: string): Promise<void> {
+      store.delete(this.#key(id));
+    }
+
+    async revokeByGrantId(grantId: string): Promise<void> {
+      for (const [key, entry] of store) {
+        if (entry.payload.grantId === grantId) store.delete(key);
+      }
+    }
+  };
+}
+
+function escapeHtml(text: string): string {
+  return text.replace(/[<>&"']/g, (c) => `&#${c.charCodeAt(0)};`);
+}
+
+function loginPage(uid: string, error = ''): string {
+  return `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Test OpenID provider</title></head><body>
+<h1>Test OpenID provider</h1>
+${error ? `<p role="alert">${escapeHtml(error)}</p>` : ''}
+<form method="post" action="/interaction/${escapeHtml(uid)}/login">
+<label>Email <input name="email" type="email" autocomplete="username"></label>
+<label>Password <input name="password" type="password" autocomplete="current-password"></label>
+<button type="submit">Sign in</button>
+</form></body></html>`;
+}
+
+async function readForm(request: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of request) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString('utf8'));
+}
+
+function sendHtml(response: ServerResponse, html: string): void {
+  response.writeHead(200, {
+    'content-type': 'text/html; charset=utf-8',
+    'cache-control': 'no-store',
+  });
+  response.end(html);
+}
+
+/**
+ * Starts the provider on 127.0.0.1 with a port chosen by the OS; its issuer is that origin.
+ *
+ * @example
+ * const idp = await startOidcIdp();
+ * idp.addClient({ clientId: 'app', clientSecret: 's3cret', redirectUris: [callbackUrl] });
+ * idp.users.set('ada@acme.test', { password: 'pw', name: 'Ada' });
+ */
+export async function startOidcIdp(): Promise<OidcIdp> {
+  const users = new Map<string, OidcUser>();
+  const clients = new Map<string, AdapterPayload>();
+  const server = createServer();
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+
+  const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
+  const jwk = {
+    ...privateKey.export({ format: 'jwk' }),
+    kid: 'test-signing-key',
+    use: 'sig',
+    alg: 'RS256',
+  };
+
+  const configuration: Configuration = {
+    adapter: memoryAdapter(clients),
+    jwks: { keys: [jwk] },
+    cookies: { keys: ['test-provider-cookie-key'] },
+    claims: {
+      openid: ['sub'],
+      email: ['email', 'email_verified'],
+      profile: ['name', 'given_name', 'family_name', 'groups'],
+    },
+    features: { devInteractions: { enabled: false } },
+    interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
+    pkce: { required: () => false },
+    ttl: {
+      Interaction: 600,
+      Session: 600,
+      Grant: 600,
+      AccessToken: 600,
+      IdToken: 600,
+      AuthorizationCode: 60,
+    },
+    // Consent is given by the organization, not by each person: every scope asked for is granted.
+    async loadExistingGrant(ctx) {
+      const accountId = ctx.oidc.session?.accountId;
+      const clientId = ctx.oidc.client?.clientId;
+      if (!accountId || !clientId) return undefined;
+      const grant = new ctx.oidc.provider.Grant({ accountId, clientId });
+      grant.addOIDCScope('openid email profile');
+      grant.addOIDCClaims([
+        'email',
+        'email_verified',
+        'name',
+        'given_name',
+        'family_name',
+        'groups',
+      ]);
+      await grant.save();
+      return grant;
+    },
+    async findAccount(_ctx, id) {
+      const user = users.get(id);
+      if (!user) return undefined;
+      const [given, ...family] = (user.name ?? '').split(' ');
+      return {
+        accountId: id,
+        async claims() {
+          return {
+            sub: id,
+            email: id,
+            email_verified: user.emailVerified ?? true,
+            name: user.name ?? '',
+            given_name: given ?? '',
+            family_name: family.join(' '),
+            groups: user.groups ?? [],
+          };
+        },
+      };
+    },
+  };
+  const provider = new Provider(issuer, configuration);
+  const handle = provider.callback();
+
+  server.on('request', (request: IncomingMessage, response: ServerResponse) => {
+    const url = new URL(request.url ?? '/', issuer);
+    const match = /^\/interaction\/([^/]+)(\/login)?$/.exec(url.pathname);
+    if (!match) {
+      void handle(request, response);
+      return;
+    }
+    void (async () => {
+      const uid = match[1] ?? '';
+      await provider.interactionDetails(request, response);
+      if (request.method === 'GET' && !match[2]) return sendHtml(response, loginPage(uid));
+      if (request.method !== 'POST' || !match[2]) {
+        response.writeHead(405).end();
+        return;
+      }
+      const form = await readForm(request);
+      const email = (form.get('email') ?? '').trim().toLowerCase();
+      const user = users.get(email);
+      if (!user || user.password !== form.get('password')) {
+        return sendHtml(response, loginPage(uid, 'Wrong email or password'));
+      }
+      await provider.interactionFinished(
+        request,
+        response,
+        { login: { accountId: email } },
+        { mergeWithLastSubmission: false },
+      );
+    })().catch((error: unknown) => {
+      response.writeHead(400, { 'content-type': 'text/plain' });
+      response.end(error instanceof Error ? error.message : 'Bad request');
+    });
+  });
+
+  return {
+    issuer,
+    users,
+    addClient({ clientId, clientSecret, redirectUris }) {
+      clients.set(clientId, {
+        client_id: clientId,
+        client_secret: clientSecret,
+        redirect_uris: redirectUris,
+        grant_types: ['authorization_code'],
+        response_types: ['code'],
+        token_endpoint_auth_method: 'client_secret_basic',
+      });
+    },
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
