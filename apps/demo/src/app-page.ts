@@ -23,7 +23,7 @@ const status = document.getElementById('session-status');
 const signOut = document.getElementById('sign-out');
 const account = document.getElementById('account-link');
 const widgetConfig = {
-  products: ['emailMagicLinks', 'passwords'],
+  products: ['emailMagicLinks', 'passwords', 'sso'],
   authFlowType: cfg.passwordReset ? 'passwordReset' : cfg.slug ? 'organization' : 'discovery',
   sessionOptions: { sessionDurationMinutes: 60 },
   emailMagicLinksOptions: {
@@ -32,6 +32,7 @@ const widgetConfig = {
     discoveryRedirectURL: here,
   },
   passwordOptions: { resetPasswordRedirectURL: location.origin + '/_app/reset' },
+  ssoOptions: { loginRedirectURL: here, signupRedirectURL: here },
 };
 let handle = null;
 function mountWidget() {

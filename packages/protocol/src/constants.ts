@@ -24,6 +24,8 @@ export const SIGNUP_LINK_MINUTES = 7 * 24 * 60;
 export const RESET_LINK_DEFAULT_MINUTES = 30;
 export const SMS_CODE_SECONDS = 120;
 export const TOTP_PENDING_MINUTES = 60;
+/** SSO and OAuth tokens, and the sign-in requests sent to identity providers (§14). */
+export const FEDERATED_TOKEN_MINUTES = 10;
 
 /** Telemetry batching. */
 export const TELEMETRY_BATCH_SIZE = 15;

@@ -13,3 +13,4 @@ export * from './entities.js';
 export * from './api.js';
 export * from './paths.js';
 export * from './subsets.js';
+export * from './sso.js';

@@ -34,6 +34,7 @@ export type IdKind =
   | 'member-session'
   | 'saml-connection'
   | 'oidc-connection'
+  | 'saml-certificate'
   | 'member-password'
   | 'member-totp'
   | 'member-email'

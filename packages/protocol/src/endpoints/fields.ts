@@ -41,4 +41,5 @@ export const mfaMethods = z.array(z.enum(MFA_METHODS as [MfaMethod, ...MfaMethod
 export const mfaPolicy = z.enum(['OPTIONAL', 'REQUIRED_FOR_ALL']);
 export const methodsChoice = z.enum(['ALL_ALLOWED', 'RESTRICTED']);
 export const jitChoice = z.enum(['RESTRICTED', 'NOT_ALLOWED']);
+export const ssoJitChoice = z.enum(['ALL_ALLOWED', 'RESTRICTED', 'NOT_ALLOWED']);
 export const mfaEnrollment = z.enum(['enroll', 'unenroll']);

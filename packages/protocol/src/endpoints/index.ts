@@ -11,7 +11,9 @@
  */
 import { endpoint } from './endpoint.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
+import { NAVIGATION_ENDPOINTS } from './navigation.js';
 import { SDK_ENDPOINTS } from './sdk.js';
+import { SSO_ENDPOINTS } from './sso.js';
 
 /** The JWKS of session JWTs, for host backends verifying JWTs themselves. */
 const jwks = endpoint<{ keys: Record<string, unknown>[] }>()({
@@ -43,6 +45,8 @@ const openApi = endpoint<Record<string, unknown>>()({
 export const ENDPOINTS = {
   ...SDK_ENDPOINTS,
   ...MANAGEMENT_ENDPOINTS,
+  ...NAVIGATION_ENDPOINTS,
+  ...SSO_ENDPOINTS,
   jwks,
   jwksByProject,
   openApi,
@@ -51,6 +55,13 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 export { SDK_ENDPOINTS, MAX_EVENTS_PER_BATCH } from './sdk.js';
 export { MANAGEMENT_ENDPOINTS } from './management.js';
+export { NAVIGATION_ENDPOINTS } from './navigation.js';
+export {
+  SSO_ENDPOINTS,
+  oidcConnectionFields,
+  samlConnectionFields,
+  samlMetadataFields,
+} from './sso.js';
 export * from './endpoint.js';
 export * as fields from './fields.js';
 export { openApiDocument } from './openapi.js';

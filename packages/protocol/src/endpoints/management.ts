@@ -16,6 +16,9 @@ const organizationSettings = {
   auth_methods: f.methodsChoice.optional(),
   allowed_auth_methods: f.authMethods.optional(),
   mfa_policy: f.mfaPolicy.optional(),
+  sso_jit_provisioning: f.ssoJitChoice.optional(),
+  sso_jit_provisioning_allowed_connections: z.array(f.id).max(100).optional(),
+  sso_default_connection_id: f.id.nullable().optional(),
 };
 
 const ORGANIZATION = '/v1/b2b/organizations/:organization_id';

@@ -203,7 +203,7 @@ export const SDK_ENDPOINTS = {
       organization_name: f.organizationName.optional(),
       organization_slug: f.slug.optional(),
       organization_logo_url: f.url.optional(),
-      sso_jit_provisioning: z.string().max(32).optional(),
+      sso_jit_provisioning: f.ssoJitChoice.optional(),
       email_allowed_domains: f.domains.optional(),
       email_invites: z.string().max(32).optional(),
       auth_methods: f.methodsChoice.optional(),
@@ -221,6 +221,20 @@ export const SDK_ENDPOINTS = {
       organization_id: f.id,
       session_duration_minutes: duration,
       locale: f.locale.optional(),
+    }),
+  }),
+
+  ssoAuthenticate: endpoint<AuthResult>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/sso/authenticate',
+    credential: 'A',
+    summary: 'Redeems the token an SSO sign-in returned with: result AM (§7.6).',
+    body: z.object({
+      sso_token: f.id,
+      session_duration_minutes: duration,
+      locale: f.locale.optional(),
+      pkce_code_verifier: f.pkceVerifier.optional(),
+      intermediate_session_token: f.ist,
     }),
   }),
 

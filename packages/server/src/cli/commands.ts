@@ -5,6 +5,7 @@ import { orgCreate, orgUpdate } from './organizations.js';
 import { projectCreate } from './projects.js';
 import { migrate, serve } from './server.js';
 import { sessionRevoke } from './sessions.js';
+import { ssoCreateOidc, ssoCreateSaml, ssoDelete, ssoList, ssoUpdate } from './sso.js';
 
 /**
  * Every command, in the order `gatehouse --help` lists them. Dispatch, the overview and each
@@ -22,4 +23,9 @@ export const COMMANDS: readonly Command[] = [
   memberCreate,
   memberUpdate,
   sessionRevoke,
+  ssoList,
+  ssoCreateSaml,
+  ssoCreateOidc,
+  ssoUpdate,
+  ssoDelete,
 ];

@@ -25,6 +25,7 @@ import { registerPasswords } from '../products/passwords/routes.js';
 import type { Admin } from '../products/projects/admin.js';
 import { openRuntime } from '../runtime.js';
 import { registerSessions } from '../products/sessions/routes.js';
+import { registerSso, registerSsoConnections } from '../products/sso/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
 import { registerOpenApi } from './openapi.js';
 import { applyCorsHeaders, installCors } from './cors.js';
@@ -182,6 +183,8 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerOtpSms(app, ctx);
     registerTotp(app, ctx);
     registerRecoveryCodes(app, ctx);
+    registerSso(app, ctx);
+    registerSsoConnections(app, ctx);
     registerManagement(app, ctx);
     registerOpenApi(app);
     if (resolved.devInbox) registerDevInbox(app, ctx);

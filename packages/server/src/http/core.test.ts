@@ -119,7 +119,7 @@ describe('envelope and errors', () => {
       request_id: res.headers.get('x-request-id'),
       error_type: 'unauthorized_credentials',
       error_message: expect.any(String) as unknown,
-      error_url: 'http://localhost:3000/docs/errors#unauthorized_credentials',
+      error_url: `${h.url}/docs/errors#unauthorized_credentials`,
     });
   });
 

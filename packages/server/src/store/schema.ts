@@ -49,6 +49,11 @@ export interface OrganizationsTable {
   trusted_metadata: Json;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** `[{connection_id, display_name}]`, kept in step with `sso_connections` by the SSO product. */
+  sso_active_connections: Json;
+  sso_default_connection_id: string | null;
+  sso_jit_provisioning: string;
+  sso_jit_provisioning_allowed_connections: Json;
 }
 
 export interface OrganizationDomainsTable {
@@ -122,6 +127,8 @@ export interface TokensTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  /** Kind-specific JSON (an SSO token's connection), or null. */
+  details?: string | null;
 }
 
 export interface OutboxTable {
@@ -244,6 +251,59 @@ export interface FactorFailuresTable {
   updated_at: Timestamp;
 }
 
+/** An SSO connection of an organization; `settings` is the kind's JSON (SAML or OIDC). */
+export interface SsoConnectionsTable {
+  id: string;
+  project_id: string;
+  organization_id: string;
+  kind: 'saml' | 'oidc';
+  display_name: string;
+  identity_provider: string;
+  status: 'pending' | 'active';
+  settings: Json;
+  /** The OIDC client secret, sealed with the server key. */
+  secret_encrypted: string | null;
+  created_at: Timestamp;
+  updated_at: Timestamp;
+}
+
+/** An X.509 certificate a SAML IdP signs with (public; several during a rotation). */
+export interface SsoCertificatesTable {
+  id: string;
+  connection_id: string;
+  certificate: string;
+  issuer: string;
+  expires_at: Timestamp;
+  created_at: Timestamp;
+}
+
+/**
+ * A sign-in we sent to an IdP: the SAML AuthnRequest ID (`id`) or the OIDC state (hashed), with
+ * where to return and the app's PKCE challenge. Answered at most once.
+ */
+export interface SsoRequestsTable {
+  id: string;
+  project_id: string;
+  connection_id: string;
+  state_hash: string | null;
+  nonce: string | null;
+  /** Our PKCE verifier towards the OIDC provider, sealed with the server key. */
+  code_verifier_encrypted: string | null;
+  pkce_challenge: string | null;
+  login_redirect_url: string;
+  signup_redirect_url: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
+/** SAML assertion IDs already accepted, kept until the assertion expires: replays fail. */
+export interface SsoAssertionsTable {
+  connection_id: string;
+  assertion_id: string;
+  expires_at: Timestamp;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   projects: ProjectsTable;
@@ -252,6 +312,10 @@ export interface Database {
   organization_domains: OrganizationDomainsTable;
   members: MembersTable;
   member_roles: MemberRolesTable;
+  sso_connections: SsoConnectionsTable;
+  sso_certificates: SsoCertificatesTable;
+  sso_requests: SsoRequestsTable;
+  sso_assertions: SsoAssertionsTable;
   sessions: SessionsTable;
   intermediate_sessions: IntermediateSessionsTable;
   tokens: TokensTable;

@@ -1,5 +1,6 @@
 /** Test harness: a real server on a temp database (SQLite, or PostgreSQL by TEST_DATABASE_URL) and a real port, seeded. */
 import { randomBytes } from 'node:crypto';
+import { createServer as createNetServer } from 'node:net';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -178,6 +179,13 @@ export interface Harness {
   ): Promise<CallResponse<ResponseOf<E>>>;
   /** The token in the newest e-mail to `to`. */
   lastToken(to: string): Promise<string>;
+  /**
+   * Starts another instance over the same database and configuration (public URL included), as a
+   * second server behind the same load balancer; closed with the harness.
+   */
+  sibling(): Promise<{ app: FastifyInstance; url: string }>;
+  /** The server key (hex) everything sealed at rest is sealed with. */
+  serverKey: string;
   /** Signs `email` in to the seeded organization by magic link; returns result F's data. */
   login(email?: string): Promise<LoginResult>;
   close(): Promise<void>;
@@ -220,8 +228,19 @@ async function testDatabase(
   };
 }
 
+/** A port on 127.0.0.1 that the OS says is free now. */
+async function freePort(): Promise<number> {
+  const probe = createNetServer();
+  await new Promise<void>((resolve) => probe.listen(0, '127.0.0.1', resolve));
+  const address = probe.address();
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  if (address === null || typeof address === 'string') throw new Error('No free port');
+  return address.port;
+}
+
 /**
- * Starts a server on 127.0.0.1 with a port chosen by the OS.
+ * Starts a server on 127.0.0.1 with a port chosen at run time; its public URL is that address,
+ * so the URLs it hands out (SSO ACS and callback URLs) reach it.
  *
  * @example
  * const h = await startHarness();
@@ -236,9 +255,11 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
       clock.now += ms;
     },
   };
-  const app = await createServer({
+  const port = await freePort();
+  const config: ServerConfig = {
     databaseUrl: database.url,
-    ...(database.serverKey ? { serverKey: database.serverKey } : {}),
+    publicUrl: `http://127.0.0.1:${port}`,
+    serverKey: database.serverKey ?? randomBytes(32).toString('hex'),
     now: () => clock.now,
     // Tests read SMS codes from the dev inbox over HTTP; suites that test SMTP delivery pass
     // their own SMTP settings and get no inbox unless they ask.
@@ -250,8 +271,10 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
       searchesPerIpPerMinute: 10_000,
     },
     ...options.config,
-  });
-  const url = await app.listen({ host: '127.0.0.1', port: 0 });
+  };
+  const app = await createServer(config);
+  const url = await app.listen({ host: '127.0.0.1', port });
+  const siblings: FastifyInstance[] = [];
   const inspector = openStore(database.url);
   const admin = app.gatehouse;
   const project = await admin.createProject({
@@ -374,8 +397,15 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
       if (!res.data.member_authenticated) throw new Error(`MFA required: ${res.text}`);
       return res.data;
     },
+    serverKey: config.serverKey ?? '',
+    async sibling() {
+      const other = await createServer(config);
+      siblings.push(other);
+      return { app: other, url: await other.listen({ host: '127.0.0.1', port: 0 }) };
+    },
     async close() {
       await inspector.close();
+      for (const other of siblings) await other.close();
       await app.close();
       await database.drop();
       rmSync(dir, { recursive: true, force: true });

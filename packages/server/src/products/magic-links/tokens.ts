@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { TokensTable } from '../../store/schema.js';
 
 /** The kinds of link token. */
-export type LinkTokenKind = 'magic_link' | 'discovery' | 'password_reset';
+export type LinkTokenKind = 'magic_link' | 'discovery' | 'password_reset' | 'sso';
 
 /** Issues a link token; returns the token itself, which only the e-mail will carry. */
 export async function issueLinkToken(
@@ -17,6 +17,8 @@ export async function issueLinkToken(
     organizationId: string | null;
     pkceChallenge: string | null;
     lifetimeMinutes: number;
+    /** Kind-specific JSON stored with the token (an SSO token's connection). */
+    details?: string;
   },
   now: number,
 ): Promise<string> {
@@ -34,6 +36,7 @@ export async function issueLinkToken(
       created_at: isoAt(now),
       expires_at: isoAt(now + input.lifetimeMinutes * 60_000),
       used_at: null,
+      details: input.details ?? null,
     })
     .execute();
   return token;

@@ -1,6 +1,6 @@
 /** The management API's operations for host backends: organizations and members by secret key. */
 import { isValidEmail, type Member, type Organization } from '@gatehouse/protocol';
-import type { Context } from '../../context.js';
+import type { Context, Db } from '../../context.js';
 import { unlockFactors } from '../factor-lockout/service.js';
 import { createMember, memberById, type CreateMemberInput } from '../members/service.js';
 import {
@@ -14,7 +14,8 @@ import { refusePublicDomains } from '../organizations/jit-domains.js';
 import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
 import type { Project } from '../projects/service.js';
 import { setMemberPassword } from '../passwords/service.js';
-import { fail, type Failure } from '../result.js';
+import { allOrNothing, fail, type Failure } from '../result.js';
+import { connectionRowsOf } from '../sso/store.js';
 
 /** Creates an organization in the project. */
 export async function manageCreateOrganization(
@@ -111,6 +112,33 @@ export async function manageSetMemberPassword(
 }
 
 /** Changes an organization's settings (name, logo, JIT domains, auth and MFA policies). */
+/**
+ * The SSO settings of a patch must name this organization's own connections, and the default
+ * must be an active one.
+ */
+async function checkSsoSettings(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+  patch: OrganizationPatch,
+): Promise<Failure | null> {
+  const named = [
+    ...(patch.sso_jit_provisioning_allowed_connections ?? []),
+    ...(patch.sso_default_connection_id ? [patch.sso_default_connection_id] : []),
+  ];
+  if (named.length === 0) return null;
+  const own = await connectionRowsOf(db, projectId, organizationId);
+  const missing = named.find((id) => !own.some((c) => c.id === id));
+  if (missing) {
+    return fail('connection_not_found', `This organization has no SSO connection ${missing}.`);
+  }
+  const chosen = own.find((c) => c.id === patch.sso_default_connection_id);
+  if (chosen && chosen.status !== 'active') {
+    return fail('sso_connection_inactive', 'The default SSO connection must be active.');
+  }
+  return null;
+}
+
 export async function manageUpdateOrganization(
   ctx: Context,
   project: Project,
@@ -119,10 +147,12 @@ export async function manageUpdateOrganization(
 ): Promise<Organization | Failure> {
   const publicDomain = refusePublicDomains(patch.email_allowed_domains ?? []);
   if (publicDomain) return publicDomain;
-  const org = await ctx.db
-    .transaction()
-    .execute((trx) => updateOrganization(trx, project.id, organizationId, patch, ctx.now()));
-  return org ?? fail('organization_not_found', 'No organization has this id.');
+  return allOrNothing(ctx.db, async (trx) => {
+    const refused = await checkSsoSettings(trx, project.id, organizationId, patch);
+    if (refused) return refused;
+    const org = await updateOrganization(trx, project.id, organizationId, patch, ctx.now());
+    return org ?? fail('organization_not_found', 'No organization has this id.');
+  });
 }
 
 /**

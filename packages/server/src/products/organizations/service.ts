@@ -8,6 +8,7 @@ import {
   type Environment,
   type MfaPolicy,
   type Organization,
+  type SsoConnectionRef,
 } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
@@ -26,6 +27,8 @@ export interface CreateOrganizationInput {
   allowed_auth_methods?: AuthMethod[];
   mfa_policy?: MfaPolicy;
   organization_logo_url?: string;
+  /** Who may join through SSO without an account (default `ALL_ALLOWED`). */
+  sso_jit_provisioning?: 'ALL_ALLOWED' | 'RESTRICTED' | 'NOT_ALLOWED';
 }
 
 /** Slugs: 2–128 characters of lowercase letters, digits and `-._~`. */
@@ -38,8 +41,8 @@ export function toOrganization(row: OrganizationsTable): Organization {
     organization_slug: row.slug,
     organization_name: row.name,
     organization_logo_url: row.logo_url,
-    sso_active_connections: [],
-    sso_default_connection_id: null,
+    sso_active_connections: JSON.parse(row.sso_active_connections) as SsoConnectionRef[],
+    sso_default_connection_id: row.sso_default_connection_id,
     email_jit_provisioning: row.email_jit_provisioning as EmailJitProvisioning,
     email_allowed_domains: JSON.parse(row.email_allowed_domains) as string[],
     auth_methods: row.auth_methods as AuthMethodsPolicy,
@@ -48,9 +51,11 @@ export function toOrganization(row: OrganizationsTable): Organization {
     mfa_methods: row.mfa_methods as Organization['mfa_methods'],
     allowed_mfa_methods: JSON.parse(row.allowed_mfa_methods) as Organization['allowed_mfa_methods'],
     trusted_metadata: JSON.parse(row.trusted_metadata) as Record<string, unknown>,
-    sso_jit_provisioning: 'NOT_ALLOWED',
+    sso_jit_provisioning: row.sso_jit_provisioning,
     email_invites: 'ALL_ALLOWED',
-    sso_jit_provisioning_allowed_connections: [],
+    sso_jit_provisioning_allowed_connections: JSON.parse(
+      row.sso_jit_provisioning_allowed_connections,
+    ) as string[],
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -99,6 +104,10 @@ export async function createOrganization(
     trusted_metadata: '{}',
     created_at: at,
     updated_at: at,
+    sso_active_connections: '[]',
+    sso_default_connection_id: null,
+    sso_jit_provisioning: input.sso_jit_provisioning ?? 'ALL_ALLOWED',
+    sso_jit_provisioning_allowed_connections: '[]',
   };
   // The check above cannot see a concurrent call's uncommitted slug: the unique index decides.
   const inserted = await insertUnlessDuplicate(db, (d) =>

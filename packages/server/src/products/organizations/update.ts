@@ -26,6 +26,11 @@ export interface OrganizationPatch {
   mfa_policy?: MfaPolicy | undefined;
   mfa_methods?: MfaMethodsPolicy | undefined;
   allowed_mfa_methods?: MfaMethod[] | undefined;
+  sso_jit_provisioning?: 'ALL_ALLOWED' | 'RESTRICTED' | 'NOT_ALLOWED' | undefined;
+  /** Connections of this organization (checked by the caller). */
+  sso_jit_provisioning_allowed_connections?: string[] | undefined;
+  /** An active connection of this organization (checked by the caller), or null for none. */
+  sso_default_connection_id?: string | null | undefined;
 }
 
 /**
@@ -65,6 +70,16 @@ export async function updateOrganization(
   if (patch.organization_name !== undefined) set.name = patch.organization_name;
   if (patch.organization_logo_url !== undefined) set.logo_url = patch.organization_logo_url;
   if (patch.mfa_policy !== undefined) set.mfa_policy = patch.mfa_policy;
+  if (patch.sso_jit_provisioning !== undefined)
+    set.sso_jit_provisioning = patch.sso_jit_provisioning;
+  if (patch.sso_jit_provisioning_allowed_connections !== undefined) {
+    set.sso_jit_provisioning_allowed_connections = JSON.stringify([
+      ...new Set(patch.sso_jit_provisioning_allowed_connections),
+    ]);
+  }
+  if (patch.sso_default_connection_id !== undefined) {
+    set.sso_default_connection_id = patch.sso_default_connection_id;
+  }
   if (patch.email_jit_provisioning !== undefined) {
     set.email_jit_provisioning = patch.email_jit_provisioning;
   }

@@ -84,7 +84,7 @@ describe('sessions/authenticate', () => {
       expect(key).toMatchObject({ kty: 'RSA', alg: 'RS256', use: 'sig' });
       expect(key?.d).toBeUndefined();
       const { payload } = await jwtVerify(jwt, createRemoteJWKSet(new URL(`${h.url}${path}`)), {
-        issuer: 'http://localhost:3000',
+        issuer: h.url,
         audience: h.project.project_id,
         currentDate: new Date(h.clock.now),
       });

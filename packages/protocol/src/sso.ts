@@ -1,0 +1,127 @@
+/** SSO connections on the wire: SAML and OIDC identity providers of an organization (docs/protocol.md §7.10). */
+import type { Ack } from './api.js';
+
+/** Pending until the identity provider's side is complete, then active (usable for sign-in). */
+export type SsoConnectionStatus = 'pending' | 'active';
+
+/** The two kinds of connection. */
+export type SsoConnectionKind = 'saml' | 'oidc';
+
+/**
+ * A label for the identity provider product, shown to admins; it changes nothing in the flow.
+ * Free text up to 64 characters; these are the ones the docs describe.
+ */
+export const IDENTITY_PROVIDERS = [
+  'generic',
+  'okta',
+  'microsoft-entra',
+  'google-workspace',
+  'jumpcloud',
+  'onelogin',
+  'keycloak',
+] as const;
+
+/**
+ * Which SAML attribute carries each member field. `email` falls back to the NameID when the
+ * attribute is absent; `groups` may be multi-valued.
+ */
+export interface SamlAttributeMapping {
+  email: string;
+  first_name: string;
+  last_name: string;
+  groups: string;
+}
+
+/** The default attribute names (what most IdPs can be told to send). */
+export const DEFAULT_SAML_ATTRIBUTE_MAPPING: SamlAttributeMapping = {
+  email: 'email',
+  first_name: 'firstName',
+  last_name: 'lastName',
+  groups: 'groups',
+};
+
+/** One X.509 certificate the IdP signs with; a connection may hold several during a rotation. */
+export interface SamlVerificationCertificate {
+  certificate_id: string;
+  /** PEM. */
+  certificate: string;
+  /** The certificate's issuer distinguished name. */
+  issuer: string;
+  created_at: string;
+  /** The certificate's notAfter. */
+  expires_at: string;
+}
+
+/** Members of an IdP group get a role (on every SSO sign-in, JIT or existing member). */
+export interface GroupRoleAssignment {
+  group: string;
+  role_id: string;
+}
+
+export interface SamlConnection {
+  organization_id: string;
+  connection_id: string;
+  status: SsoConnectionStatus;
+  display_name: string;
+  identity_provider: string;
+  /** Our side, to paste into the IdP: the SP entity ID (the audience of assertions). */
+  audience_uri: string;
+  /** Our side: the assertion consumer service URL (HTTP-POST binding). */
+  acs_url: string;
+  /** Our side as SP metadata XML. */
+  sp_metadata_url: string;
+  /** The IdP side. */
+  idp_entity_id: string;
+  idp_sso_url: string;
+  verification_certificates: SamlVerificationCertificate[];
+  attribute_mapping: SamlAttributeMapping;
+  saml_group_implicit_role_assignments: GroupRoleAssignment[];
+  /** Whether responses the IdP sends unprompted (no AuthnRequest of ours) are accepted. */
+  allow_idp_initiated: boolean;
+  created_at: string;
+  updated_at: string;
+}
+
+export interface OidcConnection {
+  organization_id: string;
+  connection_id: string;
+  status: SsoConnectionStatus;
+  display_name: string;
+  identity_provider: string;
+  /** Our side, to register at the IdP as the client's redirect URI. */
+  redirect_url: string;
+  issuer: string;
+  client_id: string;
+  /** Whether a client secret is stored; the secret itself is never returned. */
+  client_secret_set: boolean;
+  /** Found through the issuer's discovery document. */
+  authorization_url: string;
+  token_url: string;
+  userinfo_url: string;
+  jwks_url: string;
+  /** Roles from the ID token's `groups` claim. */
+  oidc_group_implicit_role_assignments: GroupRoleAssignment[];
+  created_at: string;
+  updated_at: string;
+}
+
+export interface SsoConnectionsResult extends Ack {
+  saml_connections: SamlConnection[];
+  oidc_connections: OidcConnection[];
+}
+
+export interface SamlConnectionResult extends Ack {
+  connection: SamlConnection;
+}
+
+export interface OidcConnectionResult extends Ack {
+  connection: OidcConnection;
+}
+
+export interface SsoConnectionDeleteResult extends Ack {
+  connection_id: string;
+}
+
+export interface SsoConnectionResult extends Ack {
+  connection: SamlConnection | OidcConnection;
+}

@@ -1,0 +1,156 @@
+// `gatehouse sso …` against a temporary SQLite database, with a real SAML IdP's certificate and
+// metadata and a real OpenID provider for discovery.
+import { writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startOidcIdp, startSamlIdp, type OidcIdp, type SamlIdp } from '@gatehouse/testing/idp';
+import { cliOnTempDatabase } from '../test/cli.js';
+
+const { cli } = cliOnTempDatabase('gatehouse-cli-sso-');
+
+const field = (text: string, name: string) =>
+  new RegExp(`^${name}:\\s+(.+)$`, 'm').exec(text)?.[1]?.trim() ?? '';
+
+let saml: SamlIdp;
+let oidc: OidcIdp;
+let projectId = '';
+
+beforeAll(async () => {
+  [saml, oidc] = await Promise.all([startSamlIdp(), startOidcIdp()]);
+  const project = await cli('project', 'create', '--name', 'SSO CLI');
+  projectId = field(project.stdout, 'project_id');
+  await cli('org', 'create', '--project', projectId, '--name', 'Initech', '--slug', 'initech');
+});
+
+afterAll(async () => {
+  await Promise.all([saml?.close(), oidc?.close()]);
+});
+
+describe('gatehouse sso', () => {
+  it('prints help for each subcommand', async () => {
+    for (const sub of ['list', 'create-saml', 'create-oidc', 'update', 'delete']) {
+      const res = await cli('sso', sub, '--help');
+      expect(res.code).toBe(0);
+      expect(res.stdout).toContain(`Usage: gatehouse sso ${sub}`);
+    }
+    expect((await cli('--help')).stdout).toContain('sso create-saml');
+  });
+
+  it('creates a SAML connection from a certificate file and prints what the IdP admin needs', async () => {
+    const certificateFile = join(tmpdir(), `gatehouse-cli-cert-${process.pid}.pem`);
+    writeFileSync(certificateFile, saml.certificate);
+    const created = await cli(
+      'sso',
+      'create-saml',
+      '--project',
+      projectId,
+      '--org',
+      'initech',
+      '--display-name',
+      'Okta',
+      '--idp-entity-id',
+      saml.entityId,
+      '--idp-sso-url',
+      saml.ssoUrl,
+      '--certificate-file',
+      certificateFile,
+      '--group-role',
+      'it-admins=admin',
+    );
+    expect(created.code).toBe(0);
+    const id = field(created.stdout, 'connection_id');
+    expect(id).toMatch(/^saml-connection-test-/);
+    expect(field(created.stdout, 'ACS URL')).toMatch(new RegExp(`/v1/sso/saml/acs/${id}$`));
+    expect(field(created.stdout, 'kind')).toBe('saml (active)');
+
+    const listed = await cli('sso', 'list', '--project', projectId, '--org', 'initech');
+    expect(listed.stdout).toContain(id);
+
+    const deleted = await cli(
+      'sso',
+      'delete',
+      '--project',
+      projectId,
+      '--org',
+      'initech',
+      '--connection',
+      id,
+    );
+    expect(deleted.code).toBe(0);
+    expect((await cli('sso', 'list', '--project', projectId, '--org', 'initech')).stdout).toBe(
+      'No SSO connections.\n',
+    );
+  });
+
+  it('sets a SAML connection up from metadata, then rotates its certificate', async () => {
+    const created = await cli(
+      'sso',
+      'create-saml',
+      '--project',
+      projectId,
+      '--org',
+      'initech',
+      '--metadata-url',
+      saml.metadataUrl,
+    );
+    expect(created.code).toBe(0);
+    const id = field(created.stdout, 'connection_id');
+    const oldCertificate = field(created.stdout, 'certificate').split(' ')[0] ?? '';
+    const otherFile = join(tmpdir(), `gatehouse-cli-other-${process.pid}.pem`);
+    writeFileSync(otherFile, saml.otherCertificate);
+    const rotated = await cli(
+      'sso',
+      'update',
+      '--project',
+      projectId,
+      '--org',
+      'initech',
+      '--connection',
+      id,
+      '--certificate-file',
+      otherFile,
+      '--remove-certificate',
+      oldCertificate,
+    );
+    expect(rotated.code).toBe(0);
+    expect(rotated.stdout).not.toContain(oldCertificate);
+    expect(rotated.stdout.match(/^certificate:/gm)).toHaveLength(1);
+  });
+
+  it('creates an OIDC connection through discovery, and reports a failed one', async () => {
+    const created = await cli(
+      'sso',
+      'create-oidc',
+      '--project',
+      projectId,
+      '--org',
+      'initech',
+      '--issuer',
+      oidc.issuer,
+      '--client-id',
+      'initech',
+      '--client-secret',
+      'initech-secret',
+    );
+    expect(created.code).toBe(0);
+    expect(field(created.stdout, 'kind')).toBe('oidc (active)');
+    expect(field(created.stdout, 'redirect URL')).toMatch(/\/v1\/sso\/oidc\/callback$/);
+    const failed = await cli(
+      'sso',
+      'create-oidc',
+      '--project',
+      projectId,
+      '--org',
+      'initech',
+      '--issuer',
+      'http://127.0.0.1:9/nothing',
+      '--client-id',
+      'x',
+      '--client-secret',
+      'y',
+    );
+    expect(failed.code).toBe(2);
+    expect(failed.stderr).toContain('oidc_discovery_failed');
+  });
+});

@@ -1,0 +1,64 @@
+/**
+ * Small HTML pages for full-page navigations (docs/protocol.md §8): a failure before the browser
+ * can be sent back to the app is shown here, naming its `error_type`, and never redirected to a
+ * URL that was not checked.
+ */
+import { ERROR_STATUS } from '@gatehouse/protocol';
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Failure } from '../products/result.js';
+
+const ESCAPES: Record<string, string> = {
+  '&': '&amp;',
+  '<': '&lt;',
+  '>': '&gt;',
+  '"': '&quot;',
+  "'": '&#39;',
+};
+
+/** Escapes text for HTML content and attribute values. */
+export function escapeHtml(text: string): string {
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+}
+
+/** A page with no scripts, styles only inline, and nothing loaded from elsewhere. */
+const PAGE_CSP =
+  "default-src 'none'; style-src 'unsafe-inline'; base-uri 'none'; form-action 'none'";
+
+/**
+ * Answers a failure as an HTML page with the failure's status.
+ *
+ * @example
+ * if (isFailure(result)) return sendErrorPage(request, reply, result, ctx.config.docsBase);
+ */
+export function sendErrorPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  failure: Failure,
+  docsBase: string,
+): FastifyReply {
+  const type = escapeHtml(failure.failure);
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Sign-in failed</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2328}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}small{color:#59636e}</style>
+</head>
+<body>
+<main>
+<h1>Sign-in failed</h1>
+<p>${escapeHtml(failure.message)}</p>
+<p>Error type: <code id="error-type">${type}</code> · <a href="${escapeHtml(`${docsBase}/errors#${failure.failure}`)}">what this means</a></p>
+<p><small>Request ${escapeHtml(request.id)}. Go back to the app and try again, or give this page to its administrator.</small></p>
+</main>
+</body>
+</html>
+`;
+  return reply
+    .code(ERROR_STATUS[failure.failure])
+    .header('Content-Security-Policy', PAGE_CSP)
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}

@@ -1,0 +1,276 @@
+/** The SSO sign-in routes: start (§8), the IdP-facing SAML ACS, SP metadata and OIDC callback, and `sso/authenticate` (§7.6). */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../../context.js';
+import { optionalSession, requiredSession, sdkCaller, secretCaller } from '../../http/auth.js';
+import { ApiError, unwrap } from '../../http/errors.js';
+import { sendErrorPage } from '../../http/pages.js';
+import { ok } from '../../http/reply.js';
+import { rawRoute, route } from '../../http/route.js';
+import { fail, isFailure, type Failure } from '../result.js';
+import { memberById } from '../members/service.js';
+import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
+import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';
+import {
+  createOidcConnection,
+  createSamlConnection,
+  deleteConnection,
+  deleteSamlCertificate,
+  getConnection,
+  listConnections,
+  updateOidcConnection,
+  updateSamlConnection,
+  updateSamlFromMetadata,
+} from './service.js';
+
+/** The largest SAML response accepted (base64 of a signed assertion with a few certificates). */
+const ACS_BODY_LIMIT = 1024 * 1024;
+
+function queryOf(request: FastifyRequest): URLSearchParams {
+  const url = request.raw.url ?? '';
+  const at = url.indexOf('?');
+  return new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
+}
+
+/** Registers the SSO routes. */
+export function registerSso(app: FastifyInstance, ctx: Context): void {
+  const page = (request: FastifyRequest, reply: FastifyReply, failure: Failure) =>
+    sendErrorPage(request, reply, failure, ctx.config.docsBase);
+  const redirect = (reply: FastifyReply, location: string) =>
+    reply.code(302).header('Cache-Control', 'no-store').redirect(location);
+
+  rawRoute(app, ENDPOINTS.ssoStart, async (request, reply) => {
+    const query = queryOf(request);
+    const publicToken = query.get('public_token') ?? '';
+    const project = publicToken === '' ? null : await ctx.projects.byPublicToken(publicToken);
+    if (!project) {
+      return page(
+        request,
+        reply,
+        fail('unauthorized_credentials', 'The public_token is missing or unknown.'),
+      );
+    }
+    const connectionId = query.get('connection_id') ?? '';
+    if (connectionId === '') {
+      return page(request, reply, fail('invalid_request', 'The connection_id is missing.'));
+    }
+    const optional = (name: string) => query.get(name) ?? undefined;
+    const result = await startSso(ctx, project, {
+      connection_id: connectionId,
+      pkce_code_challenge: optional('pkce_code_challenge'),
+      login_redirect_url: optional('login_redirect_url'),
+      signup_redirect_url: optional('signup_redirect_url'),
+    });
+    return isFailure(result) ? page(request, reply, result) : redirect(reply, result.location);
+  });
+
+  rawRoute(app, ENDPOINTS.samlMetadata, async (request, reply) => {
+    const xml = await samlMetadata(ctx, request.params.connection_id);
+    if (xml === null) {
+      return page(
+        request,
+        reply,
+        fail('connection_not_found', 'There is no such SAML connection.'),
+      );
+    }
+    return reply.type('application/samlmetadata+xml; charset=utf-8').send(xml);
+  });
+
+  rawRoute(app, ENDPOINTS.oidcCallback, async (request, reply) => {
+    const result = await finishOidc(ctx, queryOf(request));
+    return isFailure(result) ? page(request, reply, result) : redirect(reply, result.location);
+  });
+
+  // IdPs post the response as an HTML form: this scope alone reads form bodies.
+  void app.register(async (scope) => {
+    scope.addContentTypeParser(
+      'application/x-www-form-urlencoded',
+      { parseAs: 'string', bodyLimit: ACS_BODY_LIMIT },
+      (_request, body, done) => {
+        const text = typeof body === 'string' ? body : body.toString('utf8');
+        done(null, Object.fromEntries(new URLSearchParams(text)));
+      },
+    );
+    rawRoute(
+      scope,
+      ENDPOINTS.samlAcs,
+      async (request, reply) => {
+        const body = request.body as Record<string, unknown> | undefined;
+        const samlResponse = typeof body?.SAMLResponse === 'string' ? body.SAMLResponse : '';
+        if (samlResponse === '') {
+          return page(request, reply, fail('invalid_saml_response', 'No SAMLResponse was posted.'));
+        }
+        const result = await finishSaml(ctx, request.params.connection_id, samlResponse);
+        return isFailure(result) ? page(request, reply, result) : redirect(reply, result.location);
+      },
+      { bodyLimit: ACS_BODY_LIMIT },
+    );
+  });
+
+  route(app, ENDPOINTS.ssoAuthenticate, async (request, parse) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parse();
+    const presented = await optionalSession(ctx, caller);
+    return ok(request, unwrap(await authenticateSso(ctx, caller.project, body, presented)));
+  });
+}
+
+/** Whether any of the roles grants an action on `stytch.sso`. */
+function mayManageSso(roles: readonly string[], action: string): boolean {
+  return DEFAULT_RBAC_POLICY.roles.some(
+    (role) =>
+      roles.includes(role.role_id) &&
+      role.permissions.some(
+        (p) =>
+          p.resource_id === 'stytch.sso' && (p.actions.includes('*') || p.actions.includes(action)),
+      ),
+  );
+}
+
+/** Registers the connection management routes: the management API and the SDK's §7.10 endpoints. */
+export function registerSsoConnections(app: FastifyInstance, ctx: Context): void {
+  /** The caller's project and organization, if their session's roles allow `action` on SSO. */
+  const member = async (request: FastifyRequest, action: string) => {
+    const caller = await sdkCaller(ctx, request);
+    const session = await requiredSession(ctx, caller);
+    const self = await memberById(ctx.db, caller.project.id, session.row.member_id);
+    if (
+      !self ||
+      !mayManageSso(
+        self.roles.map((r) => r.role_id),
+        action,
+      )
+    ) {
+      throw new ApiError(
+        'unauthorized_action',
+        'Your roles do not allow managing this organization’s SSO connections.',
+      );
+    }
+    return { project: caller.project, organizationId: session.row.organization_id };
+  };
+
+  route(app, ENDPOINTS.ssoList, async (request) => {
+    const project = await secretCaller(ctx, request);
+    return ok(request, unwrap(await listConnections(ctx, project, request.params.organization_id)));
+  });
+  route(app, ENDPOINTS.ssoGet, async (request) => {
+    const project = await secretCaller(ctx, request);
+    const { organization_id, connection_id } = request.params;
+    return ok(request, unwrap(await getConnection(ctx, project, organization_id, connection_id)));
+  });
+  route(app, ENDPOINTS.ssoDelete, async (request) => {
+    const project = await secretCaller(ctx, request);
+    const { organization_id, connection_id } = request.params;
+    return ok(
+      request,
+      unwrap(await deleteConnection(ctx, project, organization_id, connection_id)),
+    );
+  });
+  route(app, ENDPOINTS.ssoCreateSaml, async (request, parse) => {
+    const project = await secretCaller(ctx, request);
+    const body = parse();
+    return ok(
+      request,
+      unwrap(await createSamlConnection(ctx, project, request.params.organization_id, body)),
+    );
+  });
+  route(app, ENDPOINTS.ssoUpdateSaml, async (request, parse) => {
+    const project = await secretCaller(ctx, request);
+    const body = parse();
+    const { organization_id, connection_id } = request.params;
+    return ok(
+      request,
+      unwrap(await updateSamlConnection(ctx, project, organization_id, connection_id, body)),
+    );
+  });
+  route(app, ENDPOINTS.ssoUpdateSamlByMetadata, async (request, parse) => {
+    const project = await secretCaller(ctx, request);
+    const body = parse();
+    const { organization_id, connection_id } = request.params;
+    return ok(
+      request,
+      unwrap(await updateSamlFromMetadata(ctx, project, organization_id, connection_id, body)),
+    );
+  });
+  route(app, ENDPOINTS.ssoDeleteSamlCertificate, async (request) => {
+    const project = await secretCaller(ctx, request);
+    const { organization_id, connection_id, certificate_id } = request.params;
+    return ok(
+      request,
+      unwrap(
+        await deleteSamlCertificate(ctx, project, organization_id, connection_id, certificate_id),
+      ),
+    );
+  });
+  route(app, ENDPOINTS.ssoCreateOidc, async (request, parse) => {
+    const project = await secretCaller(ctx, request);
+    const body = parse();
+    return ok(
+      request,
+      unwrap(await createOidcConnection(ctx, project, request.params.organization_id, body)),
+    );
+  });
+  route(app, ENDPOINTS.ssoUpdateOidc, async (request, parse) => {
+    const project = await secretCaller(ctx, request);
+    const body = parse();
+    const { organization_id, connection_id } = request.params;
+    return ok(
+      request,
+      unwrap(await updateOidcConnection(ctx, project, organization_id, connection_id, body)),
+    );
+  });
+
+  route(app, ENDPOINTS.sdkSsoList, async (request) => {
+    const { project, organizationId } = await member(request, 'get');
+    return ok(request, unwrap(await listConnections(ctx, project, organizationId)));
+  });
+  route(app, ENDPOINTS.sdkSsoDelete, async (request) => {
+    const { project, organizationId } = await member(request, 'delete');
+    return ok(
+      request,
+      unwrap(await deleteConnection(ctx, project, organizationId, request.params.connection_id)),
+    );
+  });
+  route(app, ENDPOINTS.sdkSsoCreateSaml, async (request, parse) => {
+    const { project, organizationId } = await member(request, 'create');
+    return ok(request, unwrap(await createSamlConnection(ctx, project, organizationId, parse())));
+  });
+  route(app, ENDPOINTS.sdkSsoUpdateSaml, async (request, parse) => {
+    const { project, organizationId } = await member(request, 'update');
+    const { connection_id } = request.params;
+    return ok(
+      request,
+      unwrap(await updateSamlConnection(ctx, project, organizationId, connection_id, parse())),
+    );
+  });
+  route(app, ENDPOINTS.sdkSsoUpdateSamlByMetadata, async (request, parse) => {
+    const { project, organizationId } = await member(request, 'update');
+    const { connection_id } = request.params;
+    return ok(
+      request,
+      unwrap(await updateSamlFromMetadata(ctx, project, organizationId, connection_id, parse())),
+    );
+  });
+  route(app, ENDPOINTS.sdkSsoDeleteSamlCertificate, async (request) => {
+    const { project, organizationId } = await member(request, 'update');
+    const { connection_id, certificate_id } = request.params;
+    return ok(
+      request,
+      unwrap(
+        await deleteSamlCertificate(ctx, project, organizationId, connection_id, certificate_id),
+      ),
+    );
+  });
+  route(app, ENDPOINTS.sdkSsoCreateOidc, async (request, parse) => {
+    const { project, organizationId } = await member(request, 'create');
+    return ok(request, unwrap(await createOidcConnection(ctx, project, organizationId, parse())));
+  });
+  route(app, ENDPOINTS.sdkSsoUpdateOidc, async (request, parse) => {
+    const { project, organizationId } = await member(request, 'update');
+    const { connection_id } = request.params;
+    return ok(
+      request,
+      unwrap(await updateOidcConnection(ctx, project, organizationId, connection_id, parse())),
+    );
+  });
+}

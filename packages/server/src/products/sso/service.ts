@@ -1,0 +1,467 @@
+/**
+ * Managing SSO connections: create, read, change and delete SAML and OIDC connections of an
+ * organization. Every write runs in one transaction with the organization's list of active
+ * connections, so the organization object never names a connection that is not usable.
+ */
+import type {
+  Environment,
+  GroupRoleAssignment,
+  OidcConnection,
+  SamlConnection,
+  SsoConnectionKind,
+} from '@gatehouse/protocol';
+import type { z } from 'zod';
+import type {
+  oidcConnectionFields,
+  samlConnectionFields,
+  samlMetadataFields,
+} from '@gatehouse/protocol/endpoints';
+import { isoAt, type Context, type Db } from '../../context.js';
+import { newId } from '../../crypto/random.js';
+import type { SsoConnectionsTable } from '../../store/schema.js';
+import { organizationById } from '../organizations/service.js';
+import type { Project } from '../projects/service.js';
+import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
+import { allOrNothing, fail, isFailure, type Failure } from '../result.js';
+import {
+  EMPTY_OIDC_SETTINGS,
+  EMPTY_SAML_SETTINGS,
+  oidcSettings,
+  oidcStatus,
+  parseCertificate,
+  samlSettings,
+  samlStatus,
+  ssoUrls,
+  toOidcConnection,
+  toSamlConnection,
+  type OidcSettings,
+  type SamlSettings,
+} from './connections.js';
+import { readIdpMetadata } from './metadata.js';
+import { discoverProvider, issuerUrl } from './oidc-discovery.js';
+import {
+  certificateRowsOf,
+  connectionRow,
+  connectionRowsOf,
+  deleteCertificateRow,
+  deleteConnectionRow,
+  insertCertificate,
+  insertConnection,
+  refreshOrganizationConnections,
+  updateConnectionRow,
+} from './store.js';
+
+export type SamlInput = z.output<typeof samlConnectionFields>;
+export type SamlMetadataInput = z.output<typeof samlMetadataFields>;
+export type OidcInput = z.output<typeof oidcConnectionFields>;
+
+const notFound = (): Failure =>
+  fail('connection_not_found', 'This organization has no SSO connection with that id.');
+
+function checkGroupRoles(assignments: GroupRoleAssignment[] | undefined): Failure | null {
+  const known = new Set(DEFAULT_RBAC_POLICY.roles.map((r) => r.role_id));
+  const unknown = assignments?.find((a) => !known.has(a.role_id));
+  return unknown
+    ? fail('invalid_request', `There is no role ${unknown.role_id} in the project's RBAC policy.`)
+    : null;
+}
+
+/** An IdP URL: https, or http on a loopback host (an IdP on the same machine). */
+function checkIdpUrl(value: string, field: string): Failure | null {
+  if (value === '') return null;
+  const url = issuerUrl(value);
+  return isFailure(url)
+    ? fail('invalid_request', `The ${field} must be an https URL (http only on loopback hosts).`)
+    : null;
+}
+
+async function wireOf(
+  ctx: Context,
+  db: Db,
+  row: SsoConnectionsTable,
+): Promise<SamlConnection | OidcConnection> {
+  const urls = ssoUrls(ctx.config.publicUrl);
+  if (row.kind === 'oidc') return toOidcConnection(row, urls);
+  return toSamlConnection(row, await certificateRowsOf(db, [row.id]), urls);
+}
+
+/** A connection of the organization, or a failure that does not say whether it exists elsewhere. */
+async function ownConnection(
+  db: Db,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+  kind?: SsoConnectionKind,
+): Promise<SsoConnectionsTable | Failure> {
+  const row = await connectionRow(db, project.id, connectionId);
+  if (!row || row.organization_id !== organizationId || (kind && row.kind !== kind)) {
+    return notFound();
+  }
+  return row;
+}
+
+async function checkOrganization(
+  db: Db,
+  project: Project,
+  organizationId: string,
+): Promise<Failure | null> {
+  return (await organizationById(db, project.id, organizationId))
+    ? null
+    : fail('organization_not_found', 'The project has no organization with this id.');
+}
+
+/** The organization's connections, SAML and OIDC apart. */
+export async function listConnections(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+): Promise<{ saml_connections: SamlConnection[]; oidc_connections: OidcConnection[] } | Failure> {
+  const missing = await checkOrganization(ctx.db, project, organizationId);
+  if (missing) return missing;
+  const rows = await connectionRowsOf(ctx.db, project.id, organizationId);
+  const certificates = await certificateRowsOf(
+    ctx.db,
+    rows.filter((r) => r.kind === 'saml').map((r) => r.id),
+  );
+  const urls = ssoUrls(ctx.config.publicUrl);
+  return {
+    saml_connections: rows
+      .filter((r) => r.kind === 'saml')
+      .map((r) => toSamlConnection(r, certificates, urls)),
+    oidc_connections: rows.filter((r) => r.kind === 'oidc').map((r) => toOidcConnection(r, urls)),
+  };
+}
+
+/** One connection of the organization. */
+export async function getConnection(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+): Promise<{ connection: SamlConnection | OidcConnection } | Failure> {
+  const row = await ownConnection(ctx.db, project, organizationId, connectionId);
+  if (isFailure(row)) return row;
+  return { connection: await wireOf(ctx, ctx.db, row) };
+}
+
+/** Applies SAML fields to a stored connection (in a transaction) and recomputes its status. */
+async function applySaml(
+  ctx: Context,
+  db: Db,
+  row: SsoConnectionsTable,
+  input: SamlInput,
+  extraCertificates: string[],
+  env: Environment,
+): Promise<SamlConnection | Failure> {
+  const current = samlSettings(row);
+  const settings: SamlSettings = {
+    ...current,
+    ...(input.idp_entity_id !== undefined ? { idp_entity_id: input.idp_entity_id } : {}),
+    ...(input.idp_sso_url !== undefined ? { idp_sso_url: input.idp_sso_url } : {}),
+    ...(input.allow_idp_initiated !== undefined
+      ? { allow_idp_initiated: input.allow_idp_initiated }
+      : {}),
+    ...(input.saml_group_implicit_role_assignments !== undefined
+      ? { group_roles: input.saml_group_implicit_role_assignments }
+      : {}),
+    attribute_mapping: { ...current.attribute_mapping, ...input.attribute_mapping },
+  };
+  const invalid =
+    checkIdpUrl(settings.idp_sso_url, 'idp_sso_url') ??
+    checkGroupRoles(input.saml_group_implicit_role_assignments);
+  if (invalid) return invalid;
+
+  const now = ctx.now();
+  const pems = [
+    ...(input.x509_certificate !== undefined ? [input.x509_certificate] : []),
+    ...extraCertificates,
+  ];
+  const existing = await certificateRowsOf(db, [row.id]);
+  const known = new Set(existing.map((c) => c.certificate));
+  for (const pem of pems) {
+    const cert = parseCertificate(pem);
+    if (!cert) return fail('invalid_certificate', 'The certificate is not an X.509 certificate.');
+    if (cert.expiresAt.getTime() <= now) {
+      return fail('invalid_certificate', 'The certificate has expired.');
+    }
+    if (known.has(cert.pem)) continue;
+    known.add(cert.pem);
+    await insertCertificate(db, {
+      id: newId('saml-certificate', env),
+      connection_id: row.id,
+      certificate: cert.pem,
+      issuer: cert.issuer,
+      expires_at: cert.expiresAt.toISOString(),
+      created_at: isoAt(now),
+    });
+  }
+  const updated: SsoConnectionsTable = {
+    ...row,
+    display_name: input.display_name ?? row.display_name,
+    identity_provider: input.identity_provider ?? row.identity_provider,
+    settings: JSON.stringify(settings),
+    status: samlStatus(settings, known.size),
+    updated_at: isoAt(now),
+  };
+  await updateConnectionRow(db, row.id, {
+    display_name: updated.display_name,
+    identity_provider: updated.identity_provider,
+    settings: updated.settings,
+    status: updated.status,
+    updated_at: updated.updated_at,
+  });
+  await refreshOrganizationConnections(db, row.project_id, row.organization_id, now);
+  return toSamlConnection(
+    updated,
+    await certificateRowsOf(db, [row.id]),
+    ssoUrls(ctx.config.publicUrl),
+  );
+}
+
+function newRow(
+  project: Project,
+  organizationId: string,
+  kind: SsoConnectionKind,
+  displayName: string,
+  identityProvider: string,
+  settings: SamlSettings | OidcSettings,
+  now: number,
+): SsoConnectionsTable {
+  return {
+    id: newId(kind === 'saml' ? 'saml-connection' : 'oidc-connection', project.environment),
+    project_id: project.id,
+    organization_id: organizationId,
+    kind,
+    display_name: displayName,
+    identity_provider: identityProvider,
+    status: 'pending',
+    settings: JSON.stringify(settings),
+    secret_encrypted: null,
+    created_at: isoAt(now),
+    updated_at: isoAt(now),
+  };
+}
+
+/** Creates a SAML connection; with the IdP fields given it is active at once. */
+export async function createSamlConnection(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  input: SamlInput,
+): Promise<{ connection: SamlConnection } | Failure> {
+  return allOrNothing(ctx.db, async (trx) => {
+    const missing = await checkOrganization(trx, project, organizationId);
+    if (missing) return missing;
+    const row = newRow(
+      project,
+      organizationId,
+      'saml',
+      input.display_name ?? 'SAML',
+      input.identity_provider ?? 'generic',
+      EMPTY_SAML_SETTINGS,
+      ctx.now(),
+    );
+    await insertConnection(trx, row);
+    const connection = await applySaml(ctx, trx, row, input, [], project.environment);
+    return isFailure(connection) ? connection : { connection };
+  });
+}
+
+/** Changes a SAML connection; `x509_certificate` adds a certificate beside the ones it has. */
+export async function updateSamlConnection(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+  input: SamlInput,
+): Promise<{ connection: SamlConnection } | Failure> {
+  return allOrNothing(ctx.db, async (trx) => {
+    const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
+    if (isFailure(row)) return row;
+    const connection = await applySaml(ctx, trx, row, input, [], project.environment);
+    return isFailure(connection) ? connection : { connection };
+  });
+}
+
+/** Sets a SAML connection's IdP side from the IdP's metadata, given as a URL or as XML. */
+export async function updateSamlFromMetadata(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+  input: SamlMetadataInput,
+): Promise<{ connection: SamlConnection } | Failure> {
+  if ((input.metadata_url === undefined) === (input.metadata_xml === undefined)) {
+    return fail('invalid_request', 'Give exactly one of metadata_url and metadata_xml.');
+  }
+  const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'saml');
+  if (isFailure(existing)) return existing;
+  const metadata = await readIdpMetadata(input, project.environment === 'test');
+  if (isFailure(metadata)) return metadata;
+  return allOrNothing(ctx.db, async (trx) => {
+    const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
+    if (isFailure(row)) return row;
+    const connection = await applySaml(
+      ctx,
+      trx,
+      row,
+      { idp_entity_id: metadata.entityId, idp_sso_url: metadata.ssoUrl },
+      metadata.certificates,
+      project.environment,
+    );
+    return isFailure(connection) ? connection : { connection };
+  });
+}
+
+/** Removes one verification certificate; a connection left without one becomes pending. */
+export async function deleteSamlCertificate(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+  certificateId: string,
+): Promise<{ connection: SamlConnection } | Failure> {
+  return allOrNothing(ctx.db, async (trx) => {
+    const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
+    if (isFailure(row)) return row;
+    if (!(await deleteCertificateRow(trx, row.id, certificateId))) {
+      return fail('certificate_not_found', 'The connection has no certificate with this id.');
+    }
+    const connection = await applySaml(ctx, trx, row, {}, [], project.environment);
+    return isFailure(connection) ? connection : { connection };
+  });
+}
+
+/**
+ * The OIDC settings after a change: discovery runs whenever the issuer, client id or secret
+ * change, before anything is saved, so a provider that cannot be reached changes nothing.
+ */
+async function nextOidc(
+  ctx: Context,
+  row: SsoConnectionsTable | null,
+  input: OidcInput,
+): Promise<{ settings: OidcSettings; secret: string | null } | Failure> {
+  const invalid = checkGroupRoles(input.oidc_group_implicit_role_assignments);
+  if (invalid) return invalid;
+  const current = row ? oidcSettings(row) : EMPTY_OIDC_SETTINGS;
+  const secret =
+    input.client_secret ?? (row?.secret_encrypted ? ctx.box.open(row.secret_encrypted) : null);
+  let settings: OidcSettings = {
+    ...current,
+    ...(input.client_id !== undefined ? { client_id: input.client_id } : {}),
+    ...(input.oidc_group_implicit_role_assignments !== undefined
+      ? { group_roles: input.oidc_group_implicit_role_assignments }
+      : {}),
+  };
+  const issuer = input.issuer ?? current.issuer;
+  const rediscover =
+    issuer !== '' &&
+    (input.issuer !== undefined ||
+      input.client_id !== undefined ||
+      input.client_secret !== undefined);
+  if (rediscover) {
+    const config = await discoverProvider(issuer, settings.client_id, secret ?? '');
+    if (isFailure(config)) return config;
+    const metadata = config.serverMetadata();
+    settings = {
+      ...settings,
+      issuer: metadata.issuer,
+      authorization_url: metadata.authorization_endpoint ?? '',
+      token_url: metadata.token_endpoint ?? '',
+      userinfo_url: metadata.userinfo_endpoint ?? '',
+      jwks_url: metadata.jwks_uri ?? '',
+    };
+  }
+  return { settings, secret };
+}
+
+async function saveOidc(
+  ctx: Context,
+  db: Db,
+  row: SsoConnectionsTable,
+  input: OidcInput,
+  next: { settings: OidcSettings; secret: string | null },
+): Promise<OidcConnection> {
+  const now = ctx.now();
+  const updated: SsoConnectionsTable = {
+    ...row,
+    display_name: input.display_name ?? row.display_name,
+    identity_provider: input.identity_provider ?? row.identity_provider,
+    settings: JSON.stringify(next.settings),
+    secret_encrypted:
+      input.client_secret !== undefined ? ctx.box.seal(input.client_secret) : row.secret_encrypted,
+    status: oidcStatus(next.settings, next.secret !== null && next.secret !== ''),
+    updated_at: isoAt(now),
+  };
+  await updateConnectionRow(db, row.id, {
+    display_name: updated.display_name,
+    identity_provider: updated.identity_provider,
+    settings: updated.settings,
+    secret_encrypted: updated.secret_encrypted,
+    status: updated.status,
+    updated_at: updated.updated_at,
+  });
+  await refreshOrganizationConnections(db, row.project_id, row.organization_id, now);
+  return toOidcConnection(updated, ssoUrls(ctx.config.publicUrl));
+}
+
+/** Creates an OIDC connection; with issuer, client id and secret it is active at once. */
+export async function createOidcConnection(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  input: OidcInput,
+): Promise<{ connection: OidcConnection } | Failure> {
+  const missing = await checkOrganization(ctx.db, project, organizationId);
+  if (missing) return missing;
+  const next = await nextOidc(ctx, null, input);
+  if (isFailure(next)) return next;
+  return allOrNothing(ctx.db, async (trx) => {
+    const row = newRow(
+      project,
+      organizationId,
+      'oidc',
+      input.display_name ?? 'OIDC',
+      input.identity_provider ?? 'generic',
+      EMPTY_OIDC_SETTINGS,
+      ctx.now(),
+    );
+    await insertConnection(trx, row);
+    return { connection: await saveOidc(ctx, trx, row, input, next) };
+  });
+}
+
+/** Changes an OIDC connection. */
+export async function updateOidcConnection(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+  input: OidcInput,
+): Promise<{ connection: OidcConnection } | Failure> {
+  const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
+  if (isFailure(existing)) return existing;
+  const next = await nextOidc(ctx, existing, input);
+  if (isFailure(next)) return next;
+  return allOrNothing(ctx.db, async (trx) => {
+    const row = await ownConnection(trx, project, organizationId, connectionId, 'oidc');
+    if (isFailure(row)) return row;
+    return { connection: await saveOidc(ctx, trx, row, input, next) };
+  });
+}
+
+/** Deletes a connection; the organization's default moves to another active one, if any. */
+export async function deleteConnection(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+): Promise<{ connection_id: string } | Failure> {
+  return allOrNothing(ctx.db, async (trx) => {
+    const row = await ownConnection(trx, project, organizationId, connectionId);
+    if (isFailure(row)) return row;
+    await deleteConnectionRow(trx, row.id);
+    await refreshOrganizationConnections(trx, project.id, organizationId, ctx.now());
+    return { connection_id: row.id };
+  });
+}
