@@ -1,0 +1,62 @@
+/** Browser steps several suites share: authenticator-app enrolment and the signed-in check. */
+import { createHmac } from 'node:crypto';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** RFC 6238 (SHA-1, 30 s, 6 digits), written out here so the server's own code is not trusted. */
+export function totpCode(base32Secret: string, atMs: number = Date.now()): string {
+  const alphabet = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+  let bits = '';
+  for (const char of base32Secret.toUpperCase().replace(/[\s=]/g, '')) {
+    bits += alphabet.indexOf(char).toString(2).padStart(5, '0');
+  }
+  const key = Buffer.from(bits.match(/.{8}/g)!.map((byte) => parseInt(byte, 2)));
+  const counter = Buffer.alloc(8);
+  counter.writeBigUInt64BE(BigInt(Math.floor(atMs / 30_000)));
+  const mac = createHmac('sha1', key).update(counter).digest();
+  const offset = mac[mac.length - 1]! & 0x0f;
+  const value = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
+  return value.toString().padStart(6, '0');
+}
+
+/**
+ * From the widget's MFA prompt of an unenrolled member: set up an authenticator app through the
+ * manual secret and stop on the backup codes screen. Returns the secret.
+ */
+export async function enrollTotp(page: Page, options: { wrongCodeFirst?: boolean } = {}) {
+  await page.getByRole('heading', { name: 'Set up Multi-Factor Authentication' }).waitFor();
+  await page.getByRole('button', { name: 'Use an authenticator app' }).click();
+  await page
+    .getByRole('heading', { name: 'Scan the QR code to link your authenticator app' })
+    .waitFor();
+  const qr = page.getByRole('img', { name: 'QR code for your authenticator app' });
+  await qr.waitFor();
+  expect(await qr.getAttribute('src')).toMatch(/^data:image\/png;base64,/);
+  await page.getByRole('button', { name: 'Having trouble scanning?' }).click();
+  await page.getByRole('heading', { name: 'Having trouble scanning the QR code?' }).waitFor();
+  const shown = (await page.locator('.gh-secret').textContent()) ?? '';
+  // Shown in lowercase groups of four, as the member would type it into an app.
+  expect(shown).toMatch(/^[a-z2-7]{4}( [a-z2-7]{1,4})+$/);
+  const secret = shown.replace(/\s/g, '').toUpperCase();
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Enter verification code' }).waitFor();
+  const passcode = page.getByLabel('Passcode');
+  if (options.wrongCodeFirst) {
+    const right = totpCode(secret);
+    const wrong = String((Number(right) + 500_000) % 1_000_000).padStart(6, '0');
+    await passcode.fill(wrong);
+    await page.getByText('Invalid passcode, please try again.').waitFor();
+  }
+  await passcode.fill(totpCode(secret));
+  await page.getByRole('heading', { name: 'Save your backup codes!' }).waitFor();
+  return secret;
+}
+
+/** The widget's success screen and the host page's session line. */
+export async function expectLoggedIn(page: Page, email: string, organizationName: string) {
+  await page.getByText('Success!').waitFor();
+  await page.getByText('You have successfully logged in.').waitFor();
+  await expect
+    .poll(() => page.locator('#session-status').textContent())
+    .toBe(`Signed in as ${email} (${organizationName})`);
+}
