@@ -114,6 +114,15 @@ export async function refreshOrganizationConnections(
   organizationId: string,
   now: number,
 ): Promise<void> {
+  // Lock the organization row first (an update holds it until commit on PostgreSQL; SQLite
+  // writes one at a time anyway): concurrent writers then read each other's committed
+  // connections, so the last to commit writes the complete list.
+  await db
+    .updateTable('organizations')
+    .set({ updated_at: isoAt(now) })
+    .where('id', '=', organizationId)
+    .where('project_id', '=', projectId)
+    .execute();
   const rows = await connectionRowsOf(db, projectId, organizationId);
   const active = rows.filter((r) => r.status === 'active');
   const org = await db
