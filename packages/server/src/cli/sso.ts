@@ -223,8 +223,10 @@ export const ssoUpdate = defineCommand({
   name: ['sso', 'update'],
   summary: 'Change an SSO connection',
   usage:
-    '--project ID --org ORG_ID_OR_SLUG --connection ID [SAML options | --issuer URL ' +
-    '--client-id ID --client-secret S] [--remove-certificate CERT_ID]',
+    '--project ID --org ORG_ID_OR_SLUG --connection ID [--display-name N] [--idp-entity-id ID] ' +
+    '[--idp-sso-url URL] [--certificate-file PATH] [--metadata-url URL | --metadata-file PATH] ' +
+    '[--allow-idp-initiated] [--group-role GROUP=ROLE]… [--remove-certificate CERT_ID] ' +
+    '[--issuer URL] [--client-id ID] [--client-secret S]',
   description:
     'Changes a connection; what is not given stays. --certificate-file adds a certificate beside ' +
     'the ones the connection has, and --remove-certificate removes one: together they rotate ' +
