@@ -20,6 +20,16 @@ const PRODUCTS = {
   message:
     'The ground floor never imports products; they reach it through Context (docs/architecture.md §3).',
 };
+const AUTH = {
+  group: ['**/auth/*', '**/auth/**'],
+  message: 'The ground floor never imports the sign-in core (docs/architecture.md §3).',
+};
+/** The sign-in core reads the entities (members, organizations, projects) and no other product. */
+const FEATURE_PRODUCTS = {
+  regex: '(^|/)products/(?!(members|organizations|projects)/service\\.js$)',
+  message:
+    'auth/ is called by products, never the other way round; it reads only the member, organization and project entities (docs/architecture.md §3).',
+};
 
 export default tseslint.config(
   {
@@ -75,21 +85,21 @@ export default tseslint.config(
       'packages/server/src/delivery/**/*.ts',
     ],
     ignores: ['**/*.test.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [PRODUCTS, HTTP, FASTIFY] }] },
+    rules: { 'no-restricted-imports': ['error', { patterns: [PRODUCTS, AUTH, HTTP, FASTIFY] }] },
+  },
+  {
+    files: ['packages/server/src/auth/**/*.ts'],
+    // Tests start a real server, so they may reach the whole app.
+    ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [FEATURE_PRODUCTS, HTTP, FASTIFY] }],
+    },
   },
   {
     files: ['packages/server/src/products/**/*.ts'],
-    ignores: [
-      // Tests start a real server, so they may reach the whole app.
-      '**/*.test.ts',
-      // HTTP adapters, exempt for now: each products/<name>/routes.ts registers Fastify routes
-      // with http/ helpers, and route registration is moving into the protocol's endpoint table.
-      // mfa-caller.ts is the MFA routes' shared preamble (reads the Fastify request, parses the
-      // body) and magic-links/limits.ts throws the routes' 429; both go with the routes.
-      'packages/server/src/products/*/routes.ts',
-      'packages/server/src/products/sessions/mfa-caller.ts',
-      'packages/server/src/products/magic-links/limits.ts',
-    ],
+    // routes.ts is each product's HTTP edge: it registers routes with http/ helpers. Tests start
+    // a real server, so they may reach the whole app.
+    ignores: ['**/*.test.ts', 'packages/server/src/products/*/routes.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [HTTP, FASTIFY] }] },
   },
   {

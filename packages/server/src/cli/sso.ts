@@ -3,7 +3,7 @@ import { readFileSync } from 'node:fs';
 import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
 import type { Context } from '../context.js';
 import type { Project } from '../products/projects/service.js';
-import { isFailure, type Failure } from '../products/result.js';
+import { isFailure, type Failure } from '../result.js';
 import {
   createOidcConnection,
   createSamlConnection,

@@ -3,8 +3,8 @@ import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { isOriginAllowed } from '../products/projects/policy.js';
 import type { Project } from '../products/projects/service.js';
-import type { PresentedSession } from '../products/sessions/complete.js';
-import { findLiveSession } from '../products/sessions/service.js';
+import type { PresentedSession } from '../auth/complete.js';
+import { findLiveSession } from '../auth/sessions.js';
 import { ApiError } from './errors.js';
 
 /** An authenticated SDK call: the project, and the session token if one was sent. */

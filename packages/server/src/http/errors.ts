@@ -5,7 +5,7 @@ import {
   type ErrorType,
   type SchemaIssue,
 } from '@gatehouse/protocol';
-import { isFailure, type Failure } from '../products/result.js';
+import { isFailure, type Failure } from '../result.js';
 
 /**
  * An error answered to the caller. Services return expected failures as values; routes turn them

@@ -5,7 +5,7 @@
  */
 import { ERROR_STATUS } from '@gatehouse/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Failure } from '../products/result.js';
+import type { Failure } from '../result.js';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',

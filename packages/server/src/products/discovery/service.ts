@@ -31,16 +31,16 @@ import {
 } from '../organizations/service.js';
 import { refuseDiscoveryDomains } from '../organizations/jit-domains.js';
 import type { Project } from '../projects/service.js';
-import { allOrNothing, fail, type Failure } from '../result.js';
+import { allOrNothing, fail, type Failure } from '../../result.js';
 import {
   completeAuthentication,
   mfaNeeded,
   mfaRequiredFor,
   type AuthOutcome,
   type PresentedSession,
-} from '../sessions/complete.js';
-import { factorsFor, primaryFactors } from '../sessions/factor-scope.js';
-import { createIntermediateSession, findIntermediateSession } from '../sessions/intermediate.js';
+} from '../../auth/complete.js';
+import { factorsFor, primaryFactors } from '../../auth/factor-scope.js';
+import { createIntermediateSession, findIntermediateSession } from '../../auth/intermediate.js';
 
 /** Who is discovering: a verified address and the factors behind it. */
 export interface DiscoveryIdentity {

@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { optionalSession, sdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
-import { limitEmailSends } from './limits.js';
+import { limitEmailSends } from '../../http/send-limits.js';
 import { authenticateMagicLink, sendDiscovery, sendLoginOrSignup } from './service.js';
 
 /** Registers the magic-link routes. */

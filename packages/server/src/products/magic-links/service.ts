@@ -15,13 +15,13 @@ import {
   memberEmailId,
   normalizeEmail,
 } from '../members/service.js';
-import { unlockFactors } from '../factor-lockout/service.js';
+import { unlockFactors } from '../../auth/factor-lockout.js';
 import { allowsAuthMethod, jitDecision, organizationById } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
-import { allOrNothing, fail, type Failure } from '../result.js';
-import type { AuthOutcome, PresentedSession } from '../sessions/complete.js';
-import { completePrimary } from '../sessions/primary.js';
+import { allOrNothing, fail, type Failure } from '../../result.js';
+import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
+import { completePrimary } from '../../auth/primary.js';
 import { issueLinkToken, redeemLinkToken } from './tokens.js';
 
 /** The factor a redeemed e-mail link proves. */

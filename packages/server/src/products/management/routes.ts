@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { secretCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
-import { authenticateForBackend, revokeForBackend } from '../sessions/lifecycle.js';
+import { authenticateForBackend, revokeForBackend } from '../sessions/service.js';
 import {
   manageCreateMember,
   manageCreateOrganization,

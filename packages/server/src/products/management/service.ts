@@ -1,7 +1,7 @@
 /** The management API's operations for host backends: organizations and members by secret key. */
 import { isValidEmail, type Member, type Organization } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
-import { unlockFactors } from '../factor-lockout/service.js';
+import { unlockFactors } from '../../auth/factor-lockout.js';
 import { createMember, memberById, type CreateMemberInput } from '../members/service.js';
 import {
   SLUG_PATTERN,
@@ -14,7 +14,7 @@ import { refusePublicDomains } from '../organizations/jit-domains.js';
 import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
 import type { Project } from '../projects/service.js';
 import { setMemberPassword } from '../passwords/service.js';
-import { allOrNothing, fail, type Failure } from '../result.js';
+import { allOrNothing, fail, type Failure } from '../../result.js';
 import { connectionRowsOf } from '../sso/store.js';
 
 /** Creates an organization in the project. */

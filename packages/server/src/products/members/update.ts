@@ -3,7 +3,7 @@ import type { Member, MfaMethod } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import type { MembersTable } from '../../store/schema.js';
 import { normalizePhoneNumber } from '../otp-sms/phone.js';
-import { fail, type Failure } from '../result.js';
+import { fail, type Failure } from '../../result.js';
 import { memberById } from './service.js';
 
 /** The MFA fields an update may change; absent fields stay as they are. */

@@ -1,5 +1,5 @@
 /** Which e-mail domains an organization may list for e-mail JIT: never a public mail provider's. */
-import { fail, type Failure } from '../result.js';
+import { fail, type Failure } from '../../result.js';
 
 /**
  * Mail domains anyone can get an address at. Listing one for JIT would let every stranger with a

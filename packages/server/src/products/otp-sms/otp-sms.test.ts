@@ -8,7 +8,7 @@ import { configFromEnv } from '../../config.js';
 import type { OutboxMessage } from '../../delivery/outbox.js';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 import { lastSms, magicLogin, mfaOrganization, smsCount } from '../../test/mfa.js';
-import { OTP_MAX_ATTEMPTS } from './otp-code.js';
+import { OTP_MAX_ATTEMPTS } from '../../auth/otp-code.js';
 
 let h: Harness;
 beforeAll(async () => {

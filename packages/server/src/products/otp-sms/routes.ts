@@ -8,8 +8,8 @@ import { SmsDeliveryError } from '../../delivery/sms.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { enforceRateLimits, sendsPerIpRule } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
-import { mfaRequest } from '../sessions/mfa-caller.js';
-import { smsSendRules } from './codes.js';
+import { mfaRequest } from '../../http/mfa-caller.js';
+import { smsSendRules } from '../../auth/sms-codes.js';
 import { authenticateSmsCode, sendSmsCode, smsDestination } from './service.js';
 
 /** Registers the SMS code routes. */

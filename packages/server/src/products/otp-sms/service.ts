@@ -2,15 +2,15 @@
 import type { AuthenticationFactor, MfaEnrollmentChange } from '@gatehouse/protocol';
 import { sql } from 'kysely';
 import { isoAt, type Context } from '../../context.js';
-import { factorPassed, reserveFactorAttempt } from '../factor-lockout/service.js';
+import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
 import { phoneNumberTaken } from '../members/update.js';
-import { fail, type Failure } from '../result.js';
-import type { FullSession } from '../sessions/complete.js';
-import { allowsMfaMethod, hasSecondFactor } from '../sessions/mfa-policy.js';
-import { completePassedFactor } from '../sessions/passed-factor.js';
-import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../sessions/secondary.js';
-import { issueSmsCode } from './codes.js';
-import { OTP_MAX_ATTEMPTS, otpCodeMatches } from './otp-code.js';
+import { fail, type Failure } from '../../result.js';
+import type { FullSession } from '../../auth/complete.js';
+import { allowsMfaMethod, hasSecondFactor } from '../../auth/mfa-policy.js';
+import { completePassedFactor } from '../../auth/passed-factor.js';
+import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../../auth/secondary.js';
+import { issueSmsCode } from '../../auth/sms-codes.js';
+import { OTP_MAX_ATTEMPTS, otpCodeMatches } from '../../auth/otp-code.js';
 import { normalizePhoneNumber } from './phone.js';
 
 const NOT_ALLOWED = 'This organization does not allow SMS codes as a second factor.';

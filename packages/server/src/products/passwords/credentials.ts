@@ -3,7 +3,7 @@ import type { Environment } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { voidLinkTokens } from '../magic-links/tokens.js';
-import { endMemberSessions } from '../sessions/revocation.js';
+import { endMemberSessions } from '../../auth/revocation.js';
 
 /** A member's stored password. */
 export interface StoredPassword {

@@ -25,9 +25,9 @@ import {
 import { allowsAuthMethod, organizationById } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
-import { allOrNothing, fail, type Failure } from '../result.js';
-import type { AuthOutcome } from '../sessions/complete.js';
-import { completePrimary } from '../sessions/primary.js';
+import { allOrNothing, fail, type Failure } from '../../result.js';
+import type { AuthOutcome } from '../../auth/complete.js';
+import { completePrimary } from '../../auth/primary.js';
 import { savePassword } from './credentials.js';
 import { passwordResetFactor } from './factors.js';
 import { acceptableNewPassword } from './rules.js';

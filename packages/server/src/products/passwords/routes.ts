@@ -7,7 +7,7 @@ import { optionalSession, requiredSession, sdkCaller } from '../../http/auth.js'
 import { unwrap } from '../../http/errors.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
-import { limitEmailSends } from '../magic-links/limits.js';
+import { limitEmailSends } from '../../http/send-limits.js';
 import { resetPasswordByEmail, startPasswordReset } from './reset.js';
 import {
   authenticatePassword,

@@ -2,7 +2,7 @@
 import type { PasswordStrengthCheck } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import type { Project } from '../projects/service.js';
-import { fail, type Failure } from '../result.js';
+import { fail, type Failure } from '../../result.js';
 import {
   combinedBreachChecker,
   offlineBreachChecker,

@@ -10,16 +10,16 @@ import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../crypto/p
 import { memberByEmail, memberById, normalizeEmail } from '../members/service.js';
 import { allowsAuthMethod, organizationById } from '../organizations/service.js';
 import type { Project } from '../projects/service.js';
-import { allOrNothing, fail, type Failure } from '../result.js';
+import { allOrNothing, fail, type Failure } from '../../result.js';
 import {
   completeAuthentication,
   fullSession,
   type AuthOutcome,
   type FullSession,
   type PresentedSession,
-} from '../sessions/complete.js';
-import { completePrimary } from '../sessions/primary.js';
-import { touchSession } from '../sessions/service.js';
+} from '../../auth/complete.js';
+import { completePrimary } from '../../auth/primary.js';
+import { touchSession } from '../../auth/sessions.js';
 import {
   isSupportedHash,
   savePassword,

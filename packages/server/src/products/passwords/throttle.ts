@@ -14,7 +14,7 @@ import { memberByEmail } from '../members/service.js';
 import { allowsAuthMethod } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
-import { fail, type Failure } from '../result.js';
+import { fail, type Failure } from '../../result.js';
 
 /** A guess that may go on to the password check; give it back with {@link settleGuess} if right. */
 export interface ReservedGuess {

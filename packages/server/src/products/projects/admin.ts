@@ -12,11 +12,7 @@ import {
   organizationBySlug,
 } from '../organizations/service.js';
 import { setMemberPassword } from '../passwords/service.js';
-import {
-  revokeForBackend,
-  type RevokedSessions,
-  type RevokeTarget,
-} from '../sessions/lifecycle.js';
+import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
 import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
 
 /** Administration of projects, organizations and members, without HTTP. */

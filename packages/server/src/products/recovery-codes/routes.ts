@@ -8,7 +8,7 @@ import { requiredSession, sdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { enforceRateLimits, mfaAttemptsRule } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
-import { mfaRequest } from '../sessions/mfa-caller.js';
+import { mfaRequest } from '../../http/mfa-caller.js';
 import { listRecoveryCodes, recoverWithCode, rotateRecoveryCodes } from './service.js';
 
 /** Registers the recovery-code routes. */

@@ -7,12 +7,12 @@ import {
   hashRecoveryCode,
   matchRecoveryCode,
 } from '../../crypto/recovery-codes.js';
-import { factorPassed, reserveFactorAttempt } from '../factor-lockout/service.js';
+import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
 import { memberById } from '../members/service.js';
 import type { Project } from '../projects/service.js';
-import { fail, type Failure } from '../result.js';
-import type { FullSession, PresentedSession } from '../sessions/complete.js';
-import { completeSecondFactor, type MfaCaller } from '../sessions/secondary.js';
+import { fail, type Failure } from '../../result.js';
+import type { FullSession, PresentedSession } from '../../auth/complete.js';
+import { completeSecondFactor, type MfaCaller } from '../../auth/secondary.js';
 
 const NO_TOTP = 'This member has no authenticator app, so no recovery codes.';
 

@@ -7,7 +7,7 @@ import { requiredSession, sdkCaller } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { discoveryIdentity, enterOrganization } from '../discovery/service.js';
-import { authenticateSession, revokeSessionById } from './lifecycle.js';
+import { authenticateSession, revokeSessionById } from './service.js';
 
 /** Registers the session routes and the JWKS. */
 export function registerSessions(app: FastifyInstance, ctx: Context): void {

@@ -1,256 +1,154 @@
-/** Member sessions: opaque tokens hashed at rest, lookups, extension, revocation, and their JWTs. */
-import {
-  SESSION_JWT_MINUTES,
-  type AuthenticationFactor,
-  type Member,
-  type MemberSession,
-  type Organization,
-} from '@gatehouse/protocol';
-import { isoAt, type Context, type Db } from '../../context.js';
-import { signRs256 } from '../../crypto/jwt-sign.js';
-import { hashToken, newId, newToken } from '../../crypto/random.js';
-import { preparedQuery } from '../../store/prepared.js';
-import type { SessionsTable } from '../../store/schema.js';
+/** Session authenticate and revoke, for browsers (§7.5) and host backends (management API). */
+import type { MemberSession } from '@gatehouse/protocol';
+import { errors as joseErrors, jwtVerify, createLocalJWKSet } from 'jose';
+import { isoAt, type Context } from '../../context.js';
+import { memberById } from '../members/service.js';
+import { organizationById } from '../organizations/service.js';
 import type { Project } from '../projects/service.js';
-import { rememberJwt, reusableJwt } from './jwt-reuse.js';
+import { fail, type Failure } from '../../result.js';
+import { fullSession, type FullSession, type PresentedSession } from '../../auth/complete.js';
+import { endMemberSessions } from '../../auth/revocation.js';
+import {
+  findLiveSession,
+  findLiveSessionById,
+  revokeSession,
+  touchSession,
+} from '../../auth/sessions.js';
 
-/** The private claims of a session JWT. */
-export const SESSION_CLAIM = 'https://gatehouse.dev/session';
-export const ORGANIZATION_CLAIM = 'https://gatehouse.dev/organization';
-
-/** The wire form of a session row. */
-export function toMemberSession(row: SessionsTable, roles: string[]): MemberSession {
-  return {
-    member_session_id: row.id,
-    member_id: row.member_id,
-    organization_id: row.organization_id,
-    started_at: row.started_at,
-    last_accessed_at: row.last_accessed_at,
-    expires_at: row.expires_at,
-    custom_claims: {},
-    roles,
-    authentication_factors: JSON.parse(row.factors) as AuthenticationFactor[],
-  };
-}
+const DEAD = 'The session is unknown, expired or revoked.';
 
 /**
- * The expiry of a session asked to last `durationMinutes` from now: never later than its start
- * plus the absolute lifetime, so refreshing cannot keep a (possibly stolen) token alive forever.
- *
- * @example
- * cappedExpiry(Date.parse(row.started_at), Date.now(), 60, 43_200);
+ * Refreshes a live session: `last_accessed_at` now, expiry reset when a duration is given (never
+ * past the absolute lifetime), the same token back and a fresh JWT (§7.5). The token is never
+ * rotated.
  */
-export function cappedExpiry(
-  startedAt: number,
-  now: number,
-  durationMinutes: number,
-  maxLifetimeMinutes: number,
-): string {
-  return isoAt(Math.min(now + durationMinutes * 60_000, startedAt + maxLifetimeMinutes * 60_000));
-}
-
-/**
- * Starts a session and returns its token, which exists only in this return value: the table
- * keeps its hash. It expires after `durationMinutes`, at most `maxLifetimeMinutes` after
- * `startedAt` (now, unless it continues an earlier session).
- */
-export async function createSession(
-  db: Db,
-  project: Project,
-  member: Member,
-  factors: AuthenticationFactor[],
-  durationMinutes: number,
-  now: number,
-  maxLifetimeMinutes: number,
-  startedAt: number = now,
-): Promise<{ token: string; row: SessionsTable }> {
-  const token = newToken();
-  const row: SessionsTable = {
-    id: newId('member-session', project.environment),
-    project_id: project.id,
-    member_id: member.member_id,
-    organization_id: member.organization_id,
-    token_hash: hashToken(token),
-    factors: JSON.stringify(factors),
-    started_at: isoAt(startedAt),
-    last_accessed_at: isoAt(now),
-    expires_at: cappedExpiry(startedAt, now, durationMinutes, maxLifetimeMinutes),
-    revoked_at: null,
-  };
-  await db.insertInto('sessions').values(row).execute();
-  return { token, row };
-}
-
-/** The row when it is a live (known, unexpired, unrevoked) session of the project, else null. */
-function liveOrNull(
-  row: SessionsTable | undefined,
-  projectId: string,
-  now: number,
-): SessionsTable | null {
-  if (!row || row.project_id !== projectId || row.revoked_at !== null) return null;
-  return row.expires_at > isoAt(now) ? row : null;
-}
-
-// Every SDK call with a session looks it up, and every refresh writes its access time.
-const sessionByTokenHash = preparedQuery((db, p: { tokenHash: string }) =>
-  db.selectFrom('sessions').selectAll().where('token_hash', '=', p.tokenHash),
-);
-const sessionById = preparedQuery((db, p: { id: string }) =>
-  db.selectFrom('sessions').selectAll().where('id', '=', p.id),
-);
-const updateSessionAccess = preparedQuery(
-  (db, p: { id: string; lastAccessedAt: string; expiresAt: string; factors: string }) =>
-    db
-      .updateTable('sessions')
-      .set({ last_accessed_at: p.lastAccessedAt, expires_at: p.expiresAt, factors: p.factors })
-      .where('id', '=', p.id),
-);
-
-/** A live session of the project by token, or null. */
-export async function findLiveSession(
-  db: Db,
-  projectId: string,
-  token: string,
-  now: number,
-): Promise<SessionsTable | null> {
-  const [row] = await sessionByTokenHash(db, { tokenHash: hashToken(token) });
-  return liveOrNull(row, projectId, now);
-}
-
-/** A live session of the project by id, or null. */
-export async function findLiveSessionById(
-  db: Db,
-  projectId: string,
-  id: string,
-  now: number,
-): Promise<SessionsTable | null> {
-  const [row] = await sessionById(db, { id });
-  return liveOrNull(row, projectId, now);
-}
-
-/** What an access changes besides `last_accessed_at`. */
-export interface SessionTouch {
-  /** Resets the expiry to now + N minutes; absent keeps it. */
-  durationMinutes?: number | undefined;
-  /** Factors to merge in. */
-  factors?: AuthenticationFactor[];
-  /** The absolute lifetime: the expiry never passes `started_at` plus this. */
-  maxLifetimeMinutes: number;
-}
-
-/**
- * Records an access: `last_accessed_at` moves to now; a duration resets the expiry to now + N
- * minutes, capped by the absolute lifetime counted from `started_at`; new factors are merged in
- * (a later factor of the same type replaces the earlier one).
- */
-export async function touchSession(
-  db: Db,
-  row: SessionsTable,
-  now: number,
-  touch: SessionTouch,
-): Promise<SessionsTable> {
-  const newFactors = touch.factors ?? [];
-  const startedAt = Date.parse(row.started_at);
-  // Without a duration the expiry stays, still capped: the lifetime may have been lowered since.
-  const expiresAt =
-    touch.durationMinutes === undefined
-      ? isoAt(Math.min(Date.parse(row.expires_at), startedAt + touch.maxLifetimeMinutes * 60_000))
-      : cappedExpiry(startedAt, now, touch.durationMinutes, touch.maxLifetimeMinutes);
-  const updated: SessionsTable = {
-    ...row,
-    last_accessed_at: isoAt(now),
-    expires_at: expiresAt,
-    // Stored factors are already merged, so a plain refresh keeps the text as it is.
-    factors:
-      newFactors.length === 0
-        ? row.factors
-        : JSON.stringify(
-            mergeFactors(JSON.parse(row.factors) as AuthenticationFactor[], newFactors),
-          ),
-  };
-  await updateSessionAccess(db, {
-    id: row.id,
-    lastAccessedAt: updated.last_accessed_at,
-    expiresAt: updated.expires_at,
-    factors: updated.factors,
-  });
-  return updated;
-}
-
-/** Ends a session now. */
-export async function revokeSession(db: Db, id: string, now: number): Promise<void> {
-  await db
-    .updateTable('sessions')
-    .set({ revoked_at: isoAt(now) })
-    .where('id', '=', id)
-    .execute();
-}
-
-/** Merges factor lists, keeping one entry per (type, delivery method), the newest winning. */
-export function mergeFactors(
-  a: AuthenticationFactor[],
-  b: AuthenticationFactor[],
-): AuthenticationFactor[] {
-  const byKey = new Map<string, AuthenticationFactor>();
-  for (const f of [...a, ...b]) byKey.set(`${f.type}:${f.delivery_method}`, f);
-  return [...byKey.values()];
-}
-
-/**
- * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL, valid for five
- * minutes but never past the session's expiry. A JWT signed for the same session in the last
- * 30 seconds, with the same expiry, factors, roles and organization, is returned again.
- */
-export async function signSessionJwt(
+export async function authenticateSession(
   ctx: Context,
   project: Project,
-  session: MemberSession,
-  organization: Organization,
-): Promise<string> {
-  const key = await ctx.keys.active();
-  const now = ctx.now();
-  const fingerprint = JSON.stringify([
-    key.kid,
-    project.id,
-    session.member_id,
-    session.expires_at,
-    session.roles,
-    session.authentication_factors,
-    organization.organization_id,
-    organization.organization_slug,
-    ctx.config.publicUrl,
+  session: PresentedSession,
+  durationMinutes: number | undefined,
+): Promise<FullSession | Failure> {
+  const [member, org] = await Promise.all([
+    memberById(ctx.db, project.id, session.row.member_id),
+    organizationById(ctx.db, project.id, session.row.organization_id),
   ]);
-  const reused = reusableJwt(ctx, session.member_session_id, fingerprint, now);
-  if (reused) return reused;
+  if (!member || !org || member.status === 'deleted') return fail('session_not_found', DEAD);
+  const now = ctx.now();
+  const row = await touchSession(ctx.db, session.row, now, {
+    durationMinutes,
+    maxLifetimeMinutes: ctx.config.sessionMaxLifetimeMinutes,
+  });
+  // A session started before the lifetime was lowered can end at this very refresh.
+  if (row.expires_at <= isoAt(now)) return fail('session_not_found', DEAD);
+  return fullSession(ctx, project, org, member, row, session.token);
+}
 
-  const nowSeconds = Math.floor(now / 1000);
-  const sessionEnd = Math.floor(Date.parse(session.expires_at) / 1000);
-  const exp = Math.min(nowSeconds + SESSION_JWT_MINUTES * 60, sessionEnd);
-  const jwt = signRs256(
-    key.privateKey,
-    { kid: key.kid, typ: 'JWT' },
-    {
-      [SESSION_CLAIM]: {
-        id: session.member_session_id,
-        started_at: session.started_at,
-        last_accessed_at: session.last_accessed_at,
-        expires_at: session.expires_at,
-        attributes: { ip_address: '', user_agent: '' },
-        authentication_factors: session.authentication_factors,
-      },
-      [ORGANIZATION_CLAIM]: {
-        organization_id: organization.organization_id,
-        slug: organization.organization_slug,
-      },
-      roles: session.roles,
-      sub: session.member_id,
-      iss: ctx.config.publicUrl,
-      aud: project.id,
-      iat: nowSeconds,
-      nbf: nowSeconds,
-      exp,
-    },
-  );
-  rememberJwt(ctx, session.member_session_id, fingerprint, jwt, now);
-  return jwt;
+/** Ends a session. */
+export async function revokeSessionById(ctx: Context, sessionId: string): Promise<void> {
+  await revokeSession(ctx.db, sessionId, ctx.now());
+}
+
+/** What a host backend revokes: exactly one of a session by id or token, or a member's all. */
+export interface RevokeTarget {
+  session_id?: string | undefined;
+  session_token?: string | undefined;
+  member_id?: string | undefined;
+}
+
+/** What a revoke ended. */
+export interface RevokedSessions {
+  member_id: string;
+  revoked_session_ids: string[];
+}
+
+/**
+ * Revokes sessions for a host backend (management API, CLI): one live session by id or token
+ * (404 `session_not_found` if it is unknown, expired or already revoked), or every session of a
+ * member of the project together with its ISTs (404 `member_not_found` for an unknown member;
+ * a member without sessions is not an error).
+ */
+export async function revokeForBackend(
+  ctx: Context,
+  project: Project,
+  target: RevokeTarget,
+): Promise<RevokedSessions | Failure> {
+  const now = ctx.now();
+  if (target.member_id !== undefined) {
+    const member = await memberById(ctx.db, project.id, target.member_id);
+    if (!member) return fail('member_not_found', 'No member has this id.');
+    const revoked = await ctx.db
+      .transaction()
+      .execute((trx) =>
+        endMemberSessions(
+          trx,
+          { projectId: project.id, memberId: member.member_id, email: member.email_address },
+          now,
+        ),
+      );
+    return { member_id: member.member_id, revoked_session_ids: revoked };
+  }
+  const row = target.session_token
+    ? await findLiveSession(ctx.db, project.id, target.session_token, now)
+    : target.session_id
+      ? await findLiveSessionById(ctx.db, project.id, target.session_id, now)
+      : null;
+  if (!row) return fail('session_not_found', DEAD);
+  await revokeSession(ctx.db, row.id, now);
+  return { member_id: row.member_id, revoked_session_ids: [row.id] };
+}
+
+/** What a host backend learns about a session. */
+export type BackendSession = Pick<FullSession, 'member' | 'organization' | 'session_jwt'> & {
+  member_session: MemberSession;
+};
+
+/**
+ * Authenticates a session for a host backend by opaque token or by JWT. A JWT must verify
+ * (signature, issuer, audience = project, expiry) and its session must still be live, so a
+ * revoked session is refused before its last JWT expires.
+ */
+export async function authenticateForBackend(
+  ctx: Context,
+  project: Project,
+  credential: { session_token?: string | undefined; session_jwt?: string | undefined },
+): Promise<BackendSession | Failure> {
+  const now = ctx.now();
+  let presented: PresentedSession | null = null;
+  if (credential.session_token) {
+    const row = await findLiveSession(ctx.db, project.id, credential.session_token, now);
+    if (row) presented = { row, token: credential.session_token };
+  } else if (credential.session_jwt) {
+    const sessionId = await verifiedSessionId(ctx, project, credential.session_jwt);
+    const row = sessionId ? await findLiveSessionById(ctx.db, project.id, sessionId, now) : null;
+    if (row) presented = { row, token: '' };
+  }
+  if (!presented) return fail('session_not_found', DEAD);
+  const result = await authenticateSession(ctx, project, presented, undefined);
+  if ('failure' in result) return result;
+  return {
+    member: result.member,
+    organization: result.organization,
+    member_session: result.member_session,
+    session_jwt: result.session_jwt,
+  };
+}
+
+async function verifiedSessionId(
+  ctx: Context,
+  project: Project,
+  jwt: string,
+): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(jwt, createLocalJWKSet(await ctx.keys.jwks()), {
+      issuer: ctx.config.publicUrl,
+      audience: project.id,
+      algorithms: ['RS256'],
+      currentDate: new Date(ctx.now()),
+    });
+    const claim = payload['https://gatehouse.dev/session'] as { id?: unknown } | undefined;
+    return typeof claim?.id === 'string' ? claim.id : null;
+  } catch (error) {
+    if (error instanceof joseErrors.JOSEError) return null;
+    throw error;
+  }
 }

@@ -26,9 +26,9 @@ import { allowsAuthMethod, organizationById } from '../organizations/service.js'
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
-import { allOrNothing, fail, isFailure, type Failure } from '../result.js';
-import type { AuthOutcome, PresentedSession } from '../sessions/complete.js';
-import { completePrimary } from '../sessions/primary.js';
+import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
+import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
+import { completePrimary } from '../../auth/primary.js';
 import { oidcSettings, samlSettings, ssoUrls, type SsoUrls } from './connections.js';
 import { discoverProvider } from './oidc-discovery.js';
 import { authnRequestUrl, serviceProviderMetadata, verifySamlResponse } from './saml.js';

@@ -2,7 +2,7 @@
 import { lookup } from 'node:dns/promises';
 import { BlockList, isIP } from 'node:net';
 import { DOMParser } from '@xmldom/xmldom';
-import { fail, type Failure } from '../result.js';
+import { fail, type Failure } from '../../result.js';
 
 const METADATA_NS = 'urn:oasis:names:tc:SAML:2.0:metadata';
 const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
@@ -57,6 +57,9 @@ async function fetchMetadata(text: string, allowLoopback: boolean): Promise<stri
     url = new URL(text);
   } catch {
     return invalid('The metadata_url is not an absolute URL.');
+  }
+  if (url.protocol !== 'https:' && url.protocol !== 'http:') {
+    return invalid('The metadata_url must use https.');
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
   const addresses =

@@ -1,6 +1,6 @@
 /** Finding an OIDC provider's endpoints from its issuer (OpenID Connect Discovery), with openid-client. */
 import * as oidc from 'openid-client';
-import { fail, type Failure } from '../result.js';
+import { fail, type Failure } from '../../result.js';
 
 /** How long a discovery request may take before the provider counts as unreachable. */
 const DISCOVERY_TIMEOUT_SECONDS = 10;

@@ -7,7 +7,7 @@ import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 import { addOidcConnection, navigate, signInAtIdp, ssoTokenOf, startUrl } from '../../test/sso.js';
 import { ssoUrls } from './connections.js';
 import { discoverProvider } from './oidc-discovery.js';
-import { isFailure } from '../result.js';
+import { isFailure } from '../../result.js';
 
 let h: Harness;
 let idp: OidcIdp;

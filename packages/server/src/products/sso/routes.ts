@@ -7,7 +7,7 @@ import { ApiError, unwrap } from '../../http/errors.js';
 import { sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
-import { fail, isFailure, type Failure } from '../result.js';
+import { fail, isFailure, type Failure } from '../../result.js';
 import { memberById } from '../members/service.js';
 import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
 import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';

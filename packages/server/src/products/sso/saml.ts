@@ -6,7 +6,7 @@
  * assertion's ID and expiry for the replay record.
  */
 import { SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
-import { fail, type Failure } from '../result.js';
+import { fail, type Failure } from '../../result.js';
 import type { SamlSettings } from './connections.js';
 
 /** Clock skew accepted on `NotBefore` / `NotOnOrAfter`. */

@@ -22,7 +22,7 @@ import type { SsoConnectionsTable } from '../../store/schema.js';
 import { organizationById } from '../organizations/service.js';
 import type { Project } from '../projects/service.js';
 import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
-import { allOrNothing, fail, isFailure, type Failure } from '../result.js';
+import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import {
   EMPTY_OIDC_SETTINGS,
   EMPTY_SAML_SETTINGS,

@@ -7,7 +7,7 @@ import type { Context } from '../../context.js';
 import { unwrap } from '../../http/errors.js';
 import { enforceRateLimits, mfaAttemptsRule } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
-import { mfaRequest } from '../sessions/mfa-caller.js';
+import { mfaRequest } from '../../http/mfa-caller.js';
 import { authenticateTotp, createTotp } from './service.js';
 
 /** Registers the TOTP routes. */

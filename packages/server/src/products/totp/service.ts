@@ -7,13 +7,13 @@ import {
 import { isoAt, type Context, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { generateTotpSecret, totpQrCodeDataUrl, totpUri, verifyTotp } from '../../crypto/totp.js';
-import { factorPassed, reserveFactorAttempt } from '../factor-lockout/service.js';
+import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
 import { storeNewRecoveryCodes } from '../recovery-codes/service.js';
-import { fail, type Failure } from '../result.js';
-import type { FullSession } from '../sessions/complete.js';
-import { allowsMfaMethod, hasSecondFactor } from '../sessions/mfa-policy.js';
-import { completePassedFactor } from '../sessions/passed-factor.js';
-import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../sessions/secondary.js';
+import { fail, type Failure } from '../../result.js';
+import type { FullSession } from '../../auth/complete.js';
+import { allowsMfaMethod, hasSecondFactor } from '../../auth/mfa-policy.js';
+import { completePassedFactor } from '../../auth/passed-factor.js';
+import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../../auth/secondary.js';
 import type { TotpRegistrationsTable } from '../../store/schema.js';
 
 const NOT_ALLOWED = 'This organization does not allow authenticator apps as a second factor.';

@@ -1,7 +1,7 @@
 // E-mail send limits belong to the requester and the project: a stranger who spends them blocks only themselves.
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { startHarness, type Harness } from '../../test/harness.js';
+import { startHarness, type Harness } from '../test/harness.js';
 
 const ATTACKER = '198.51.100.66';
 const OWNER = '203.0.113.7';

@@ -1,7 +1,7 @@
 /** SMS one-time codes: generation, limits and keyed hashing for storage. */
 import { createHmac, randomInt } from 'node:crypto';
 import { OTP_LENGTH, SMS_CODE_SECONDS } from '@gatehouse/protocol';
-import { safeEqual } from '../../crypto/random.js';
+import { safeEqual } from '../crypto/random.js';
 
 /** Wrong guesses allowed per code; the code is void after that. */
 export const OTP_MAX_ATTEMPTS = 5;

@@ -2,8 +2,8 @@
 // until a sign-in by e-mail link or an administrator's unlock; a failed code never extends the IST.
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, expectOk, startHarness, type Harness } from '../../test/harness.js';
-import { lastSms, magicLogin, mfaOrganization, totpAt } from '../../test/mfa.js';
+import { basic, expectOk, startHarness, type Harness } from '../test/harness.js';
+import { lastSms, magicLogin, mfaOrganization, totpAt } from '../test/mfa.js';
 
 const LOCK_AFTER = 5;
 const PASSWORD = 'Quartz-Lantern-Orbit-42';

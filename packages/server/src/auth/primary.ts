@@ -1,10 +1,10 @@
 /** Completes a primary step (e-mail link, password), carrying along the factors of an IST sent with it (§9). */
 import type { AuthenticationFactor, Member } from '@gatehouse/protocol';
-import type { Context, Db } from '../../context.js';
+import type { Context, Db } from '../context.js';
 import type { Failure } from '../result.js';
 import { completeAuthentication, type AuthOutcome, type CompletionInput } from './complete.js';
 import { findIntermediateSession } from './intermediate.js';
-import { mergeFactors } from './service.js';
+import { mergeFactors } from './sessions.js';
 
 /**
  * Merges the factors of an IST sent with a primary call, when it is live and for the same

@@ -7,11 +7,11 @@ import type {
   MfaRequired,
   Organization,
 } from '@gatehouse/protocol';
-import type { Context, Db } from '../../context.js';
-import { SmsDeliveryError } from '../../delivery/sms.js';
-import { roleIds } from '../members/service.js';
-import { issueSmsCode, smsSendAllowed } from '../otp-sms/codes.js';
-import type { Project } from '../projects/service.js';
+import type { Context, Db } from '../context.js';
+import { SmsDeliveryError } from '../delivery/sms.js';
+import { roleIds } from '../products/members/service.js';
+import { issueSmsCode, smsSendAllowed } from './sms-codes.js';
+import type { Project } from '../products/projects/service.js';
 import { fail, type Failure } from '../result.js';
 import { consumeIntermediateSession, createIntermediateSession } from './intermediate.js';
 import { factorsFor, isSecondFactor } from './factor-scope.js';
@@ -22,8 +22,8 @@ import {
   signSessionJwt,
   toMemberSession,
   touchSession,
-} from './service.js';
-import type { SessionsTable } from '../../store/schema.js';
+} from './sessions.js';
+import type { SessionsTable } from '../store/schema.js';
 
 /** Result data without the envelope's `request_id` and `status_code`. */
 export type FullSession = Omit<FullSessionResult, 'request_id' | 'status_code'>;

@@ -4,7 +4,7 @@
  * in that member's organization.
  */
 import type { AuthenticationFactor, Member } from '@gatehouse/protocol';
-import type { Db } from '../../context.js';
+import type { Db } from '../context.js';
 
 /** Whether a factor is a second factor (SMS code, authenticator app, recovery code). */
 export function isSecondFactor(factor: AuthenticationFactor): boolean {

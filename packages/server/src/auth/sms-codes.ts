@@ -1,10 +1,10 @@
 /** Issuing SMS codes: limits, storage (keyed hash, 2 minutes, one live code per member) and delivery. */
 import { randomUUID } from 'node:crypto';
-import { isoAt, type Context, type Db } from '../../context.js';
-import { writeOutbox } from '../../delivery/outbox.js';
-import { SmsDeliveryError, smsText } from '../../delivery/sms.js';
-import { countHit, type RateRule } from '../../store/rate-limits.js';
-import type { Project } from '../projects/service.js';
+import { isoAt, type Context, type Db } from '../context.js';
+import { writeOutbox } from '../delivery/outbox.js';
+import { SmsDeliveryError, smsText } from '../delivery/sms.js';
+import { countHit, type RateRule } from '../store/rate-limits.js';
+import type { Project } from '../products/projects/service.js';
 import { generateOtpCode, hashOtpCode, OTP_TTL_SECONDS } from './otp-code.js';
 
 /** The send limits of one SMS: per number and per member (the route adds per IP). */

@@ -1,5 +1,5 @@
 /** Ending all of a member's sessions and ISTs at once: after a password change, or on a backend's request. */
-import { isoAt, type Db } from '../../context.js';
+import { isoAt, type Db } from '../context.js';
 
 /** Whose sessions to end, and which one (the caller's own) to keep. */
 export interface MemberSessionsToEnd {

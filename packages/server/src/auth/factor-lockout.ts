@@ -1,6 +1,6 @@
 /** Second-factor lockout: wrong codes in a row per member and factor kind, counted across every window. */
 import { sql } from 'kysely';
-import { isoAt, type Context, type Db } from '../../context.js';
+import { isoAt, type Context, type Db } from '../context.js';
 import { fail, type Failure } from '../result.js';
 
 /**

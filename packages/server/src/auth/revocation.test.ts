@@ -1,8 +1,8 @@
 // Ending sessions: every password change ends the member's other sessions and ISTs; backends revoke by id, token or member.
 import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, expectOk, expectSession, startHarness, type Harness } from '../../test/harness.js';
-import { magicLogin, mfaOrganization } from '../../test/mfa.js';
+import { basic, expectOk, expectSession, startHarness, type Harness } from '../test/harness.js';
+import { magicLogin, mfaOrganization } from '../test/mfa.js';
 
 const PASSWORD = 'Quartz-Lantern-Orbit-42';
 const NEW_PASSWORD = 'Velvet-Harbor-Compass-77';

@@ -1,6 +1,6 @@
 /** Expected failures as values: services return a `Failure` instead of throwing (docs/contributing.md, habit 4). */
 import type { ErrorType } from '@gatehouse/protocol';
-import type { Db } from '../context.js';
+import type { Db } from './context.js';
 
 /** An expected failure, named by its wire `error_type`, with a message for the caller. */
 export interface Failure {

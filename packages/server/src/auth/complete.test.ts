@@ -1,7 +1,7 @@
 // Finishing a sign-in with an IST (§9): the IST is spent before the session exists, so concurrent calls get one session.
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { expectOk, startHarness, type CallResponse, type Harness } from '../../test/harness.js';
+import { expectOk, startHarness, type CallResponse, type Harness } from '../test/harness.js';
 
 const CALLS = 20;
 const PASSWORD = 'Quartz-Lantern-Orbit-42';

@@ -1,11 +1,11 @@
 /** Resolves the caller of an MFA route: the session of the SDK call, or the IST in its body. */
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import type { Context } from '../../context.js';
-import { optionalSession, sdkCaller, type SdkCaller } from '../../http/auth.js';
-import { unwrap } from '../../http/errors.js';
-import { parseBody } from '../../http/validate.js';
-import { resolveMfaCaller, type MfaCallInput, type MfaCaller } from './secondary.js';
+import type { Context } from '../context.js';
+import { optionalSession, sdkCaller, type SdkCaller } from './auth.js';
+import { unwrap } from './errors.js';
+import { parseBody } from './validate.js';
+import { resolveMfaCaller, type MfaCallInput, type MfaCaller } from '../auth/secondary.js';
 
 /**
  * The caller of an `I` MFA call, or the 4xx that says why there is none (§9).

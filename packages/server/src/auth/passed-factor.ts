@@ -1,9 +1,9 @@
 /** Completing a code-based second factor: the member's factor columns and enrollment written, then result F. */
 import type { AuthenticationFactor, MfaEnrollmentChange } from '@gatehouse/protocol';
 import type { Updateable } from 'kysely';
-import { isoAt, type Context, type Db } from '../../context.js';
-import type { MembersTable } from '../../store/schema.js';
-import { memberById } from '../members/service.js';
+import { isoAt, type Context, type Db } from '../context.js';
+import type { MembersTable } from '../store/schema.js';
+import { memberById } from '../products/members/service.js';
 import { fail, type Failure } from '../result.js';
 import type { FullSession } from './complete.js';
 import { completeSecondFactor, type MfaCaller } from './secondary.js';

@@ -1,10 +1,10 @@
 /** Intermediate session tokens (§9): a verified e-mail and factors, waiting for an organization or MFA. */
 import { INTERMEDIATE_SESSION_MINUTES, type AuthenticationFactor } from '@gatehouse/protocol';
-import { isoAt, type Db } from '../../context.js';
+import { isoAt, type Db } from '../context.js';
 import { randomUUID } from 'node:crypto';
-import { hashToken, newToken } from '../../crypto/random.js';
-import type { IntermediateSessionsTable } from '../../store/schema.js';
-import type { Project } from '../projects/service.js';
+import { hashToken, newToken } from '../crypto/random.js';
+import type { IntermediateSessionsTable } from '../store/schema.js';
+import type { Project } from '../products/projects/service.js';
 
 /** A live intermediate session as the services use it. */
 export interface IntermediateSession {
