@@ -1,6 +1,7 @@
 /** When the dev inbox may run and whom it answers: development only, loopback only. */
 import { isIP } from 'node:net';
 import type { Db } from '../../context.js';
+import { hasLiveProject } from '../projects/store.js';
 
 /**
  * What {@link isLocalRequest} reads of a request: the HTTP layer passes its request object, which
@@ -11,17 +12,6 @@ export interface RequestOrigin {
   /** The client address as the framework reports it. */
   ip: string;
   socket: { remoteAddress?: string | undefined };
-}
-
-/** Whether any project is in the live environment (its members' links must never be shown). */
-export async function hasLiveProject(db: Db): Promise<boolean> {
-  const row = await db
-    .selectFrom('projects')
-    .select('id')
-    .where('environment', '=', 'live')
-    .limit(1)
-    .executeTakeFirst();
-  return row !== undefined;
 }
 
 /**

@@ -8,7 +8,7 @@ import type {
 } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
 import { emailFactor } from '../magic-links/service.js';
-import { redeemLinkToken } from '../magic-links/tokens.js';
+import { redeemLinkToken } from '../magic-links/store.js';
 import {
   ADMIN_ROLE,
   activateMember,

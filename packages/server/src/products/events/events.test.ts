@@ -3,7 +3,7 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { purgeExpired } from '../../store/housekeeping.js';
-import { listEvents } from './service.js';
+import { listEvents } from './store.js';
 
 let h: Harness;
 beforeAll(async () => {

@@ -1,6 +1,8 @@
 /** Telemetry events (§7.9): bounded, reduced to the known fields, filed by public token; the rest dropped. */
 import { randomUUID } from 'node:crypto';
-import { isoAt, type Context, type Db } from '../../context.js';
+import { isoAt, type Context } from '../../context.js';
+import type { EventsTable } from '../../store/schema.js';
+import { insertEvents } from './store.js';
 
 /** At most this many items of a batch are looked at (the client flushes at 15). */
 export { MAX_EVENTS_PER_BATCH } from '@gatehouse/protocol/endpoints';
@@ -146,7 +148,7 @@ export function reduceItem(item: unknown): TelemetryItem | null {
  */
 export async function recordEvents(ctx: Context, items: readonly unknown[]): Promise<number> {
   const at = isoAt(ctx.now());
-  const rows = [];
+  const rows: EventsTable[] = [];
   for (const received of items.slice(0, MAX_EVENTS_PER_BATCH)) {
     const item = reduceItem(received);
     if (!item) continue;
@@ -160,20 +162,6 @@ export async function recordEvents(ctx: Context, items: readonly unknown[]): Pro
       created_at: at,
     });
   }
-  if (rows.length > 0) await ctx.db.insertInto('events').values(rows).execute();
+  await insertEvents(ctx.db, rows);
   return rows.length;
-}
-
-/** The stored events of a project, oldest first (for tests and the admin). */
-export async function listEvents(
-  db: Db,
-  projectId: string,
-): Promise<{ event_name: string; payload: unknown }[]> {
-  const rows = await db
-    .selectFrom('events')
-    .select(['event_name', 'payload'])
-    .where('project_id', '=', projectId)
-    .orderBy('created_at')
-    .execute();
-  return rows.map((r) => ({ event_name: r.event_name, payload: JSON.parse(r.payload) as unknown }));
 }

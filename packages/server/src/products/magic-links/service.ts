@@ -22,7 +22,7 @@ import type { Project } from '../projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
-import { issueLinkToken, redeemLinkToken } from './tokens.js';
+import { issueLinkToken, redeemLinkToken } from './store.js';
 
 /** The factor a redeemed e-mail link proves. */
 export function emailFactor(email: string, emailId: string, now: number): AuthenticationFactor {

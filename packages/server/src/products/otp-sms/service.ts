@@ -1,6 +1,5 @@
 /** SMS one-time codes as a second factor (§7.7): sending to a member's phone and checking the code. */
 import type { AuthenticationFactor, MfaEnrollmentChange } from '@gatehouse/protocol';
-import { sql } from 'kysely';
 import { isoAt, type Context } from '../../context.js';
 import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
 import { phoneNumberTaken } from '../members/update.js';
@@ -11,6 +10,7 @@ import { completePassedFactor } from '../../auth/passed-factor.js';
 import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../../auth/secondary.js';
 import { issueSmsCode } from '../../auth/sms-codes.js';
 import { OTP_MAX_ATTEMPTS, otpCodeMatches } from '../../auth/otp-code.js';
+import { countAttempt, newestUnusedCode, setUnverifiedPhone, useCode } from './store.js';
 import { normalizePhoneNumber } from './phone.js';
 
 const NOT_ALLOWED = 'This organization does not allow SMS codes as a second factor.';
@@ -71,11 +71,7 @@ export async function sendSmsCode(ctx: Context, caller: MfaCaller, phone: string
   const { member } = caller;
   await ctx.db.transaction().execute(async (trx) => {
     if (phone !== member.mfa_phone_number) {
-      await trx
-        .updateTable('members')
-        .set({ mfa_phone_number: phone, mfa_phone_verified: 0, updated_at: isoAt(ctx.now()) })
-        .where('id', '=', member.member_id)
-        .execute();
+      await setUnverifiedPhone(trx, member.member_id, phone, ctx.now());
     }
     await issueSmsCode(ctx, trx, caller.project, member.member_id, phone);
   });
@@ -108,48 +104,22 @@ export async function authenticateSmsCode(
   // Failures are values, so the transaction commits the attempt count they record.
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.now();
-    const row = await trx
-      .selectFrom('otp_codes')
-      .selectAll()
-      .where('member_id', '=', memberId)
-      .where('used_at', 'is', null)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
+    const row = await newestUnusedCode(trx, memberId);
     const notFound = fail('otp_code_not_found', 'No code is pending: it expired or was used.');
     if (!row || row.expires_at <= isoAt(now) || row.attempts >= OTP_MAX_ATTEMPTS) return notFound;
     const locked = await reserveFactorAttempt(ctx, trx, caller.project.id, memberId, 'sms_otp');
     if (locked) return locked;
     // The attempt is counted by one conditional update before the code is compared: concurrent
     // guesses each take one of the code's attempts, and none is compared past the cap.
-    const counted = await trx
-      .updateTable('otp_codes')
-      .set({ attempts: sql<number>`attempts + 1` })
-      .where('id', '=', row.id)
-      .where('used_at', 'is', null)
-      .where('attempts', '<', OTP_MAX_ATTEMPTS)
-      .returning('attempts')
-      .executeTakeFirst();
-    if (!counted) return notFound;
+    const attempts = await countAttempt(trx, row.id, OTP_MAX_ATTEMPTS);
+    if (attempts === null) return notFound;
     if (!otpCodeMatches(input.code, row.code_hash, ctx.otpKey)) {
-      if (Number(counted.attempts) >= OTP_MAX_ATTEMPTS) {
-        // The last attempt voids the code.
-        await trx
-          .updateTable('otp_codes')
-          .set({ used_at: isoAt(now) })
-          .where('id', '=', row.id)
-          .where('used_at', 'is', null)
-          .execute();
-      }
+      // The last attempt voids the code.
+      if (attempts >= OTP_MAX_ATTEMPTS) await useCode(trx, row.id, now);
       return fail('unauthorized_credentials', 'The code is not correct.');
     }
     // Single use: only one concurrent redemption flips used_at.
-    const used = await trx
-      .updateTable('otp_codes')
-      .set({ used_at: isoAt(now) })
-      .where('id', '=', row.id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (used.numUpdatedRows !== 1n) return notFound;
+    if (!(await useCode(trx, row.id, now))) return notFound;
     await factorPassed(trx, memberId, 'sms_otp');
     return completePassedFactor(
       ctx,

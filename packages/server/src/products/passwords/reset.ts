@@ -15,7 +15,7 @@ import {
   peekLinkToken,
   redeemLinkToken,
   type RedeemFailure,
-} from '../magic-links/tokens.js';
+} from '../magic-links/store.js';
 import {
   activateMember,
   memberByEmail,
@@ -28,7 +28,7 @@ import type { Project } from '../projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import type { AuthOutcome } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
-import { savePassword } from './credentials.js';
+import { savePassword } from './store.js';
 import { passwordResetFactor } from './factors.js';
 import { acceptableNewPassword } from './rules.js';
 import { forgetGuesses } from './throttle.js';

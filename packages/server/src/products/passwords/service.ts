@@ -25,7 +25,7 @@ import {
   savePassword,
   storedPassword,
   upgradePasswordHash,
-} from './credentials.js';
+} from './store.js';
 import { passwordFactor } from './factors.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
 import { forgetGuesses, reserveGuess, settleGuess } from './throttle.js';

@@ -9,7 +9,7 @@ import {
   refundHit,
   reserveWithBackoff,
 } from '../../store/rate-limits.js';
-import { issueLinkToken } from '../magic-links/tokens.js';
+import { issueLinkToken } from '../magic-links/store.js';
 import { memberByEmail } from '../members/service.js';
 import { allowsAuthMethod } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';

@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto/random.js';
 import type { Database, ProjectsTable } from '../../store/schema.js';
 import type { PasswordPolicy } from '../passwords/strength.js';
+import { insertProject, projectRow, secretHashesOf, updateProjectRow } from './store.js';
 
 /** Redirect URL allow-lists by kind; the first of each is the default. */
 export interface RedirectUrls {
@@ -160,37 +161,27 @@ export class ProjectService {
     const publicToken = newId('public-token', env);
     const secretId = newId('secret', env);
     const secret = `secret-${env}-${newToken()}`;
-    await this.db.transaction().execute(async (trx) => {
-      await trx
-        .insertInto('projects')
-        .values({
-          id: projectId,
-          name: input.name,
-          environment: env,
-          public_token: publicToken,
-          create_organization_enabled: input.createOrganizationEnabled ? 1 : 0,
-          authorized_origins: JSON.stringify(normalizeOrigins(input.authorizedOrigins ?? [])),
-          redirect_urls: JSON.stringify(validateRedirectUrls(input.redirectUrls ?? {})),
-          slug_pattern: input.slugPattern ?? null,
-          pkce_required: JSON.stringify({ ...NO_PKCE, ...input.pkceRequired }),
-          ...passwordPolicyColumns(
-            input.passwordPolicy ?? DEFAULT_PASSWORD_POLICY,
-            DEFAULT_PASSWORD_POLICY,
-          ),
-          created_at: at,
-          updated_at: at,
-        })
-        .execute();
-      await trx
-        .insertInto('secrets')
-        .values({
-          id: secretId,
-          project_id: projectId,
-          secret_hash: hashToken(secret),
-          created_at: at,
-        })
-        .execute();
-    });
+    await insertProject(
+      this.db,
+      {
+        id: projectId,
+        name: input.name,
+        environment: env,
+        public_token: publicToken,
+        create_organization_enabled: input.createOrganizationEnabled ? 1 : 0,
+        authorized_origins: JSON.stringify(normalizeOrigins(input.authorizedOrigins ?? [])),
+        redirect_urls: JSON.stringify(validateRedirectUrls(input.redirectUrls ?? {})),
+        slug_pattern: input.slugPattern ?? null,
+        pkce_required: JSON.stringify({ ...NO_PKCE, ...input.pkceRequired }),
+        ...passwordPolicyColumns(
+          input.passwordPolicy ?? DEFAULT_PASSWORD_POLICY,
+          DEFAULT_PASSWORD_POLICY,
+        ),
+        created_at: at,
+        updated_at: at,
+      },
+      { id: secretId, project_id: projectId, secret_hash: hashToken(secret), created_at: at },
+    );
     return { project_id: projectId, public_token: publicToken, secret, secret_id: secretId };
   }
 
@@ -211,18 +202,14 @@ export class ProjectService {
       values.pkce_required = JSON.stringify({ ...current.pkceRequired, ...patch.pkceRequired });
     if (patch.passwordPolicy)
       Object.assign(values, passwordPolicyColumns(patch.passwordPolicy, current.passwordPolicy));
-    await this.db.updateTable('projects').set(values).where('id', '=', projectId).execute();
+    await updateProjectRow(this.db, projectId, values);
     this.#cache.delete(current.publicToken);
     return true;
   }
 
   /** A project by id, or null. */
   async byId(projectId: string): Promise<Project | null> {
-    const row = await this.db
-      .selectFrom('projects')
-      .selectAll()
-      .where('id', '=', projectId)
-      .executeTakeFirst();
+    const row = await projectRow(this.db, 'id', projectId);
     return row ? toProject(row) : null;
   }
 
@@ -230,11 +217,7 @@ export class ProjectService {
   async byPublicToken(publicToken: string): Promise<Project | null> {
     const hit = this.#cache.get(publicToken);
     if (hit && this.now() - hit.at < CACHE_MS) return hit.project;
-    const row = await this.db
-      .selectFrom('projects')
-      .selectAll()
-      .where('public_token', '=', publicToken)
-      .executeTakeFirst();
+    const row = await projectRow(this.db, 'public_token', publicToken);
     const project = row ? toProject(row) : null;
     if (this.#cache.size > 10_000) this.#cache.clear();
     this.#cache.set(publicToken, { project, at: this.now() });
@@ -243,14 +226,10 @@ export class ProjectService {
 
   /** The project whose secret key this is, or null (constant-time over the stored hashes). */
   async verifySecret(projectId: string, secret: string): Promise<Project | null> {
-    const rows = await this.db
-      .selectFrom('secrets')
-      .select('secret_hash')
-      .where('project_id', '=', projectId)
-      .execute();
+    const hashes = await secretHashesOf(this.db, projectId);
     const hash = hashToken(secret);
     let ok = false;
-    for (const row of rows) ok = safeEqual(hash, row.secret_hash) || ok;
+    for (const stored of hashes) ok = safeEqual(hash, stored) || ok;
     return ok ? this.byId(projectId) : null;
   }
 }

@@ -12,6 +12,7 @@ import { memberById } from '../members/service.js';
 import type { Project } from '../projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import type { FullSession, PresentedSession } from '../../auth/complete.js';
+import { deleteRecoveryCodes, insertRecoveryCodes, unusedCodes, useRecoveryCode } from './store.js';
 import { completeSecondFactor, type MfaCaller } from '../../auth/secondary.js';
 
 const NO_TOTP = 'This member has no authenticator app, so no recovery codes.';
@@ -40,36 +41,21 @@ export async function storeNewRecoveryCodes(
 ): Promise<string[]> {
   const codes = generateRecoveryCodes();
   const at = isoAt(ctx.now());
-  await db
-    .insertInto('recovery_codes')
-    .values(
-      codes.map((code, index) => ({
-        // The position leads the random part so the codes list back in the order they were shown.
-        id: `recovery-code-${project.environment}-${String(index).padStart(2, '0')}-${randomUUID()}`,
-        project_id: project.id,
-        member_id: memberId,
-        totp_registration_id: registrationId,
-        code_hash: hashRecoveryCode(code),
-        code_encrypted: ctx.box.seal(code),
-        used_at: null,
-        created_at: at,
-      })),
-    )
-    .execute();
+  await insertRecoveryCodes(
+    db,
+    codes.map((code, index) => ({
+      // The position leads the random part so the codes list back in the order they were shown.
+      id: `recovery-code-${project.environment}-${String(index).padStart(2, '0')}-${randomUUID()}`,
+      project_id: project.id,
+      member_id: memberId,
+      totp_registration_id: registrationId,
+      code_hash: hashRecoveryCode(code),
+      code_encrypted: ctx.box.seal(code),
+      used_at: null,
+      created_at: at,
+    })),
+  );
   return codes;
-}
-
-/** The unused codes of the member's verified TOTP registration. */
-async function unusedCodes(db: Db, memberId: string, registrationId: string) {
-  return db
-    .selectFrom('recovery_codes')
-    .select(['id', 'code_hash', 'code_encrypted'])
-    .where('member_id', '=', memberId)
-    .where('totp_registration_id', '=', registrationId)
-    .where('used_at', 'is', null)
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
 }
 
 /** Input of {@link recoverWithCode}. */
@@ -110,13 +96,7 @@ export async function recoverWithCode(
     const row = rows[index];
     const wrong = fail('unauthorized_credentials', 'The recovery code is not correct or was used.');
     if (!row) return wrong;
-    const used = await trx
-      .updateTable('recovery_codes')
-      .set({ used_at: isoAt(now) })
-      .where('id', '=', row.id)
-      .where('used_at', 'is', null)
-      .executeTakeFirst();
-    if (used.numUpdatedRows !== 1n) return wrong;
+    if (!(await useRecoveryCode(trx, row.id, now))) return wrong;
     await factorPassed(trx, member.member_id, 'totp');
     const outcome = await completeSecondFactor(
       ctx,
@@ -150,11 +130,7 @@ export async function rotateRecoveryCodes(
   return ctx.db.transaction().execute(async (trx) => {
     const member = await totpMember(ctx, trx, project, session);
     if ('failure' in member) return member;
-    await trx
-      .deleteFrom('recovery_codes')
-      .where('member_id', '=', member.member_id)
-      .where('totp_registration_id', '=', member.totp_registration_id)
-      .execute();
+    await deleteRecoveryCodes(trx, member.member_id, member.totp_registration_id);
     return {
       recovery_codes: await storeNewRecoveryCodes(
         ctx,

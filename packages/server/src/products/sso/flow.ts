@@ -14,7 +14,7 @@ import * as oidc from 'openid-client';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { hashToken, newToken } from '../../crypto/random.js';
 import type { SsoConnectionsTable, SsoRequestsTable } from '../../store/schema.js';
-import { issueLinkToken, redeemLinkToken } from '../magic-links/tokens.js';
+import { issueLinkToken, redeemLinkToken } from '../magic-links/store.js';
 import {
   activateMember,
   createMember,

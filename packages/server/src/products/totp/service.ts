@@ -4,7 +4,7 @@ import {
   type AuthenticationFactor,
   type MfaEnrollmentChange,
 } from '@gatehouse/protocol';
-import { isoAt, type Context, type Db } from '../../context.js';
+import { isoAt, type Context } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { generateTotpSecret, totpQrCodeDataUrl, totpUri, verifyTotp } from '../../crypto/totp.js';
 import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
@@ -14,6 +14,12 @@ import type { FullSession } from '../../auth/complete.js';
 import { allowsMfaMethod, hasSecondFactor } from '../../auth/mfa-policy.js';
 import { completePassedFactor } from '../../auth/passed-factor.js';
 import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../../auth/secondary.js';
+import {
+  candidateRegistrations,
+  deleteUnconfirmedRegistrations,
+  insertRegistration,
+  useStep,
+} from './store.js';
 import type { TotpRegistrationsTable } from '../../store/schema.js';
 
 const NOT_ALLOWED = 'This organization does not allow authenticator apps as a second factor.';
@@ -57,33 +63,17 @@ export async function createTotp(
   const now = ctx.now();
   const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
     // One enrollment at a time: a new registration replaces any earlier unconfirmed one.
-    const unconfirmed = trx
-      .selectFrom('totp_registrations')
-      .select('id')
-      .where('member_id', '=', member.member_id)
-      .where('verified_at', 'is', null);
-    await trx
-      .deleteFrom('recovery_codes')
-      .where('totp_registration_id', 'in', unconfirmed)
-      .execute();
-    await trx
-      .deleteFrom('totp_registrations')
-      .where('member_id', '=', member.member_id)
-      .where('verified_at', 'is', null)
-      .execute();
-    await trx
-      .insertInto('totp_registrations')
-      .values({
-        id: totpId,
-        project_id: project.id,
-        member_id: member.member_id,
-        secret_encrypted: ctx.box.seal(secret),
-        last_used_step: null,
-        verified_at: null,
-        created_at: isoAt(now),
-        expires_at: isoAt(now + (expirationMinutes ?? TOTP_PENDING_MINUTES) * 60_000),
-      })
-      .execute();
+    await deleteUnconfirmedRegistrations(trx, member.member_id);
+    await insertRegistration(trx, {
+      id: totpId,
+      project_id: project.id,
+      member_id: member.member_id,
+      secret_encrypted: ctx.box.seal(secret),
+      last_used_step: null,
+      verified_at: null,
+      created_at: isoAt(now),
+      expires_at: isoAt(now + (expirationMinutes ?? TOTP_PENDING_MINUTES) * 60_000),
+    });
     return storeNewRecoveryCodes(ctx, trx, project, member.member_id, totpId);
   });
   const uri = totpUri({ secret, issuer: project.name, account: member.email_address });
@@ -101,35 +91,6 @@ export interface TotpAuthenticateInput {
   set_mfa_enrollment?: MfaEnrollmentChange | undefined;
   set_default_mfa?: boolean | undefined;
   session_duration_minutes?: number | undefined;
-}
-
-/**
- * The registrations a code may belong to: the newest pending one (an enrollment in progress),
- * then the member's verified one.
- */
-async function candidateRegistrations(
-  db: Db,
-  memberId: string,
-  verifiedId: string,
-  now: number,
-): Promise<TotpRegistrationsTable[]> {
-  const pending = await db
-    .selectFrom('totp_registrations')
-    .selectAll()
-    .where('member_id', '=', memberId)
-    .where('verified_at', 'is', null)
-    .where('expires_at', '>', isoAt(now))
-    .orderBy('created_at', 'desc')
-    .executeTakeFirst();
-  const verified = verifiedId
-    ? await db
-        .selectFrom('totp_registrations')
-        .selectAll()
-        .where('id', '=', verifiedId)
-        .where('member_id', '=', memberId)
-        .executeTakeFirst()
-    : undefined;
-  return [pending, verified].filter((r): r is TotpRegistrationsTable => r !== undefined);
 }
 
 /**
@@ -171,13 +132,7 @@ export async function authenticateTotp(
         lastUsedStep: registration.last_used_step,
       });
       if (!valid || step === null) continue;
-      const stored = await trx
-        .updateTable('totp_registrations')
-        .set({ last_used_step: step, verified_at: registration.verified_at ?? isoAt(now) })
-        .where('id', '=', registration.id)
-        .where((eb) => eb.or([eb('last_used_step', 'is', null), eb('last_used_step', '<', step)]))
-        .executeTakeFirst();
-      if (stored.numUpdatedRows === 1n) matched = registration;
+      if (await useStep(trx, registration, step, now)) matched = registration;
       break;
     }
     if (!matched) return fail('unauthorized_credentials', 'The code is not correct.');

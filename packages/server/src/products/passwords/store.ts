@@ -1,8 +1,8 @@
-/** Stored password hashes: one per member, mirrored as the member's `member_password_id`. */
+/** The passwords product's store: password hashes, one per member, mirrored as the member's `member_password_id`. */
 import type { Environment } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
-import { voidLinkTokens } from '../magic-links/tokens.js';
+import { voidLinkTokens } from '../magic-links/store.js';
 import { endMemberSessions } from '../../auth/revocation.js';
 
 /** A member's stored password. */

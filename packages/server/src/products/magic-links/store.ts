@@ -1,4 +1,4 @@
-/** One-time link tokens (magic, discovery and password-reset links): issued hashed, redeemed once, PKCE-bound. */
+/** The magic-links product's store: one-time link tokens (magic, discovery, password-reset and SSO links), issued hashed, redeemed once, PKCE-bound. */
 import { isoAt, type Db } from '../../context.js';
 import { hashToken, newToken, pkceMatches } from '../../crypto/random.js';
 import { randomUUID } from 'node:crypto';

@@ -1,0 +1,54 @@
+/** The projects product's store: projects and their secret keys. */
+import type { Db } from '../../context.js';
+import type { ProjectsTable, SecretsTable } from '../../store/schema.js';
+
+/** Inserts a project with its first secret key, in one transaction. */
+export async function insertProject(
+  db: Db,
+  project: ProjectsTable,
+  secret: SecretsTable,
+): Promise<void> {
+  await db.transaction().execute(async (trx) => {
+    await trx.insertInto('projects').values(project).execute();
+    await trx.insertInto('secrets').values(secret).execute();
+  });
+}
+
+/** Writes a project's changed columns. */
+export async function updateProjectRow(
+  db: Db,
+  projectId: string,
+  values: Partial<ProjectsTable>,
+): Promise<void> {
+  await db.updateTable('projects').set(values).where('id', '=', projectId).execute();
+}
+
+/** A project by id or by public token. */
+export async function projectRow(
+  db: Db,
+  by: 'id' | 'public_token',
+  value: string,
+): Promise<ProjectsTable | undefined> {
+  return db.selectFrom('projects').selectAll().where(by, '=', value).executeTakeFirst();
+}
+
+/** The hashes of a project's secret keys. */
+export async function secretHashesOf(db: Db, projectId: string): Promise<string[]> {
+  const rows = await db
+    .selectFrom('secrets')
+    .select('secret_hash')
+    .where('project_id', '=', projectId)
+    .execute();
+  return rows.map((r) => r.secret_hash);
+}
+
+/** Whether any project is in the live environment (its members' links must never be shown). */
+export async function hasLiveProject(db: Db): Promise<boolean> {
+  const row = await db
+    .selectFrom('projects')
+    .select('id')
+    .where('environment', '=', 'live')
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
