@@ -26,7 +26,7 @@ const AUTH = {
 };
 /** The sign-in core reads the entities (members, organizations, projects) and no other product. */
 const FEATURE_PRODUCTS = {
-  regex: '(^|/)products/(?!(members|organizations|projects)/service\\.js$)',
+  regex: '(^|/)products/(?!(members|organizations|projects)/(service|store)\\.js$)',
   message:
     'auth/ is called by products, never the other way round; it reads only the member, organization and project entities (docs/architecture.md §3).',
 };
@@ -101,6 +101,21 @@ export default tseslint.config(
     // a real server, so they may reach the whole app.
     ignores: ['**/*.test.ts', 'packages/server/src/products/*/routes.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [HTTP, FASTIFY] }] },
+  },
+  {
+    // A product's SQL lives in its store.ts, so services read as use cases.
+    files: ['packages/server/src/products/**/*.ts'],
+    ignores: ['**/*.test.ts', '**/store.ts'],
+    rules: {
+      'no-restricted-syntax': [
+        'error',
+        {
+          selector:
+            'MemberExpression[property.name=/^(selectFrom|insertInto|updateTable|deleteFrom)$/]',
+          message: "Queries live in the product's store.ts (docs/architecture.md §3).",
+        },
+      ],
+    },
   },
   {
     files: ['**/*.js', '**/*.mjs', '**/*.cjs'],

@@ -13,7 +13,7 @@ export { configFromEnv, type ServerConfig, type SmsConfig } from './config.js';
 export { applyPagePolicy, type PagePolicy } from './http/security-headers.js';
 export type { Admin } from './products/projects/admin.js';
 export type { OrganizationPatch } from './products/organizations/update.js';
-export type { MemberMfaPatch } from './products/members/update.js';
+export type { MemberMfaPatch } from './products/members/service.js';
 export type { OutboxMessage } from './delivery/outbox.js';
 export { PASSWORD_HASH_PARAMS } from './crypto/password-hash.js';
 export { threadPoolSize } from './threadpool.js';

@@ -9,7 +9,7 @@ import type {
 } from '@gatehouse/protocol';
 import type { Context, Db } from '../context.js';
 import { SmsDeliveryError } from '../delivery/sms.js';
-import { roleIds } from '../products/members/service.js';
+import { roleIds } from '../products/members/store.js';
 import { issueSmsCode, smsSendAllowed } from './sms-codes.js';
 import type { Project } from '../products/projects/service.js';
 import { fail, type Failure } from '../result.js';

@@ -1,8 +1,8 @@
 /** The caller of an MFA call (§7.7, §9): a member-bound IST or a session, and how a second factor completes it. */
 import type { AuthenticationFactor, Member, Organization } from '@gatehouse/protocol';
 import type { Context, Db } from '../context.js';
-import { memberById } from '../products/members/service.js';
-import { organizationById } from '../products/organizations/service.js';
+import { memberById } from '../products/members/store.js';
+import { organizationById } from '../products/organizations/store.js';
 import type { Project } from '../products/projects/service.js';
 import { fail, type Failure } from '../result.js';
 import { completeAuthentication, type FullSession, type PresentedSession } from './complete.js';

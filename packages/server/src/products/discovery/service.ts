@@ -16,19 +16,21 @@ import {
   memberByEmail,
   memberById,
   membersByEmail,
-} from '../members/service.js';
+} from '../members/store.js';
 import {
   SLUG_PATTERN,
   allowsAuthMethod,
   createOrganization,
   domainOf,
   jitDecision,
+  type CreateOrganizationInput,
+} from '../organizations/service.js';
+import {
   organizationById,
   organizationBySlug,
   organizationsByIds,
   organizationsJoinableByDomain,
-  type CreateOrganizationInput,
-} from '../organizations/service.js';
+} from '../organizations/store.js';
 import { refuseDiscoveryDomains } from '../organizations/jit-domains.js';
 import type { Project } from '../projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';

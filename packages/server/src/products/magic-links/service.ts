@@ -14,9 +14,10 @@ import {
   memberByEmail,
   memberEmailId,
   normalizeEmail,
-} from '../members/service.js';
+} from '../members/store.js';
 import { unlockFactors } from '../../auth/factor-lockout.js';
-import { allowsAuthMethod, jitDecision, organizationById } from '../organizations/service.js';
+import { allowsAuthMethod, jitDecision } from '../organizations/service.js';
+import { organizationById } from '../organizations/store.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';

@@ -2,14 +2,14 @@
 import { isValidEmail, type Member, type Organization } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
 import { unlockFactors } from '../../auth/factor-lockout.js';
-import { createMember, memberById, type CreateMemberInput } from '../members/service.js';
+import { createMember, memberById, type CreateMemberInput } from '../members/store.js';
 import {
   SLUG_PATTERN,
   createOrganization,
-  organizationById,
   type CreateOrganizationInput,
 } from '../organizations/service.js';
-import { updateMember, type MemberMfaPatch } from '../members/update.js';
+import { organizationById } from '../organizations/store.js';
+import { updateMember, type MemberMfaPatch } from '../members/service.js';
 import { refusePublicDomains } from '../organizations/jit-domains.js';
 import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
 import type { Project } from '../projects/service.js';

@@ -6,8 +6,8 @@ import type { Context } from '../../context.js';
 import { sdkCaller } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
-import { organizationById } from '../organizations/service.js';
-import { memberByEmail, normalizeEmail } from './service.js';
+import { organizationById } from '../organizations/store.js';
+import { memberByEmail, normalizeEmail } from './store.js';
 
 /** Registers the member search route. */
 export function registerMembers(app: FastifyInstance, ctx: Context): void {

@@ -1,226 +1,68 @@
-/** Members: creation, lookups, activation, roles, and the wire shape of §5. */
-import type {
-  Environment,
-  Member,
-  MemberRole,
-  MemberStatus,
-  RoleSourceType,
-} from '@gatehouse/protocol';
+/** Changing a member's MFA settings: enrollment, phone number, default method. */
+import type { Member, MfaMethod } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
-import { newId } from '../../crypto/random.js';
-import { preparedQuery } from '../../store/prepared.js';
 import type { MembersTable } from '../../store/schema.js';
-import { insertUnlessDuplicate } from '../../store/unique.js';
+import { normalizePhoneNumber } from '../otp-sms/phone.js';
+import { fail, type Failure } from '../../result.js';
+import { memberById, phoneNumberTaken, updateMemberRow } from './store.js';
 
-/** The roles every member has, and the extra role of an organization's creator (§14). */
-export const MEMBER_ROLE = 'member';
-export const ADMIN_ROLE = 'admin';
-
-/** Fields accepted when creating a member. */
-export interface CreateMemberInput {
-  email_address: string;
-  name?: string;
-  status?: Exclude<MemberStatus, 'deleted'>;
-  roles?: string[];
-  emailVerified?: boolean;
-}
-
-/** E-mail addresses are matched case-insensitively and stored lowercased. */
-export function normalizeEmail(email: string): string {
-  return email.trim().toLowerCase();
-}
-
-/** The wire form of a member row with its role rows. */
-export function toMember(
-  row: MembersTable,
-  roles: { role_id: string; source_type: string }[],
-): Member {
-  const byRole = new Map<string, MemberRole>();
-  for (const r of roles) {
-    const entry = byRole.get(r.role_id) ?? { role_id: r.role_id, sources: [] };
-    entry.sources.push({ type: r.source_type as RoleSourceType, details: {} });
-    byRole.set(r.role_id, entry);
-  }
-  return {
-    organization_id: row.organization_id,
-    member_id: row.id,
-    email_address: row.email,
-    email_address_verified: row.email_verified === 1,
-    name: row.name,
-    status: row.status as MemberStatus,
-    member_password_id: row.password_id,
-    mfa_enrolled: row.mfa_enrolled === 1,
-    mfa_phone_number: row.mfa_phone_number,
-    mfa_phone_number_verified: row.mfa_phone_verified === 1,
-    totp_registration_id: row.totp_registration_id,
-    default_mfa_method: row.default_mfa_method as Member['default_mfa_method'],
-    roles: [...byRole.values()],
-    trusted_metadata: JSON.parse(row.trusted_metadata) as Record<string, unknown>,
-    untrusted_metadata: JSON.parse(row.untrusted_metadata) as Record<string, unknown>,
-    sso_registrations: [],
-    is_breakglass: false,
-    created_at: row.created_at,
-    updated_at: row.updated_at,
-  };
-}
-
-/** The role ids of a member, for sessions and JWTs. */
-export function roleIds(member: Member): string[] {
-  return member.roles.map((r) => r.role_id);
-}
-
-// Every session refresh loads its member: built once (see `preparedQuery`).
-const memberRowById = preparedQuery((db, p: { memberId: string; projectId: string }) =>
-  db
-    .selectFrom('members')
-    .selectAll()
-    .where('id', '=', p.memberId)
-    .where('project_id', '=', p.projectId),
-);
-const rolesOfMember = preparedQuery((db, p: { memberId: string }) =>
-  db
-    .selectFrom('member_roles')
-    .select(['role_id', 'source_type'])
-    .where('member_id', '=', p.memberId)
-    .orderBy('role_id'),
-);
-
-async function withRoles(db: Db, rows: MembersTable[]): Promise<Member[]> {
-  if (rows.length === 0) return [];
-  const roles = await db
-    .selectFrom('member_roles')
-    .select(['member_id', 'role_id', 'source_type'])
-    .where(
-      'member_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('role_id')
-    .execute();
-  return rows.map((row) =>
-    toMember(
-      row,
-      roles.filter((r) => r.member_id === row.id),
-    ),
-  );
+/** The MFA fields an update may change; absent fields stay as they are. */
+export interface MemberMfaPatch {
+  name?: string | undefined;
+  mfa_enrolled?: boolean | undefined;
+  /** Any usual format, stored as E.164; `''` removes the number. */
+  mfa_phone_number?: string | undefined;
+  mfa_phone_number_verified?: boolean | undefined;
+  default_mfa_method?: '' | MfaMethod | undefined;
 }
 
 /**
- * Creates a member of an organization with the `member` role plus any given ones. Returns
- * `'email_taken'` if the organization already has a member with this address, including one a
- * concurrent call inserted after the check.
+ * Applies a patch to a member of the project. A new phone number is normalized, must not be
+ * another member's in the organization, and is unverified unless the patch says otherwise.
  *
  * @example
- * await createMember(db, project.id, 'test', org.organization_id, { email_address: 'a@b.co' }, Date.now());
+ * await updateMember(db, project.id, memberId, { mfa_phone_number: '+1 415 555 2671', mfa_phone_number_verified: true }, Date.now());
  */
-export async function createMember(
-  db: Db,
-  projectId: string,
-  env: Environment,
-  organizationId: string,
-  input: CreateMemberInput,
-  now: number,
-): Promise<Member | 'email_taken'> {
-  const email = normalizeEmail(input.email_address);
-  if (await memberByEmail(db, organizationId, email)) return 'email_taken';
-  const at = isoAt(now);
-  const row: MembersTable = {
-    id: newId('member', env),
-    project_id: projectId,
-    organization_id: organizationId,
-    email,
-    email_id: newId('member-email', env),
-    email_verified: input.emailVerified ? 1 : 0,
-    name: input.name ?? '',
-    status: input.status ?? 'active',
-    password_id: '',
-    mfa_enrolled: 0,
-    mfa_phone_number: '',
-    mfa_phone_verified: 0,
-    totp_registration_id: '',
-    default_mfa_method: '',
-    trusted_metadata: '{}',
-    untrusted_metadata: '{}',
-    created_at: at,
-    updated_at: at,
-  };
-  // The check above cannot see a concurrent call's uncommitted member: the unique index decides.
-  const inserted = await insertUnlessDuplicate(db, (d) =>
-    d.insertInto('members').values(row).execute(),
-  );
-  if (!inserted) return 'email_taken';
-  const roles = [...new Set([MEMBER_ROLE, ...(input.roles ?? [])])];
-  await db
-    .insertInto('member_roles')
-    .values(
-      roles.map((role_id) => ({ member_id: row.id, role_id, source_type: 'direct_assignment' })),
-    )
-    .execute();
-  const [member] = await withRoles(db, [row]);
-  return member ?? 'email_taken';
-}
-
-/** A member of the organization by e-mail (deleted members included), or null. */
-export async function memberByEmail(
-  db: Db,
-  organizationId: string,
-  email: string,
-): Promise<Member | null> {
-  const row = await db
-    .selectFrom('members')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('email', '=', normalizeEmail(email))
-    .executeTakeFirst();
-  const [member] = await withRoles(db, row ? [row] : []);
-  return member ?? null;
-}
-
-/** A member of the project by id, or null. */
-export async function memberById(
+export async function updateMember(
   db: Db,
   projectId: string,
   memberId: string,
-): Promise<Member | null> {
-  const [row] = await memberRowById(db, { memberId, projectId });
-  if (!row) return null;
-  return toMember(row, await rolesOfMember(db, { memberId }));
-}
-
-/** Every membership of an address in the project, deleted ones excluded. */
-export async function membersByEmail(db: Db, projectId: string, email: string): Promise<Member[]> {
-  const rows = await db
-    .selectFrom('members')
-    .selectAll()
-    .where('project_id', '=', projectId)
-    .where('email', '=', normalizeEmail(email))
-    .where('status', '!=', 'deleted')
-    .orderBy('created_at')
-    .execute();
-  return withRoles(db, rows);
-}
-
-/**
- * Marks a member active with a verified e-mail: what proving control of the address does to an
- * invited or pending member (and a no-op for an active one).
- */
-export async function activateMember(db: Db, member: Member, now: number): Promise<Member> {
-  if (member.status === 'active' && member.email_address_verified) return member;
-  const at = isoAt(now);
-  await db
-    .updateTable('members')
-    .set({ status: 'active', email_verified: 1, updated_at: at })
-    .where('id', '=', member.member_id)
-    .execute();
-  return { ...member, status: 'active', email_address_verified: true, updated_at: at };
-}
-
-/** The id of a member's e-mail address (`member-email-…`), the `method_id` of e-mail factors. */
-export async function memberEmailId(db: Db, memberId: string): Promise<string> {
-  const row = await db
-    .selectFrom('members')
-    .select('email_id')
-    .where('id', '=', memberId)
-    .executeTakeFirst();
-  return row?.email_id ?? '';
+  patch: MemberMfaPatch,
+  now: number,
+): Promise<Member | Failure> {
+  const member = await memberById(db, projectId, memberId);
+  if (!member) return fail('member_not_found', 'No member has this id.');
+  const set: Partial<MembersTable> = { updated_at: isoAt(now) };
+  if (patch.name !== undefined) set.name = patch.name;
+  if (patch.mfa_enrolled !== undefined) set.mfa_enrolled = patch.mfa_enrolled ? 1 : 0;
+  if (patch.default_mfa_method !== undefined) set.default_mfa_method = patch.default_mfa_method;
+  if (patch.mfa_phone_number !== undefined) {
+    let phone = '';
+    if (patch.mfa_phone_number.trim() !== '') {
+      const parsed = normalizePhoneNumber(patch.mfa_phone_number);
+      if (!parsed) return fail('invalid_phone_number', 'The phone number is not valid.');
+      phone = parsed.e164;
+    }
+    if (phone !== member.mfa_phone_number) {
+      const taken = phone !== '' && (await phoneNumberTaken(db, member, phone));
+      if (taken) {
+        return fail(
+          'duplicate_member_phone_number',
+          'A member with the specified phone number already exists for this organization.',
+        );
+      }
+      set.mfa_phone_number = phone;
+      set.mfa_phone_verified = 0;
+    }
+  }
+  // A verified flag without a number would claim a phone that does not exist.
+  const phoneAfter = set.mfa_phone_number ?? member.mfa_phone_number;
+  if (patch.mfa_phone_number_verified !== undefined) {
+    set.mfa_phone_verified = patch.mfa_phone_number_verified && phoneAfter !== '' ? 1 : 0;
+  }
+  await updateMemberRow(db, memberId, set);
+  return (
+    (await memberById(db, projectId, memberId)) ??
+    fail('member_not_found', 'No member has this id.')
+  );
 }

@@ -7,7 +7,7 @@ import { sdkCaller } from '../../http/auth.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { toSlugSubset } from '@gatehouse/protocol';
-import { organizationBySlug } from './service.js';
+import { organizationBySlug } from './store.js';
 
 /** Registers the organization search route. */
 export function registerOrganizations(app: FastifyInstance, ctx: Context): void {

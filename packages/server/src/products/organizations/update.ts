@@ -12,7 +12,7 @@ import {
 } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import type { OrganizationsTable } from '../../store/schema.js';
-import { organizationById } from './service.js';
+import { organizationById, replaceJitDomains, updateOrganizationRow } from './store.js';
 
 /** The settings an update may change; absent fields stay as they are. */
 export interface OrganizationPatch {
@@ -87,28 +87,8 @@ export async function updateOrganization(
     const domains = [...new Set(patch.email_allowed_domains.map((d) => d.toLowerCase()))];
     set.email_allowed_domains = JSON.stringify(domains);
     // The lookup table that discovery reads must say the same as the organization's own list.
-    await db
-      .deleteFrom('organization_domains')
-      .where('organization_id', '=', organizationId)
-      .execute();
-    if (domains.length > 0) {
-      await db
-        .insertInto('organization_domains')
-        .values(
-          domains.map((domain) => ({
-            project_id: projectId,
-            organization_id: organizationId,
-            domain,
-          })),
-        )
-        .execute();
-    }
+    await replaceJitDomains(db, projectId, organizationId, domains);
   }
-  await db
-    .updateTable('organizations')
-    .set(set)
-    .where('id', '=', organizationId)
-    .where('project_id', '=', projectId)
-    .execute();
+  await updateOrganizationRow(db, projectId, organizationId, set);
   return organizationById(db, projectId, organizationId);
 }

@@ -2,7 +2,7 @@
 import type { AuthenticationFactor, MfaEnrollmentChange } from '@gatehouse/protocol';
 import { isoAt, type Context } from '../../context.js';
 import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
-import { phoneNumberTaken } from '../members/update.js';
+import { phoneNumberTaken } from '../members/store.js';
 import { fail, type Failure } from '../../result.js';
 import type { FullSession } from '../../auth/complete.js';
 import { allowsMfaMethod, hasSecondFactor } from '../../auth/mfa-policy.js';

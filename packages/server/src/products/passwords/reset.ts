@@ -16,13 +16,9 @@ import {
   redeemLinkToken,
   type RedeemFailure,
 } from '../magic-links/store.js';
-import {
-  activateMember,
-  memberByEmail,
-  memberEmailId,
-  normalizeEmail,
-} from '../members/service.js';
-import { allowsAuthMethod, organizationById } from '../organizations/service.js';
+import { activateMember, memberByEmail, memberEmailId, normalizeEmail } from '../members/store.js';
+import { allowsAuthMethod } from '../organizations/service.js';
+import { organizationById } from '../organizations/store.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';

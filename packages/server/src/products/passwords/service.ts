@@ -7,8 +7,9 @@ import {
 } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../crypto/password-hash.js';
-import { memberByEmail, memberById, normalizeEmail } from '../members/service.js';
-import { allowsAuthMethod, organizationById } from '../organizations/service.js';
+import { memberByEmail, memberById, normalizeEmail } from '../members/store.js';
+import { allowsAuthMethod } from '../organizations/service.js';
+import { organizationById } from '../organizations/store.js';
 import type { Project } from '../projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import {
@@ -20,12 +21,7 @@ import {
 } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
 import { touchSession } from '../../auth/sessions.js';
-import {
-  isSupportedHash,
-  savePassword,
-  storedPassword,
-  upgradePasswordHash,
-} from './store.js';
+import { isSupportedHash, savePassword, storedPassword, upgradePasswordHash } from './store.js';
 import { passwordFactor } from './factors.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
 import { forgetGuesses, reserveGuess, settleGuess } from './throttle.js';

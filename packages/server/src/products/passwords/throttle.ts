@@ -10,10 +10,11 @@ import {
   reserveWithBackoff,
 } from '../../store/rate-limits.js';
 import { issueLinkToken } from '../magic-links/store.js';
-import { memberByEmail } from '../members/service.js';
+import { memberByEmail } from '../members/store.js';
 import { allowsAuthMethod } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
+import { memberAddress } from '../members/store.js';
 import { fail, type Failure } from '../../result.js';
 
 /** A guess that may go on to the password check; give it back with {@link settleGuess} if right. */
@@ -111,11 +112,7 @@ export async function settleGuess(ctx: Context, guess: ReservedGuess): Promise<v
  * guesses at the old one are moot. Run it in the transaction that saves the password.
  */
 export async function forgetGuesses(ctx: Context, db: Db, memberId: string): Promise<void> {
-  const member = await db
-    .selectFrom('members')
-    .select(['project_id', 'organization_id', 'email'])
-    .where('id', '=', memberId)
-    .executeTakeFirst();
+  const member = await memberAddress(db, memberId);
   if (!member) return;
   const scope = scopeOf(member.project_id, member.organization_id, member.email);
   const window = ctx.config.passwordThrottle.windowMinutes * 60;

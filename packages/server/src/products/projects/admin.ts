@@ -2,15 +2,12 @@
 import type { AuthMethod, Environment, Member, Organization } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
-import { createMember, memberByEmail, memberById } from '../members/service.js';
-import { updateMember, type MemberMfaPatch } from '../members/update.js';
+import { createMember, memberByEmail, memberById } from '../members/store.js';
+import { updateMember, type MemberMfaPatch } from '../members/service.js';
 import { refusePublicDomains } from '../organizations/jit-domains.js';
 import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
-import {
-  createOrganization,
-  organizationById,
-  organizationBySlug,
-} from '../organizations/service.js';
+import { createOrganization } from '../organizations/service.js';
+import { organizationById, organizationBySlug } from '../organizations/store.js';
 import { setMemberPassword } from '../passwords/service.js';
 import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
 import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';

@@ -1,6 +1,6 @@
 /** The role-based access policy published in bootstrap: the `member` and `admin` roles (§14). */
 import type { RbacPolicy } from '@gatehouse/protocol';
-import { ADMIN_ROLE, MEMBER_ROLE } from '../members/service.js';
+import { ADMIN_ROLE, MEMBER_ROLE } from '../members/store.js';
 
 /** The policy every project has until custom roles exist. */
 export const DEFAULT_RBAC_POLICY: RbacPolicy = {

@@ -8,7 +8,7 @@ import {
   matchRecoveryCode,
 } from '../../crypto/recovery-codes.js';
 import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
-import { memberById } from '../members/service.js';
+import { memberById } from '../members/store.js';
 import type { Project } from '../projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import type { FullSession, PresentedSession } from '../../auth/complete.js';

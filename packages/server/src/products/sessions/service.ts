@@ -2,8 +2,8 @@
 import type { MemberSession } from '@gatehouse/protocol';
 import { errors as joseErrors, jwtVerify, createLocalJWKSet } from 'jose';
 import { isoAt, type Context } from '../../context.js';
-import { memberById } from '../members/service.js';
-import { organizationById } from '../organizations/service.js';
+import { memberById } from '../members/store.js';
+import { organizationById } from '../organizations/store.js';
 import type { Project } from '../projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import { fullSession, type FullSession, type PresentedSession } from '../../auth/complete.js';

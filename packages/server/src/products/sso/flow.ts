@@ -21,8 +21,9 @@ import {
   memberByEmail,
   memberById,
   normalizeEmail,
-} from '../members/service.js';
-import { allowsAuthMethod, organizationById } from '../organizations/service.js';
+} from '../members/store.js';
+import { allowsAuthMethod } from '../organizations/service.js';
+import { organizationById } from '../organizations/store.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
@@ -41,6 +42,7 @@ import {
   liveRequestById,
   liveRequestByState,
   recordAssertion,
+  replaceGroupRoles,
 } from './store.js';
 
 const TOKEN_LIFETIME_MS = FEDERATED_TOKEN_MINUTES * 60_000;
@@ -360,26 +362,6 @@ function rolesFromGroups(row: SsoConnectionsTable, groups: readonly string[]): s
   ];
 }
 
-/** Replaces the member's roles that came from this IdP's groups with the ones it sent now. */
-async function syncGroupRoles(db: Db, member: Member, roles: readonly string[]): Promise<void> {
-  await db
-    .deleteFrom('member_roles')
-    .where('member_id', '=', member.member_id)
-    .where('source_type', '=', 'sso_connection_group')
-    .execute();
-  if (roles.length === 0) return;
-  await db
-    .insertInto('member_roles')
-    .values(
-      roles.map((role_id) => ({
-        member_id: member.member_id,
-        role_id,
-        source_type: 'sso_connection_group',
-      })),
-    )
-    .execute();
-}
-
 /** Whether the organization lets this connection create members on first sign-in. */
 function jitAllowed(org: Organization, connectionId: string): boolean {
   switch (org.sso_jit_provisioning) {
@@ -443,7 +425,7 @@ async function signInFederated(
     member = made;
     created = true;
   }
-  await syncGroupRoles(db, member, rolesFromGroups(row, identity.groups));
+  await replaceGroupRoles(db, member.member_id, rolesFromGroups(row, identity.groups));
   const token = await issueLinkToken(
     db,
     {

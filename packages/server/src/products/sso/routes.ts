@@ -8,7 +8,7 @@ import { sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
 import { fail, isFailure, type Failure } from '../../result.js';
-import { memberById } from '../members/service.js';
+import { memberById } from '../members/store.js';
 import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
 import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';
 import {

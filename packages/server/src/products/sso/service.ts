@@ -19,7 +19,7 @@ import type {
 import { isoAt, type Context, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
-import { organizationById } from '../organizations/service.js';
+import { organizationById } from '../organizations/store.js';
 import type { Project } from '../projects/service.js';
 import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
