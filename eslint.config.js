@@ -75,7 +75,7 @@ export default tseslint.config(
     rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
-    files: ['packages/widget/src/**/*.tsx', 'packages/widget/src/**/use*.ts'],
+    files: ['packages/widget/src/**/*.tsx', 'packages/widget/src/**/use-*.ts'],
     ...reactHooks.configs.flat.recommended,
   },
   {

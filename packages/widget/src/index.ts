@@ -5,7 +5,7 @@
  * import { LoginWidget, mount } from '@gatehouse/widget';
  * mount('#login', { publicToken, baseUrl, config: { products: ['emailMagicLinks'], authFlowType: 'discovery' } });
  */
-export { LoginWidget, type LoginWidgetProps } from './LoginWidget.js';
+export { LoginWidget, type LoginWidgetProps } from './login-widget.js';
 export { mount, type MountOptions, type MountedWidget } from './mount.js';
 export type {
   AuthFlowType,

@@ -6,7 +6,7 @@ import type { GatehouseClient } from './client.js';
 import type { WidgetConfig } from './config.js';
 import type { WidgetCallbacks } from './machine/callbacks.js';
 import type { WidgetStyles } from './theme.js';
-import { LoginWidget } from './LoginWidget.js';
+import { LoginWidget } from './login-widget.js';
 
 /** Options of {@link mount}: a client, or the public token (and base URL) to create one. */
 export interface MountOptions {

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
-import { effectHarness } from '../test/effectHarness.js';
+import { effectHarness } from '../test/effect-harness.js';
 import { ACK, apiError, fullSession, mfaPending, organization } from '@gatehouse/testing';
 import {
   authenticateSms,

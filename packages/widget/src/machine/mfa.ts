@@ -4,7 +4,7 @@ import { format } from '../messages/en.js';
 import { EVENT_TYPES, invokeCallback } from './callbacks.js';
 import { reportFailure, reportSuccess, type EffectContext } from './context.js';
 import { describeError } from './errors.js';
-import { backupCodeErrorMessage, passcodeErrorMessage, phoneErrorMessage } from './mfaErrors.js';
+import { backupCodeErrorMessage, passcodeErrorMessage, phoneErrorMessage } from './mfa-errors.js';
 import type { MfaPrimaryInfo } from './state.js';
 
 /** A phone number the member entered, parsed and formatted by the phone input. */

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
-import { effectHarness, type EffectHarnessOptions } from '../test/effectHarness.js';
+import { effectHarness, type EffectHarnessOptions } from '../test/effect-harness.js';
 import {
   ACK,
   PUBLIC_TOKEN,
@@ -20,7 +20,7 @@ import {
   resendPasswordEmail,
   resetPassword,
 } from './passwords.js';
-import { resetEmailKey } from './resetEmail.js';
+import { resetEmailKey } from './reset-email.js';
 
 const RESET_URL = 'http://localhost:3000/reset';
 const config: WidgetConfig = {

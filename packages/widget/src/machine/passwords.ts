@@ -10,9 +10,9 @@ import {
   type EffectContext,
 } from './context.js';
 import { describeError } from './errors.js';
-import { passwordLoginErrorMessage, resetLinkErrorMessage } from './passwordErrors.js';
-import { clearResetEmail, writeResetEmail } from './resetEmail.js';
-import { emailMayJoin } from './passwordRules.js';
+import { passwordLoginErrorMessage, resetLinkErrorMessage } from './password-errors.js';
+import { clearResetEmail, writeResetEmail } from './reset-email.js';
+import { emailMayJoin } from './password-rules.js';
 import type { FlowOrganization } from './state.js';
 import type { ResetToken } from './urls.js';
 

@@ -2,7 +2,7 @@
 import type { AuthResult, DiscoveredOrganization } from '@gatehouse/protocol';
 import type { BootstrapConfig } from '../client.js';
 import type { ResolvedConfig } from '../config.js';
-import { reduceMfa, type MfaEvent } from './mfaReducer.js';
+import { reduceMfa, type MfaEvent } from './mfa-reducer.js';
 import { routeAfterPrimaryAuth } from './routing.js';
 import { isRenderedScreen, type Screen } from './screens.js';
 import {
@@ -13,7 +13,7 @@ import {
   type WidgetState,
 } from './state.js';
 
-export type { MfaEvent, MfaScreenRequest } from './mfaReducer.js';
+export type { MfaEvent, MfaScreenRequest } from './mfa-reducer.js';
 
 /** Everything that can happen to the widget. */
 export type WidgetEvent =

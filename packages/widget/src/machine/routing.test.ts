@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { member, mfaPending, organization, fullSession } from '@gatehouse/testing';
-import { enrollmentOptions } from './mfaSelectors.js';
+import { enrollmentOptions } from './mfa-selectors.js';
 import {
   isMfaMethodSupported,
   orderMfaMethods,

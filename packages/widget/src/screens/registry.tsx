@@ -5,56 +5,56 @@
  */
 import { lazy, type ComponentType } from 'react';
 import type { RenderedScreen } from '../machine/screens.js';
-import { Loading, LoggingIn } from './Loading.js';
-import { Main } from './Main.js';
+import { Loading, LoggingIn } from './loading.js';
+import { Main } from './main.js';
 
 export const SCREEN_COMPONENTS: Record<RenderedScreen, ComponentType> = {
   Main,
   Loading,
   LoggingIn,
   EmailConfirmation: lazy(() =>
-    import('./EmailConfirmation.js').then((m) => ({ default: m.EmailConfirmation })),
+    import('./email-confirmation.js').then((m) => ({ default: m.EmailConfirmation })),
   ),
-  Discovery: lazy(() => import('./Discovery.js').then((m) => ({ default: m.Discovery }))),
-  LoggedIn: lazy(() => import('./LoggedIn.js').then((m) => ({ default: m.LoggedIn }))),
-  Error: lazy(() => import('./ErrorScreen.js').then((m) => ({ default: m.ErrorScreen }))),
+  Discovery: lazy(() => import('./discovery.js').then((m) => ({ default: m.Discovery }))),
+  LoggedIn: lazy(() => import('./logged-in.js').then((m) => ({ default: m.LoggedIn }))),
+  Error: lazy(() => import('./error-screen.js').then((m) => ({ default: m.ErrorScreen }))),
   PasswordAuthenticate: lazy(() =>
-    import('./PasswordAuthenticate.js').then((m) => ({ default: m.PasswordAuthenticate })),
+    import('./password-authenticate.js').then((m) => ({ default: m.PasswordAuthenticate })),
   ),
   PasswordForgotForm: lazy(() =>
-    import('./PasswordForgotForm.js').then((m) => ({ default: m.PasswordForgotForm })),
+    import('./password-forgot-form.js').then((m) => ({ default: m.PasswordForgotForm })),
   ),
   PasswordSetNewConfirmation: lazy(() =>
-    import('./PasswordSetNewConfirmation.js').then((m) => ({
+    import('./password-set-new-confirmation.js').then((m) => ({
       default: m.PasswordSetNewConfirmation,
     })),
   ),
   PasswordResetForm: lazy(() =>
-    import('./PasswordResetForm.js').then((m) => ({ default: m.PasswordResetForm })),
+    import('./password-reset-form.js').then((m) => ({ default: m.PasswordResetForm })),
   ),
   PasswordResetVerifyConfirmation: lazy(() =>
-    import('./PasswordResetVerifyConfirmation.js').then((m) => ({
+    import('./password-reset-verify-confirmation.js').then((m) => ({
       default: m.PasswordResetVerifyConfirmation,
     })),
   ),
   MFAEnrollmentSelection: lazy(() =>
-    import('./MFAEnrollmentSelection.js').then((m) => ({ default: m.MFAEnrollmentSelection })),
+    import('./mfa-enrollment-selection.js').then((m) => ({ default: m.MFAEnrollmentSelection })),
   ),
   SMSOTPEnrollment: lazy(() =>
-    import('./SMSOTPEnrollment.js').then((m) => ({ default: m.SMSOTPEnrollment })),
+    import('./sms-otp-enrollment.js').then((m) => ({ default: m.SMSOTPEnrollment })),
   ),
-  SMSOTPEntry: lazy(() => import('./SMSOTPEntry.js').then((m) => ({ default: m.SMSOTPEntry }))),
+  SMSOTPEntry: lazy(() => import('./sms-otp-entry.js').then((m) => ({ default: m.SMSOTPEntry }))),
   TOTPEnrollmentQRCode: lazy(() =>
-    import('./TOTPEnrollmentQRCode.js').then((m) => ({ default: m.TOTPEnrollmentQRCode })),
+    import('./totp-enrollment-qr-code.js').then((m) => ({ default: m.TOTPEnrollmentQRCode })),
   ),
   TOTPEnrollmentManual: lazy(() =>
-    import('./TOTPEnrollmentManual.js').then((m) => ({ default: m.TOTPEnrollmentManual })),
+    import('./totp-enrollment-manual.js').then((m) => ({ default: m.TOTPEnrollmentManual })),
   ),
-  TOTPEntry: lazy(() => import('./TOTPEntry.js').then((m) => ({ default: m.TOTPEntry }))),
+  TOTPEntry: lazy(() => import('./totp-entry.js').then((m) => ({ default: m.TOTPEntry }))),
   RecoveryCodeEntry: lazy(() =>
-    import('./RecoveryCodeEntry.js').then((m) => ({ default: m.RecoveryCodeEntry })),
+    import('./recovery-code-entry.js').then((m) => ({ default: m.RecoveryCodeEntry })),
   ),
   RecoveryCodeSave: lazy(() =>
-    import('./RecoveryCodeSave.js').then((m) => ({ default: m.RecoveryCodeSave })),
+    import('./recovery-code-save.js').then((m) => ({ default: m.RecoveryCodeSave })),
   ),
 };

@@ -2,7 +2,7 @@ import { cleanup, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
 import { ACK, apiError, fullSession, organization } from '@gatehouse/testing';
-import { renderWidget } from '../test/renderWidget.js';
+import { renderWidget } from '../test/render-widget.js';
 
 afterEach(cleanup);
 

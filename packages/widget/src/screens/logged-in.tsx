@@ -1,0 +1,14 @@
+/** LoggedIn: 'Success!' 'You have successfully logged in.' */
+import { format } from '../messages/en.js';
+import { Heading } from '../parts/heading.js';
+import { SuccessIcon } from '../parts/icons.js';
+
+export function LoggedIn() {
+  return (
+    <div className="gh-screen" role="status">
+      <SuccessIcon />
+      <Heading>{format('loggedIn.heading')}</Heading>
+      <p className="gh-text">{format('loggedIn.body')}</p>
+    </div>
+  );
+}

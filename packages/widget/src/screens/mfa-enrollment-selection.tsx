@@ -1,0 +1,32 @@
+/** MFAEnrollmentSelection: the methods the member may set up, in the configured order. */
+import type { MfaMethod } from '@gatehouse/protocol';
+import { format } from '../messages/en.js';
+import { enrollmentOptions } from '../machine/mfa-selectors.js';
+import { Button } from '../parts/button.js';
+import { Heading } from '../parts/heading.js';
+import { MfaScreen } from '../parts/mfa-screen.js';
+import { useWidget } from '../widget-context.js';
+
+const LABEL: Record<MfaMethod, 'mfa.totpOption' | 'mfa.smsOption'> = {
+  totp: 'mfa.totpOption',
+  sms_otp: 'mfa.smsOption',
+};
+
+export function MFAEnrollmentSelection() {
+  const { state, config, actions } = useWidget();
+  const primary = state.mfa.primaryInfo;
+  const options = primary ? enrollmentOptions(primary, config) : [];
+  return (
+    <MfaScreen>
+      <Heading>{format('mfaEnrollment.heading')}</Heading>
+      <p className="gh-text">{format('mfaEnrollment.body')}</p>
+      <div className="gh-button-list">
+        {options.map((method) => (
+          <Button key={method} variant="secondary" onClick={() => actions.chooseMfaMethod(method)}>
+            {format(LABEL[method])}
+          </Button>
+        ))}
+      </div>
+    </MfaScreen>
+  );
+}
