@@ -12,7 +12,7 @@ import { SmsDeliveryError } from '../delivery/sms.js';
 import { roleIds } from '../products/members/store.js';
 import { issueSmsCode, smsSendAllowed } from './sms-codes.js';
 import type { Project } from '../products/projects/service.js';
-import { fail, type Failure } from '../result.js';
+import type { Failure } from '../result.js';
 import { consumeIntermediateSession, createIntermediateSession } from './intermediate.js';
 import { factorsFor, isSecondFactor } from './factor-scope.js';
 import { chosenMfaMethod } from './mfa-policy.js';
@@ -24,6 +24,7 @@ import {
   touchSession,
 } from './sessions.js';
 import type { SessionsTable } from '../store/schema.js';
+import { intermediateSessionNotFound } from './errors.js';
 
 /** Result data without the envelope's `request_id` and `status_code`. */
 export type FullSession = Omit<FullSessionResult, 'request_id' | 'status_code'>;
@@ -162,10 +163,7 @@ export async function completeAuthentication(
     input.intermediateSessionId &&
     !(await consumeIntermediateSession(db, input.intermediateSessionId, now))
   ) {
-    return fail(
-      'intermediate_session_not_found',
-      'The intermediate session is unknown, expired or used.',
-    );
+    return intermediateSessionNotFound();
   }
 
   let row: SessionsTable;

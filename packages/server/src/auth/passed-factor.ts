@@ -4,9 +4,10 @@ import type { Updateable } from 'kysely';
 import { isoAt, type Context, type Db } from '../context.js';
 import type { MembersTable } from '../store/schema.js';
 import { memberById } from '../products/members/store.js';
-import { fail, type Failure } from '../result.js';
+import type { Failure } from '../result.js';
 import type { FullSession } from './complete.js';
 import { completeSecondFactor, type MfaCaller } from './secondary.js';
+import { memberGone } from './errors.js';
 
 /** A second factor the caller has just passed, and what it changes on the member. */
 export interface PassedFactor {
@@ -51,7 +52,7 @@ export async function completePassedFactor(
     .where('id', '=', memberId)
     .execute();
   const member = await memberById(trx, caller.project.id, memberId);
-  if (!member) return fail('member_not_found', 'This member no longer exists.');
+  if (!member) return memberGone();
   return completeSecondFactor(
     ctx,
     trx,

@@ -8,6 +8,13 @@ import { fail, type Failure } from '../result.js';
 import { completeAuthentication, type FullSession, type PresentedSession } from './complete.js';
 import { consumeIntermediateSession, findIntermediateSession } from './intermediate.js';
 import { mergeFactors } from './sessions.js';
+import {
+  intermediateSessionNotFound,
+  memberGone,
+  needsIstOrSession,
+  secondFactorFirst,
+  sessionNotFound,
+} from './errors.js';
 
 /** Who is passing (or managing) a second factor. */
 export interface MfaCaller {
@@ -65,17 +72,11 @@ export async function resolveMfaCaller(
     organizationId = session.presented.row.organization_id;
     factors = JSON.parse(session.presented.row.factors) as AuthenticationFactor[];
   } else if (input.intermediate_session_token) {
-    return fail(
-      'intermediate_session_not_found',
-      'The intermediate session is unknown, expired or used.',
-    );
+    return intermediateSessionNotFound();
   } else if (session.sent) {
-    return fail('session_not_found', 'The session is unknown, expired or revoked.');
+    return sessionNotFound();
   } else {
-    return fail(
-      'unauthorized_credentials',
-      'This call needs an intermediate session token or a session.',
-    );
+    return needsIstOrSession();
   }
   if (memberId !== input.member_id || organizationId !== input.organization_id) {
     return fail('unauthorized_credentials', MISMATCH);
@@ -85,7 +86,7 @@ export async function resolveMfaCaller(
     organizationById(db, project.id, organizationId),
   ]);
   if (!member || !organization || member.status === 'deleted') {
-    return fail('member_not_found', 'This member no longer exists.');
+    return memberGone();
   }
   return {
     project,
@@ -108,10 +109,7 @@ export function mayRegisterFactor(caller: MfaCaller, hasFactor: boolean): boolea
 
 /** The refusal of {@link mayRegisterFactor}. */
 export function registrationRefused(): Failure {
-  return fail(
-    'unauthorized_credentials',
-    'This member already has a second factor: authenticate with it before adding another.',
-  );
+  return secondFactorFirst();
 }
 
 /**
@@ -132,10 +130,7 @@ export async function completeSecondFactor(
   if (caller.intermediateSessionId) {
     const consumed = await consumeIntermediateSession(db, caller.intermediateSessionId, now);
     if (!consumed) {
-      return fail(
-        'intermediate_session_not_found',
-        'The intermediate session is unknown, expired or used.',
-      );
+      return intermediateSessionNotFound();
     }
   }
   const presented = caller.presented;

@@ -43,6 +43,24 @@ import {
 } from '../../auth/complete.js';
 import { factorsFor, primaryFactors } from '../../auth/factor-scope.js';
 import { createIntermediateSession, findIntermediateSession } from '../../auth/intermediate.js';
+import {
+  intermediateSessionNotFound,
+  needsIstOrSession,
+  sessionNotFound,
+} from '../../auth/errors.js';
+import {
+  discoveryLinkNotFound,
+  istAwaitingSecondFactor,
+  istOfAnotherMember,
+  memberNotCreated,
+  organizationCreationNotAllowed,
+  primaryAuthRequired,
+} from './errors.js';
+import {
+  invalidSlug,
+  organizationNotFound,
+  organizationSlugTaken,
+} from '../organizations/errors.js';
 
 /** Who is discovering: a verified address and the factors behind it. */
 export interface DiscoveryIdentity {
@@ -166,10 +184,7 @@ export async function authenticateDiscoveryLink(
     );
     if (token === 'pkce_mismatch') return fail('pkce_mismatch', PKCE_MISMATCH);
     if (token === 'not_found') {
-      return fail(
-        'magic_link_not_found',
-        'The discovery link is unknown, expired or already used.',
-      );
+      return discoveryLinkNotFound();
     }
     const factors = [emailFactor(token.email, '', now)];
     const ist = await createIntermediateSession(trx, project, { email: token.email, factors }, now);
@@ -198,10 +213,7 @@ export async function discoveryIdentity(
   if (istToken) {
     const ist = await findIntermediateSession(ctx.db, project.id, istToken, ctx.now());
     if (!ist) {
-      return fail(
-        'intermediate_session_not_found',
-        'The intermediate session is unknown, expired or used.',
-      );
+      return intermediateSessionNotFound();
     }
     return {
       email: ist.email,
@@ -213,7 +225,7 @@ export async function discoveryIdentity(
   }
   if (session) {
     const member = await memberById(ctx.db, project.id, session.row.member_id);
-    if (!member) return fail('session_not_found', 'The session is unknown, expired or revoked.');
+    if (!member) return sessionNotFound();
     return {
       email: member.email_address,
       factors: JSON.parse(session.row.factors) as AuthenticationFactor[],
@@ -222,11 +234,8 @@ export async function discoveryIdentity(
       organizationId: session.row.organization_id,
     };
   }
-  if (sessionSent) return fail('session_not_found', 'The session is unknown, expired or revoked.');
-  return fail(
-    'unauthorized_credentials',
-    'This call needs an intermediate session token or a session.',
-  );
+  if (sessionSent) return sessionNotFound();
+  return needsIstOrSession();
 }
 
 /** `{email_address, discovered_organizations, organization_id_hint}` for an identity. */
@@ -279,19 +288,13 @@ export async function createOrganizationByDiscovery(
   if (identity.boundMemberId !== null) {
     // An MFA-bound IST proves only a primary factor of a member who still owes a second one: it
     // may finish that member's sign-in, never found an organization of its own (§9).
-    return fail(
-      'intermediate_session_not_found',
-      'This intermediate session is waiting for a second factor and cannot create an organization.',
-    );
+    return istAwaitingSecondFactor();
   }
   if (!project.createOrganizationEnabled) {
-    return fail(
-      'organization_creation_not_allowed',
-      'This project does not allow creating organizations.',
-    );
+    return organizationCreationNotAllowed();
   }
   if (input.organization_slug !== undefined && !SLUG_PATTERN.test(input.organization_slug)) {
-    return fail('invalid_request', 'organization_slug must be 2 to 128 of a-z, 0-9, and -._~');
+    return invalidSlug();
   }
   // Self-service may claim only the creator's own domain for JIT; others need the management API.
   const domainRefused = refuseDiscoveryDomains(identity.email, input.email_allowed_domains);
@@ -323,7 +326,7 @@ export async function createOrganizationByDiscovery(
       if (input.organization_slug !== undefined) break;
     }
     if (org === 'slug_taken') {
-      return fail('organization_slug_taken', 'That organization slug is already taken.');
+      return organizationSlugTaken();
     }
     const member = await createMember(
       trx,
@@ -334,7 +337,7 @@ export async function createOrganizationByDiscovery(
       now,
     );
     if (member === 'email_taken') {
-      return fail('invalid_request', 'The member could not be created.');
+      return memberNotCreated();
     }
     return completeAuthentication(ctx, trx, {
       project,
@@ -361,20 +364,14 @@ export async function enterOrganization(
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
     const org = await organizationById(trx, project.id, input.organization_id);
-    if (!org) return fail('organization_not_found', 'No organization has this id.');
+    if (!org) return organizationNotFound();
     let member = await memberByEmail(trx, org.organization_id, identity.email);
     if (identity.boundMemberId && member?.member_id !== identity.boundMemberId) {
-      return fail(
-        'intermediate_session_not_found',
-        'This intermediate session belongs to another member.',
-      );
+      return istOfAnotherMember();
     }
     const factors = carriedInto(identity, org.organization_id);
     if (!primarySatisfied(org, factors)) {
-      return fail(
-        'primary_auth_required',
-        'This organization requires another primary authentication method.',
-      );
+      return primaryAuthRequired();
     }
     if (member && member.status !== 'deleted') {
       member = await activateMember(trx, member, now);

@@ -24,6 +24,14 @@ import { allOrNothing, fail, type Failure } from '../../result.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
 import { issueLinkToken, redeemLinkToken } from './store.js';
+import {
+  magicLinkNotFound,
+  magicLinkUnusable,
+  magicLinksNotAllowed,
+  pkceRequired,
+} from './errors.js';
+import { invalidEmail, memberRemoved } from '../members/errors.js';
+import { organizationGone, organizationNotFound } from '../organizations/errors.js';
 
 /** The factor a redeemed e-mail link proves. */
 export function emailFactor(email: string, emailId: string, now: number): AuthenticationFactor {
@@ -38,12 +46,9 @@ export function emailFactor(email: string, emailId: string, now: number): Authen
 
 /** The checks every send shares: address format, PKCE requirement. */
 function checkSend(project: Project, email: string, challenge: string | undefined): Failure | null {
-  if (!isValidEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  if (!isValidEmail(email)) return invalidEmail();
   if (project.pkceRequired.email_magic_links && !challenge) {
-    return fail(
-      'pkce_required',
-      'This project requires a pkce_code_challenge for e-mail magic links.',
-    );
+    return pkceRequired();
   }
   return null;
 }
@@ -71,9 +76,9 @@ export async function sendLoginOrSignup(
   const invalid = checkSend(project, email, input.pkce_code_challenge);
   if (invalid) return invalid;
   const org = await organizationById(ctx.db, project.id, input.organization_id);
-  if (!org) return fail('organization_not_found', 'No organization has this id.');
+  if (!org) return organizationNotFound();
   if (!allowsAuthMethod(org, 'magic_link')) {
-    return fail('auth_method_not_allowed', 'This organization does not allow e-mail magic links.');
+    return magicLinksNotAllowed();
   }
   const login = resolveRedirectUrl(project, 'login', input.login_redirect_url);
   if (!login.ok) return fail('invalid_redirect_url', login.message);
@@ -192,15 +197,15 @@ export async function authenticateMagicLink(
     );
     if (token === 'pkce_mismatch') return fail('pkce_mismatch', PKCE_MISMATCH);
     if (token === 'not_found' || !token.organization_id) {
-      return fail('magic_link_not_found', 'The magic link is unknown, expired or already used.');
+      return magicLinkNotFound();
     }
     const org = await organizationById(trx, project.id, token.organization_id);
     if (!org) {
-      return fail('organization_not_found', 'The organization of this link no longer exists.');
+      return organizationGone();
     }
     const existing = await memberByEmail(trx, org.organization_id, token.email);
     if (existing?.status === 'deleted') {
-      return fail('member_not_found', 'This member has been removed.');
+      return memberRemoved();
     }
     let member = existing
       ? await activateMember(trx, existing, now)
@@ -216,7 +221,7 @@ export async function authenticateMagicLink(
       // A concurrent sign-up of the same address created the member first: sign in as that one.
       const winner = await memberByEmail(trx, org.organization_id, token.email);
       if (!winner || winner.status === 'deleted') {
-        return fail('magic_link_not_found', 'The magic link could not be used.');
+        return magicLinkUnusable();
       }
       member = await activateMember(trx, winner, now);
     }

@@ -16,6 +16,13 @@ import type { Project } from '../projects/service.js';
 import { setMemberPassword } from '../passwords/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import { connectionRowsOf } from '../sso/store.js';
+import { defaultConnectionInactive, memberEmailTaken } from './errors.js';
+import { invalidEmail, memberNotFound } from '../members/errors.js';
+import {
+  invalidSlug,
+  organizationNotFound,
+  organizationSlugTaken,
+} from '../organizations/errors.js';
 
 /** Creates an organization in the project. */
 export async function manageCreateOrganization(
@@ -24,16 +31,14 @@ export async function manageCreateOrganization(
   input: CreateOrganizationInput,
 ): Promise<Organization | Failure> {
   if (!SLUG_PATTERN.test(input.organization_slug)) {
-    return fail('invalid_request', 'organization_slug must be 2 to 128 of a-z, 0-9, and -._~');
+    return invalidSlug();
   }
   const publicDomain = refusePublicDomains(input.email_allowed_domains ?? []);
   if (publicDomain) return publicDomain;
   const org = await ctx.db
     .transaction()
     .execute((trx) => createOrganization(trx, project.id, project.environment, input, ctx.now()));
-  return org === 'slug_taken'
-    ? fail('organization_slug_taken', 'That organization slug is already taken.')
-    : org;
+  return org === 'slug_taken' ? organizationSlugTaken() : org;
 }
 
 /** An organization of the project, or a failure naming it missing. */
@@ -42,10 +47,7 @@ export async function manageGetOrganization(
   project: Project,
   id: string,
 ): Promise<Organization | Failure> {
-  return (
-    (await organizationById(ctx.db, project.id, id)) ??
-    fail('organization_not_found', 'No organization has this id.')
-  );
+  return (await organizationById(ctx.db, project.id, id)) ?? organizationNotFound();
 }
 
 /** Creates a member of one of the project's organizations. */
@@ -56,20 +58,17 @@ export async function manageCreateMember(
   input: CreateMemberInput,
 ): Promise<{ member: Member; organization: Organization } | Failure> {
   if (!isValidEmail(input.email_address)) {
-    return fail('invalid_email', 'The e-mail address is not valid.');
+    return invalidEmail();
   }
   const organization = await organizationById(ctx.db, project.id, organizationId);
-  if (!organization) return fail('organization_not_found', 'No organization has this id.');
+  if (!organization) return organizationNotFound();
   const member = await ctx.db
     .transaction()
     .execute((trx) =>
       createMember(trx, project.id, project.environment, organizationId, input, ctx.now()),
     );
   if (member === 'email_taken') {
-    return fail(
-      'invalid_request',
-      'The organization already has a member with this e-mail address.',
-    );
+    return memberEmailTaken();
   }
   return { member, organization };
 }
@@ -82,10 +81,10 @@ export async function manageGetMember(
   memberId: string,
 ): Promise<{ member: Member; organization: Organization } | Failure> {
   const organization = await organizationById(ctx.db, project.id, organizationId);
-  if (!organization) return fail('organization_not_found', 'No organization has this id.');
+  if (!organization) return organizationNotFound();
   const member = await memberById(ctx.db, project.id, memberId);
   if (!member || member.organization_id !== organizationId) {
-    return fail('member_not_found', 'No member has this id.');
+    return memberNotFound();
   }
   return { member, organization };
 }
@@ -103,7 +102,7 @@ export async function manageSetMemberPassword(
 ): Promise<{ member: Member; organization: Organization } | Failure> {
   const found = await manageGetMember(ctx, project, organizationId, memberId);
   if ('failure' in found) return found;
-  if (found.member.status === 'deleted') return fail('member_not_found', 'No member has this id.');
+  if (found.member.status === 'deleted') return memberNotFound();
   const member = await setMemberPassword(ctx, project, found.member, {
     password: input.password,
     hash: input.password_hash,
@@ -134,7 +133,7 @@ async function checkSsoSettings(
   }
   const chosen = own.find((c) => c.id === patch.sso_default_connection_id);
   if (chosen && chosen.status !== 'active') {
-    return fail('sso_connection_inactive', 'The default SSO connection must be active.');
+    return defaultConnectionInactive();
   }
   return null;
 }
@@ -151,7 +150,7 @@ export async function manageUpdateOrganization(
     const refused = await checkSsoSettings(trx, project.id, organizationId, patch);
     if (refused) return refused;
     const org = await updateOrganization(trx, project.id, organizationId, patch, ctx.now());
-    return org ?? fail('organization_not_found', 'No organization has this id.');
+    return org ?? organizationNotFound();
   });
 }
 

@@ -3,8 +3,10 @@ import type { Member, MfaMethod } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import type { MembersTable } from '../../store/schema.js';
 import { normalizePhoneNumber } from '../otp-sms/phone.js';
-import { fail, type Failure } from '../../result.js';
+import type { Failure } from '../../result.js';
 import { memberById, phoneNumberTaken, updateMemberRow } from './store.js';
+import { invalidPhoneNumber, memberNotFound } from './errors.js';
+import { duplicatePhoneNumber } from '../otp-sms/errors.js';
 
 /** The MFA fields an update may change; absent fields stay as they are. */
 export interface MemberMfaPatch {
@@ -31,7 +33,7 @@ export async function updateMember(
   now: number,
 ): Promise<Member | Failure> {
   const member = await memberById(db, projectId, memberId);
-  if (!member) return fail('member_not_found', 'No member has this id.');
+  if (!member) return memberNotFound();
   const set: Partial<MembersTable> = { updated_at: isoAt(now) };
   if (patch.name !== undefined) set.name = patch.name;
   if (patch.mfa_enrolled !== undefined) set.mfa_enrolled = patch.mfa_enrolled ? 1 : 0;
@@ -40,16 +42,13 @@ export async function updateMember(
     let phone = '';
     if (patch.mfa_phone_number.trim() !== '') {
       const parsed = normalizePhoneNumber(patch.mfa_phone_number);
-      if (!parsed) return fail('invalid_phone_number', 'The phone number is not valid.');
+      if (!parsed) return invalidPhoneNumber();
       phone = parsed.e164;
     }
     if (phone !== member.mfa_phone_number) {
       const taken = phone !== '' && (await phoneNumberTaken(db, member, phone));
       if (taken) {
-        return fail(
-          'duplicate_member_phone_number',
-          'A member with the specified phone number already exists for this organization.',
-        );
+        return duplicatePhoneNumber();
       }
       set.mfa_phone_number = phone;
       set.mfa_phone_verified = 0;
@@ -61,8 +60,5 @@ export async function updateMember(
     set.mfa_phone_verified = patch.mfa_phone_number_verified && phoneAfter !== '' ? 1 : 0;
   }
   await updateMemberRow(db, memberId, set);
-  return (
-    (await memberById(db, projectId, memberId)) ??
-    fail('member_not_found', 'No member has this id.')
-  );
+  return (await memberById(db, projectId, memberId)) ?? memberNotFound();
 }

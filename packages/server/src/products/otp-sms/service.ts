@@ -12,6 +12,8 @@ import { issueSmsCode } from '../../auth/sms-codes.js';
 import { OTP_MAX_ATTEMPTS, otpCodeMatches } from '../../auth/otp-code.js';
 import { countAttempt, newestUnusedCode, setUnverifiedPhone, useCode } from './store.js';
 import { normalizePhoneNumber } from './phone.js';
+import { invalidPhoneNumber } from '../members/errors.js';
+import { duplicatePhoneNumber, noPhoneNumber, otpCodeNotFound, wrongSmsCode } from './errors.js';
 
 const NOT_ALLOWED = 'This organization does not allow SMS codes as a second factor.';
 
@@ -42,23 +44,17 @@ export async function smsDestination(
   }
   if (requested === undefined || requested.trim() === '') {
     if (member.mfa_phone_number === '') {
-      return fail(
-        'invalid_phone_number',
-        'This member has no phone number: give mfa_phone_number.',
-      );
+      return noPhoneNumber();
     }
     return { phone: member.mfa_phone_number };
   }
   const parsed = normalizePhoneNumber(requested);
-  if (!parsed) return fail('invalid_phone_number', 'The phone number is not valid.');
+  if (!parsed) return invalidPhoneNumber();
   const phone = parsed.e164;
   if (phone === member.mfa_phone_number) return { phone };
   if (!mayRegisterFactor(caller, hasSecondFactor(member))) return registrationRefused();
   if (await phoneNumberTaken(ctx.db, member, phone)) {
-    return fail(
-      'duplicate_member_phone_number',
-      'A member with the specified phone number already exists for this organization.',
-    );
+    return duplicatePhoneNumber();
   }
   return { phone };
 }
@@ -105,7 +101,7 @@ export async function authenticateSmsCode(
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.now();
     const row = await newestUnusedCode(trx, memberId);
-    const notFound = fail('otp_code_not_found', 'No code is pending: it expired or was used.');
+    const notFound = otpCodeNotFound();
     if (!row || row.expires_at <= isoAt(now) || row.attempts >= OTP_MAX_ATTEMPTS) return notFound;
     const locked = await reserveFactorAttempt(ctx, trx, caller.project.id, memberId, 'sms_otp');
     if (locked) return locked;
@@ -116,7 +112,7 @@ export async function authenticateSmsCode(
     if (!otpCodeMatches(input.code, row.code_hash, ctx.otpKey)) {
       // The last attempt voids the code.
       if (attempts >= OTP_MAX_ATTEMPTS) await useCode(trx, row.id, now);
-      return fail('unauthorized_credentials', 'The code is not correct.');
+      return wrongSmsCode();
     }
     // Single use: only one concurrent redemption flips used_at.
     if (!(await useCode(trx, row.id, now))) return notFound;

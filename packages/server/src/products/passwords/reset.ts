@@ -28,6 +28,9 @@ import { savePassword } from './store.js';
 import { passwordResetFactor } from './factors.js';
 import { acceptableNewPassword } from './rules.js';
 import { forgetGuesses } from './throttle.js';
+import { invalidEmail, memberRemoved } from '../members/errors.js';
+import { organizationGone, organizationNotFound } from '../organizations/errors.js';
+import { passwordsNotAllowed, pkceRequired } from './errors.js';
 
 /** Input of {@link startPasswordReset}. */
 export interface ResetStartInput {
@@ -52,14 +55,14 @@ export async function startPasswordReset(
   { member_id: string; member: AnonymousMember; organization: OrganizationSlugSubset } | Failure
 > {
   const email = normalizeEmail(input.email_address);
-  if (!isValidEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  if (!isValidEmail(email)) return invalidEmail();
   if (project.pkceRequired.password_resets && !input.code_challenge) {
-    return fail('pkce_required', 'This project requires a code_challenge for password resets.');
+    return pkceRequired();
   }
   const organization = await organizationById(ctx.db, project.id, input.organization_id);
-  if (!organization) return fail('organization_not_found', 'No organization has this id.');
+  if (!organization) return organizationNotFound();
   if (!allowsAuthMethod(organization, 'password')) {
-    return fail('auth_method_not_allowed', 'This organization does not allow passwords.');
+    return passwordsNotAllowed();
   }
   const target = resolveRedirectUrl(project, 'reset_password', input.reset_password_redirect_url);
   if (!target.ok) return fail('invalid_redirect_url', target.message);
@@ -159,11 +162,11 @@ export async function resetPasswordByEmail(
       ? await organizationById(trx, project.id, token.organization_id)
       : null;
     if (!organization) {
-      return fail('organization_not_found', 'The organization of this link no longer exists.');
+      return organizationGone();
     }
     const existing = await memberByEmail(trx, organization.organization_id, token.email);
     if (!existing || existing.status === 'deleted') {
-      return fail('member_not_found', 'This member has been removed.');
+      return memberRemoved();
     }
     // The link proves the address: an invited or pending member becomes active.
     const activated = await activateMember(trx, existing, now);

@@ -25,6 +25,10 @@ import { isSupportedHash, savePassword, storedPassword, upgradePasswordHash } fr
 import { passwordFactor } from './factors.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
 import { forgetGuesses, reserveGuess, settleGuess } from './throttle.js';
+import { sessionNotFound } from '../../auth/errors.js';
+import { invalidEmail } from '../members/errors.js';
+import { organizationNotFound } from '../organizations/errors.js';
+import { passwordAndHash, passwordsNotAllowed, unsupportedHash } from './errors.js';
 
 /** The one answer to a wrong e-mail or a wrong password: the two must be indistinguishable. */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
@@ -36,9 +40,9 @@ async function passwordOrganization(
   organizationId: string,
 ): Promise<Organization | Failure> {
   const org = await organizationById(ctx.db, project.id, organizationId);
-  if (!org) return fail('organization_not_found', 'No organization has this id.');
+  if (!org) return organizationNotFound();
   if (!allowsAuthMethod(org, 'password')) {
-    return fail('auth_method_not_allowed', 'This organization does not allow passwords.');
+    return passwordsNotAllowed();
   }
   return org;
 }
@@ -64,7 +68,7 @@ async function verifyCredentials(
   clientIp: string,
 ): Promise<VerifiedMember | Failure> {
   const email = normalizeEmail(input.email_address);
-  if (!isValidEmail(email)) return fail('invalid_email', 'The e-mail address is not valid.');
+  if (!isValidEmail(email)) return invalidEmail();
   const organization = await passwordOrganization(ctx, project, input.organization_id);
   if ('failure' in organization) return organization;
   // Counted before the check and compared after: concurrent guesses cannot all be checked.
@@ -197,10 +201,10 @@ export async function resetBySession(
     organizationById(ctx.db, project.id, session.row.organization_id),
   ]);
   if (!member || !organization || member.status === 'deleted') {
-    return fail('session_not_found', 'The session is unknown, expired or revoked.');
+    return sessionNotFound();
   }
   if (!allowsAuthMethod(organization, 'password')) {
-    return fail('auth_method_not_allowed', 'This organization does not allow passwords.');
+    return passwordsNotAllowed();
   }
   const weak = await acceptableNewPassword(ctx, project, password, member.email_address);
   if (weak) return weak;
@@ -261,15 +265,12 @@ export async function setMemberPassword(
   input: SetPasswordInput,
 ): Promise<Member | Failure> {
   if ((input.password === undefined) === (input.hash === undefined)) {
-    return fail('invalid_request', 'Give either a password or a password hash, not both.');
+    return passwordAndHash();
   }
   let hash: string;
   if (input.hash !== undefined) {
     if (!isSupportedHash(input.hash)) {
-      return fail(
-        'invalid_request',
-        'The password hash is not in a supported format (argon2, bcrypt, scrypt, pbkdf2_sha256).',
-      );
+      return unsupportedHash();
     }
     hash = input.hash;
   } else {

@@ -14,6 +14,8 @@ import { fail, type Failure } from '../../result.js';
 import type { FullSession, PresentedSession } from '../../auth/complete.js';
 import { deleteRecoveryCodes, insertRecoveryCodes, unusedCodes, useRecoveryCode } from './store.js';
 import { completeSecondFactor, type MfaCaller } from '../../auth/secondary.js';
+import { sessionNotFound } from '../../auth/errors.js';
+import { wrongRecoveryCode } from './errors.js';
 
 const NO_TOTP = 'This member has no authenticator app, so no recovery codes.';
 
@@ -94,7 +96,7 @@ export async function recoverWithCode(
       rows.map((r) => r.code_hash),
     );
     const row = rows[index];
-    const wrong = fail('unauthorized_credentials', 'The recovery code is not correct or was used.');
+    const wrong = wrongRecoveryCode();
     if (!row) return wrong;
     if (!(await useRecoveryCode(trx, row.id, now))) return wrong;
     await factorPassed(trx, member.member_id, 'totp');
@@ -116,7 +118,7 @@ export async function recoverWithCode(
 async function totpMember(ctx: Context, db: Db, project: Project, session: PresentedSession) {
   const member = await memberById(db, project.id, session.row.member_id);
   if (!member || member.status === 'deleted') {
-    return fail('session_not_found', 'The session is unknown, expired or revoked.');
+    return sessionNotFound();
   }
   return member.totp_registration_id === '' ? fail('totp_not_found', NO_TOTP) : member;
 }

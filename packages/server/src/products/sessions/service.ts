@@ -14,6 +14,7 @@ import {
   revokeSession,
   touchSession,
 } from '../../auth/sessions.js';
+import { memberNotFound } from '../members/errors.js';
 
 const DEAD = 'The session is unknown, expired or revoked.';
 
@@ -75,7 +76,7 @@ export async function revokeForBackend(
   const now = ctx.now();
   if (target.member_id !== undefined) {
     const member = await memberById(ctx.db, project.id, target.member_id);
-    if (!member) return fail('member_not_found', 'No member has this id.');
+    if (!member) return memberNotFound();
     const revoked = await ctx.db
       .transaction()
       .execute((trx) =>

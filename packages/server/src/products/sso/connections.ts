@@ -109,7 +109,7 @@ export interface ParsedCertificate {
  *
  * @example
  * const cert = parseCertificate(body.x509_certificate);
- * if (!cert) return fail('invalid_certificate', 'The certificate is not a PEM X.509 certificate.');
+ * if (!cert) return notACertificate();
  */
 export function parseCertificate(text: string): ParsedCertificate | null {
   const trimmed = text.trim();

@@ -44,6 +44,26 @@ import {
   recordAssertion,
   replaceGroupRoles,
 } from './store.js';
+import { memberRemoved } from '../members/errors.js';
+import {
+  alreadyAnswered,
+  assertionReplayed,
+  badPkceChallenge,
+  connectionGone,
+  connectionInactive,
+  connectionNotFound,
+  connectionOrganizationGone,
+  emailNotVerified,
+  idpInitiatedNotAllowed,
+  memberRaced,
+  noEmail,
+  noIdToken,
+  pkceRequired,
+  ssoNotAllowed,
+  ssoTokenNotFound,
+  unknownInResponseTo,
+  unknownState,
+} from './errors.js';
 
 const TOKEN_LIFETIME_MS = FEDERATED_TOKEN_MINUTES * 60_000;
 const PKCE_MISMATCH =
@@ -115,27 +135,27 @@ export async function startSso(
   query: SsoStartQuery,
 ): Promise<{ location: string } | Failure> {
   const row = await connectionRow(ctx.db, project.id, query.connection_id);
-  if (!row) return fail('connection_not_found', 'There is no such SSO connection in this project.');
+  if (!row) return connectionNotFound();
   if (row.status !== 'active') {
-    return fail('sso_connection_inactive', 'This SSO connection is not fully configured yet.');
+    return connectionInactive();
   }
   const org = await organizationById(ctx.db, project.id, row.organization_id);
-  if (!org) return fail('organization_not_found', 'The organization of this connection is gone.');
+  if (!org) return connectionOrganizationGone();
   if (!allowsAuthMethod(org, 'sso')) {
-    return fail('auth_method_not_allowed', 'This organization does not allow SSO sign-in.');
+    return ssoNotAllowed();
   }
   const login = resolveRedirectUrl(project, 'login', query.login_redirect_url);
   if (!login.ok) return fail('invalid_redirect_url', login.message);
   const signup = resolveRedirectUrl(project, 'signup', query.signup_redirect_url);
   if (!signup.ok) return fail('invalid_redirect_url', signup.message);
   if (project.pkceRequired.sso && !query.pkce_code_challenge) {
-    return fail('pkce_required', 'This project requires a pkce_code_challenge for SSO.');
+    return pkceRequired();
   }
   if (
     query.pkce_code_challenge !== undefined &&
     !/^[A-Za-z0-9_-]{43}$/.test(query.pkce_code_challenge)
   ) {
-    return fail('invalid_request', 'The pkce_code_challenge must be a base64url SHA-256 digest.');
+    return badPkceChallenge();
   }
 
   const now = ctx.now();
@@ -215,10 +235,10 @@ export async function finishSaml(
 ): Promise<SsoRedirect | Failure> {
   const row = await connectionRowById(ctx.db, connectionId);
   if (!row || row.kind !== 'saml') {
-    return fail('connection_not_found', 'There is no such SAML connection.');
+    return connectionNotFound();
   }
   const project = await ctx.projects.byId(row.project_id);
-  if (!project) return fail('connection_not_found', 'There is no such SAML connection.');
+  if (!project) return connectionNotFound();
   const now = ctx.now();
   const provider = await samlProvider(ctx, row);
   const assertion = await verifySamlResponse(provider, samlResponse, now);
@@ -232,18 +252,12 @@ export async function finishSaml(
     if (assertion.inResponseTo !== null) {
       const sent = await liveRequestById(trx, row.id, assertion.inResponseTo, now);
       if (!sent || !(await claimRequest(trx, sent.id, now))) {
-        return fail(
-          'invalid_saml_response',
-          'The response answers no sign-in that this connection started, or one already answered or expired.',
-        );
+        return unknownInResponseTo();
       }
       request = sent;
     } else {
       if (!provider.settings.allow_idp_initiated) {
-        return fail(
-          'idp_initiated_sso_not_allowed',
-          'This connection accepts only sign-ins started from the app.',
-        );
+        return idpInitiatedNotAllowed();
       }
       const login = resolveRedirectUrl(project, 'login', undefined);
       const signup = resolveRedirectUrl(project, 'signup', undefined);
@@ -256,7 +270,7 @@ export async function finishSaml(
       };
     }
     if (!(await recordAssertion(trx, row.id, assertion.assertionId, assertion.expiresAt))) {
-      return fail('saml_assertion_replayed', 'This assertion has been used already.');
+      return assertionReplayed();
     }
     const name = [assertion.firstName, assertion.lastName].filter((n) => n !== '').join(' ');
     return signInFederated(ctx, trx, project, row, request, {
@@ -281,14 +295,11 @@ export async function finishOidc(
   const request =
     state === '' ? undefined : await liveRequestByState(ctx.db, hashToken(state), now);
   if (!request) {
-    return fail(
-      'invalid_oidc_response',
-      'The state answers no sign-in that was started here, or one already answered or expired.',
-    );
+    return unknownState();
   }
   // Answered once, whatever happens next: a code or state is never tried twice.
   if (!(await claimRequest(ctx.db, request.id, now))) {
-    return fail('invalid_oidc_response', 'This sign-in was answered already.');
+    return alreadyAnswered();
   }
   const providerError = callbackQuery.get('error');
   if (providerError !== null) {
@@ -301,7 +312,7 @@ export async function finishOidc(
   const row = await connectionRowById(ctx.db, request.connection_id);
   const project = row ? await ctx.projects.byId(row.project_id) : null;
   if (!row || row.kind !== 'oidc' || !project) {
-    return fail('connection_not_found', 'The connection of this sign-in is gone.');
+    return connectionGone();
   }
   const config = await oidcProvider(ctx, row);
   if (isFailure(config)) return config;
@@ -325,15 +336,12 @@ export async function finishOidc(
     const reason = error instanceof Error ? error.message : 'unknown error';
     return fail('invalid_oidc_response', `The identity provider's answer was refused: ${reason}`);
   }
-  if (!claims) return fail('invalid_oidc_response', 'The identity provider sent no ID token.');
+  if (!claims) return noIdToken();
   const source: Record<string, unknown> = { ...claims, ...(userinfo ?? {}) };
   const email = typeof source.email === 'string' ? source.email : '';
-  if (email === '') return fail('invalid_oidc_response', 'The identity provider sent no e-mail.');
+  if (email === '') return noEmail();
   if (source.email_verified !== true) {
-    return fail(
-      'sso_email_not_verified',
-      'The identity provider has not verified this e-mail address.',
-    );
+    return emailNotVerified();
   }
   const given = [source.given_name, source.family_name].filter(
     (n): n is string => typeof n === 'string' && n !== '',
@@ -391,10 +399,10 @@ async function signInFederated(
   const now = ctx.now();
   const email = normalizeEmail(identity.email);
   const org = await organizationById(db, project.id, row.organization_id);
-  if (!org) return fail('organization_not_found', 'The organization of this connection is gone.');
+  if (!org) return connectionOrganizationGone();
   const existing = await memberByEmail(db, org.organization_id, email);
   if (existing?.status === 'deleted') {
-    return fail('member_not_found', 'This member has been removed from the organization.');
+    return memberRemoved();
   }
   let member: Member;
   let created: boolean;
@@ -417,10 +425,7 @@ async function signInFederated(
       now,
     );
     if (made === 'email_taken') {
-      return fail(
-        'sso_jit_provisioning_not_allowed',
-        'The member was created by another sign-in; try again.',
-      );
+      return memberRaced();
     }
     member = made;
     created = true;
@@ -497,7 +502,7 @@ export async function authenticateSso(
     );
     if (token === 'pkce_mismatch') return fail('pkce_mismatch', PKCE_MISMATCH);
     if (token === 'not_found' || !token.organization_id || !token.details) {
-      return fail('sso_token_not_found', 'The SSO token is unknown, expired or already used.');
+      return ssoTokenNotFound();
     }
     const details = JSON.parse(token.details) as {
       connection_id: string;
@@ -505,13 +510,13 @@ export async function authenticateSso(
       member_id: string;
     };
     const org = await organizationById(trx, project.id, token.organization_id);
-    if (!org) return fail('organization_not_found', 'The organization no longer exists.');
+    if (!org) return connectionOrganizationGone();
     if (!allowsAuthMethod(org, 'sso')) {
-      return fail('auth_method_not_allowed', 'This organization does not allow SSO sign-in.');
+      return ssoNotAllowed();
     }
     const member = await memberById(trx, project.id, details.member_id);
     if (!member || member.status === 'deleted' || member.organization_id !== org.organization_id) {
-      return fail('member_not_found', 'This member has been removed.');
+      return memberRemoved();
     }
     return completePrimary(
       ctx,

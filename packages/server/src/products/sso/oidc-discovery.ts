@@ -1,6 +1,7 @@
 /** Finding an OIDC provider's endpoints from its issuer (OpenID Connect Discovery), with openid-client. */
 import * as oidc from 'openid-client';
 import { fail, type Failure } from '../../result.js';
+import { issuerNotHttps, issuerNotUrl } from './errors.js';
 
 /** How long a discovery request may take before the provider counts as unreachable. */
 const DISCOVERY_TIMEOUT_SECONDS = 10;
@@ -24,10 +25,10 @@ export function issuerUrl(issuer: string): URL | Failure {
   try {
     url = new URL(issuer);
   } catch {
-    return fail('oidc_discovery_failed', 'The issuer is not an absolute URL.');
+    return issuerNotUrl();
   }
   if (url.protocol !== 'https:' && !isLoopbackHttp(url)) {
-    return fail('oidc_discovery_failed', 'The issuer must use https.');
+    return issuerNotHttps();
   }
   return url;
 }

@@ -7,7 +7,7 @@ import { ApiError, unwrap } from '../../http/errors.js';
 import { sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
-import { fail, isFailure, type Failure } from '../../result.js';
+import { isFailure, type Failure } from '../../result.js';
 import { memberById } from '../members/store.js';
 import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
 import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';
@@ -22,6 +22,12 @@ import {
   updateSamlConnection,
   updateSamlFromMetadata,
 } from './service.js';
+import {
+  connectionIdMissing,
+  connectionNotFound,
+  noSamlResponse,
+  unknownPublicToken,
+} from './errors.js';
 
 /** The largest SAML response accepted (base64 of a signed assertion with a few certificates). */
 const ACS_BODY_LIMIT = 1024 * 1024;
@@ -44,15 +50,11 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
     const publicToken = query.get('public_token') ?? '';
     const project = publicToken === '' ? null : await ctx.projects.byPublicToken(publicToken);
     if (!project) {
-      return page(
-        request,
-        reply,
-        fail('unauthorized_credentials', 'The public_token is missing or unknown.'),
-      );
+      return page(request, reply, unknownPublicToken());
     }
     const connectionId = query.get('connection_id') ?? '';
     if (connectionId === '') {
-      return page(request, reply, fail('invalid_request', 'The connection_id is missing.'));
+      return page(request, reply, connectionIdMissing());
     }
     const optional = (name: string) => query.get(name) ?? undefined;
     const result = await startSso(ctx, project, {
@@ -67,11 +69,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
   rawRoute(app, ENDPOINTS.samlMetadata, async (request, reply) => {
     const xml = await samlMetadata(ctx, request.params.connection_id);
     if (xml === null) {
-      return page(
-        request,
-        reply,
-        fail('connection_not_found', 'There is no such SAML connection.'),
-      );
+      return page(request, reply, connectionNotFound());
     }
     return reply.type('application/samlmetadata+xml; charset=utf-8').send(xml);
   });
@@ -98,7 +96,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
         const body = request.body as Record<string, unknown> | undefined;
         const samlResponse = typeof body?.SAMLResponse === 'string' ? body.SAMLResponse : '';
         if (samlResponse === '') {
-          return page(request, reply, fail('invalid_saml_response', 'No SAMLResponse was posted.'));
+          return page(request, reply, noSamlResponse());
         }
         const result = await finishSaml(ctx, request.params.connection_id, samlResponse);
         return isFailure(result) ? page(request, reply, result) : redirect(reply, result.location);

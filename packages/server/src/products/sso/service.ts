@@ -50,13 +50,20 @@ import {
   refreshOrganizationConnections,
   updateConnectionRow,
 } from './store.js';
+import {
+  certificateExpired,
+  certificateNotFound,
+  connectionNotInOrganization,
+  notACertificate,
+  oneMetadataSource,
+  organizationNotInProject,
+} from './errors.js';
 
 export type SamlInput = z.output<typeof samlConnectionFields>;
 export type SamlMetadataInput = z.output<typeof samlMetadataFields>;
 export type OidcInput = z.output<typeof oidcConnectionFields>;
 
-const notFound = (): Failure =>
-  fail('connection_not_found', 'This organization has no SSO connection with that id.');
+const notFound = (): Failure => connectionNotInOrganization();
 
 function checkGroupRoles(assignments: GroupRoleAssignment[] | undefined): Failure | null {
   const known = new Set(DEFAULT_RBAC_POLICY.roles.map((r) => r.role_id));
@@ -107,7 +114,7 @@ async function checkOrganization(
 ): Promise<Failure | null> {
   return (await organizationById(db, project.id, organizationId))
     ? null
-    : fail('organization_not_found', 'The project has no organization with this id.');
+    : organizationNotInProject();
 }
 
 /** The organization's connections, SAML and OIDC apart. */
@@ -180,9 +187,9 @@ async function applySaml(
   const known = new Set(existing.map((c) => c.certificate));
   for (const pem of pems) {
     const cert = parseCertificate(pem);
-    if (!cert) return fail('invalid_certificate', 'The certificate is not an X.509 certificate.');
+    if (!cert) return notACertificate();
     if (cert.expiresAt.getTime() <= now) {
-      return fail('invalid_certificate', 'The certificate has expired.');
+      return certificateExpired();
     }
     if (known.has(cert.pem)) continue;
     known.add(cert.pem);
@@ -292,7 +299,7 @@ export async function updateSamlFromMetadata(
   input: SamlMetadataInput,
 ): Promise<{ connection: SamlConnection } | Failure> {
   if ((input.metadata_url === undefined) === (input.metadata_xml === undefined)) {
-    return fail('invalid_request', 'Give exactly one of metadata_url and metadata_xml.');
+    return oneMetadataSource();
   }
   const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'saml');
   if (isFailure(existing)) return existing;
@@ -325,7 +332,7 @@ export async function deleteSamlCertificate(
     const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
     if (isFailure(row)) return row;
     if (!(await deleteCertificateRow(trx, row.id, certificateId))) {
-      return fail('certificate_not_found', 'The connection has no certificate with this id.');
+      return certificateNotFound();
     }
     const connection = await applySaml(ctx, trx, row, {}, [], project.environment);
     return isFailure(connection) ? connection : { connection };

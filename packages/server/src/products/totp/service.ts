@@ -21,6 +21,7 @@ import {
   useStep,
 } from './store.js';
 import type { TotpRegistrationsTable } from '../../store/schema.js';
+import { totpNotFound, wrongTotpCode } from './errors.js';
 
 const NOT_ALLOWED = 'This organization does not allow authenticator apps as a second factor.';
 
@@ -118,7 +119,7 @@ export async function authenticateTotp(
       now,
     );
     if (candidates.length === 0) {
-      return fail('totp_not_found', 'This member has no authenticator app registered.');
+      return totpNotFound();
     }
     // Counted before the check and across every window: a bounded number of guesses in a row.
     const locked = await reserveFactorAttempt(ctx, trx, caller.project.id, memberId, 'totp');
@@ -135,7 +136,7 @@ export async function authenticateTotp(
       if (await useStep(trx, registration, step, now)) matched = registration;
       break;
     }
-    if (!matched) return fail('unauthorized_credentials', 'The code is not correct.');
+    if (!matched) return wrongTotpCode();
     await factorPassed(trx, memberId, 'totp');
     return completePassedFactor(
       ctx,

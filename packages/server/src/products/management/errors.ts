@@ -1,0 +1,10 @@
+/** The expected failures of the management product, as values (docs/contributing.md, habit 4). */
+import { fail, type Failure } from '../../result.js';
+
+/** The chosen default SSO connection is still pending. */
+export const defaultConnectionInactive = (): Failure =>
+  fail('sso_connection_inactive', 'The default SSO connection must be active.');
+
+/** The organization already has this address. */
+export const memberEmailTaken = (): Failure =>
+  fail('invalid_request', 'The organization already has a member with this e-mail address.');
