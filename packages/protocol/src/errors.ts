@@ -20,6 +20,7 @@ export const ERROR_TYPES = [
   'invalid_saml_metadata',
   'oidc_discovery_failed',
   'sso_connection_inactive',
+  'oauth_provider_not_configured',
   // 401
   'unauthorized_credentials',
   // 403
@@ -35,6 +36,7 @@ export const ERROR_TYPES = [
   'idp_initiated_sso_not_allowed',
   'sso_email_not_verified',
   'unauthorized_action',
+  'oauth_email_not_verified',
   // 404
   'session_not_found',
   'intermediate_session_not_found',
@@ -78,6 +80,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
   invalid_saml_metadata: 400,
   oidc_discovery_failed: 400,
   sso_connection_inactive: 400,
+  oauth_provider_not_configured: 400,
   unauthorized_credentials: 401,
   email_jit_provisioning_not_allowed: 403,
   invalid_email_for_jit_provisioning: 403,
@@ -91,6 +94,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
   idp_initiated_sso_not_allowed: 403,
   sso_email_not_verified: 403,
   unauthorized_action: 403,
+  oauth_email_not_verified: 403,
   session_not_found: 404,
   intermediate_session_not_found: 404,
   organization_not_found: 404,

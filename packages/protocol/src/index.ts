@@ -14,3 +14,4 @@ export * from './api.js';
 export * from './paths.js';
 export * from './subsets.js';
 export * from './sso.js';
+export * from './oauth.js';

@@ -12,6 +12,7 @@
 import { endpoint } from './endpoint.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
 import { NAVIGATION_ENDPOINTS } from './navigation.js';
+import { OAUTH_ENDPOINTS } from './oauth.js';
 import { SDK_ENDPOINTS } from './sdk.js';
 import { SSO_ENDPOINTS } from './sso.js';
 
@@ -47,6 +48,7 @@ export const ENDPOINTS = {
   ...MANAGEMENT_ENDPOINTS,
   ...NAVIGATION_ENDPOINTS,
   ...SSO_ENDPOINTS,
+  ...OAUTH_ENDPOINTS,
   jwks,
   jwksByProject,
   openApi,
@@ -56,6 +58,7 @@ export type EndpointName = keyof typeof ENDPOINTS;
 export { SDK_ENDPOINTS, MAX_EVENTS_PER_BATCH } from './sdk.js';
 export { MANAGEMENT_ENDPOINTS } from './management.js';
 export { NAVIGATION_ENDPOINTS } from './navigation.js';
+export { OAUTH_ENDPOINTS, oauthProviderFields } from './oauth.js';
 export {
   SSO_ENDPOINTS,
   oidcConnectionFields,

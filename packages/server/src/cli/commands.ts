@@ -4,6 +4,7 @@ import { memberCreate, memberUpdate } from './members.js';
 import { orgCreate, orgUpdate } from './organizations.js';
 import { projectCreate } from './projects.js';
 import { migrate, serve } from './server.js';
+import { oauthSet, oauthShow } from './oauth.js';
 import { sessionRevoke } from './sessions.js';
 import { ssoCreateOidc, ssoCreateSaml, ssoDelete, ssoList, ssoUpdate } from './sso.js';
 
@@ -28,4 +29,6 @@ export const COMMANDS: readonly Command[] = [
   ssoCreateOidc,
   ssoUpdate,
   ssoDelete,
+  oauthShow,
+  oauthSet,
 ];

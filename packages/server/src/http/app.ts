@@ -25,6 +25,7 @@ import { registerPasswords } from '../products/passwords/routes.js';
 import type { Admin } from '../products/projects/admin.js';
 import { openRuntime } from '../runtime.js';
 import { registerSessions } from '../products/sessions/routes.js';
+import { registerOAuth } from '../products/oauth/routes.js';
 import { registerSso, registerSsoConnections } from '../products/sso/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
 import { registerOpenApi } from './openapi.js';
@@ -185,6 +186,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerRecoveryCodes(app, ctx);
     registerSso(app, ctx);
     registerSsoConnections(app, ctx);
+    registerOAuth(app, ctx);
     registerManagement(app, ctx);
     registerOpenApi(app);
     if (resolved.devInbox) registerDevInbox(app, ctx);

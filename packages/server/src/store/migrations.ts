@@ -399,6 +399,41 @@ const sso: Migration = {
   },
 };
 
+// OAuth: each project's provider settings (client secret sealed) and the sign-ins sent to a
+// provider (state hashed, our PKCE verifier sealed), answered at most once.
+const oauth: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('oauth_providers')
+      .addColumn('project_id', 'text', (c) => c.notNull().references('projects.id'))
+      .addColumn('provider', 'text', (c) => c.notNull())
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('client_id', 'text', (c) => c.notNull())
+      .addColumn('secret_encrypted', 'text')
+      .addColumn('issuer', 'text', (c) => c.notNull())
+      .addColumn('onetap_client_id', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .addPrimaryKeyConstraint('oauth_providers_pk', ['project_id', 'provider'])
+      .execute();
+    await db.schema
+      .createTable('oauth_requests')
+      .addColumn('id', 'text', (c) => c.primaryKey())
+      .addColumn('project_id', 'text', (c) => c.notNull())
+      .addColumn('provider', 'text', (c) => c.notNull())
+      .addColumn('organization_id', 'text')
+      .addColumn('state_hash', 'text', (c) => c.notNull().unique())
+      .addColumn('nonce', 'text', (c) => c.notNull())
+      .addColumn('code_verifier_encrypted', 'text', (c) => c.notNull())
+      .addColumn('pkce_challenge', 'text')
+      .addColumn('redirect_urls', 'text', (c) => c.notNull())
+      .addColumn('scopes', 'text', (c) => c.notNull())
+      .addColumn('created_at', 'text', (c) => c.notNull())
+      .addColumn('expires_at', 'text', (c) => c.notNull())
+      .addColumn('used_at', 'text')
+      .execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -407,6 +442,7 @@ const migrations: Record<string, Migration> = {
   '0005_password_throttle': passwordThrottle,
   '0006_factor_lockout': factorLockout,
   '0007_sso': sso,
+  '0008_oauth': oauth,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -304,6 +304,41 @@ export interface SsoAssertionsTable {
   expires_at: Timestamp;
 }
 
+/** A project's settings for one OAuth provider. */
+export interface OAuthProvidersTable {
+  project_id: string;
+  provider: string;
+  enabled: Flag;
+  client_id: string;
+  /** The client secret, sealed with the server key. */
+  secret_encrypted: string | null;
+  issuer: string;
+  onetap_client_id: string;
+  updated_at: Timestamp;
+}
+
+/**
+ * A sign-in sent to an OAuth provider: our state (hashed), nonce and PKCE verifier (sealed), the
+ * organization (null for discovery), the app's PKCE challenge and where to return.
+ */
+export interface OAuthRequestsTable {
+  id: string;
+  project_id: string;
+  provider: string;
+  organization_id: string | null;
+  state_hash: string;
+  nonce: string;
+  code_verifier_encrypted: string;
+  pkce_challenge: string | null;
+  /** JSON `{login, signup}` or `{discovery}`. */
+  redirect_urls: Json;
+  /** Space-separated scopes asked for. */
+  scopes: string;
+  created_at: Timestamp;
+  expires_at: Timestamp;
+  used_at: Timestamp | null;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   projects: ProjectsTable;
@@ -316,6 +351,8 @@ export interface Database {
   sso_certificates: SsoCertificatesTable;
   sso_requests: SsoRequestsTable;
   sso_assertions: SsoAssertionsTable;
+  oauth_providers: OAuthProvidersTable;
+  oauth_requests: OAuthRequestsTable;
   sessions: SessionsTable;
   intermediate_sessions: IntermediateSessionsTable;
   tokens: TokensTable;

@@ -17,6 +17,8 @@ export interface OidcUser {
   /** Defaults to true. */
   emailVerified?: boolean;
   groups?: string[];
+  /** More claims for the ID token, e.g. Google's `hd` or Microsoft's `tid`. */
+  claims?: Record<string, unknown>;
 }
 
 export interface OidcIdp {
@@ -153,7 +155,7 @@ export async function startOidcIdp(): Promise<OidcIdp> {
     cookies: { keys: ['test-provider-cookie-key'] },
     claims: {
       openid: ['sub'],
-      email: ['email', 'email_verified'],
+      email: ['email', 'email_verified', 'hd'],
       profile: ['name', 'given_name', 'family_name', 'groups'],
     },
     features: { devInteractions: { enabled: false } },
@@ -177,6 +179,7 @@ export async function startOidcIdp(): Promise<OidcIdp> {
       grant.addOIDCClaims([
         'email',
         'email_verified',
+        'hd',
         'name',
         'given_name',
         'family_name',
@@ -200,6 +203,7 @@ export async function startOidcIdp(): Promise<OidcIdp> {
             given_name: given ?? '',
             family_name: family.join(' '),
             groups: user.groups ?? [],
+            ...user.claims,
           };
         },
       };

@@ -5,7 +5,8 @@ import { randomUUID } from 'node:crypto';
 import type { TokensTable } from '../../store/schema.js';
 
 /** The kinds of link token. */
-export type LinkTokenKind = 'magic_link' | 'discovery' | 'password_reset' | 'sso';
+export type LinkTokenKind =
+  'magic_link' | 'discovery' | 'password_reset' | 'sso' | 'oauth' | 'discovery_oauth';
 
 /** Issues a link token; returns the token itself, which only the e-mail will carry. */
 export async function issueLinkToken(

@@ -1,0 +1,77 @@
+/** `gatehouse oauth show|set`: a project's Google and Microsoft sign-in. */
+import { OAUTH_PROVIDERS, type OAuthProviderSettings } from '@gatehouse/protocol';
+import { isFailure } from '../result.js';
+import { listProviders, setProvider } from '../products/oauth/service.js';
+import { choice, defineCommand, oneOf, option, UsageError } from './command.js';
+import { DATABASE_SETTINGS } from './environment.js';
+import { withRuntime } from './open.js';
+
+function describe(p: OAuthProviderSettings): string {
+  return (
+    `provider:         ${p.provider} (${p.enabled ? 'on' : 'off'})\n` +
+    `client_id:        ${p.client_id || '(not set)'}\n` +
+    `client_secret:    ${p.client_secret_set ? '(set)' : '(not set)'}\n` +
+    `issuer:           ${p.issuer}\n` +
+    `redirect URI:     ${p.redirect_uri}\n` +
+    (p.provider === 'google' ? `one tap client:   ${p.onetap_client_id || '(off)'}\n` : '')
+  );
+}
+
+/** Shows both providers' settings. */
+export const oauthShow = defineCommand({
+  name: ['oauth', 'show'],
+  summary: "Show a project's Google and Microsoft sign-in settings",
+  usage: '--project ID',
+  description:
+    'Shows whether each provider is on, its client ID (never the secret), its issuer and the ' +
+    'redirect URI to register at the provider.',
+  options: { project: option('ID', 'The project').required() },
+  environment: DATABASE_SETTINGS,
+  async run(values, io) {
+    await withRuntime(io, async ({ ctx }) => {
+      const project = await ctx.projects.byId(values.project);
+      if (!project) throw new UsageError(`No project ${values.project}`);
+      io.stdout((await listProviders(ctx, project)).map(describe).join('\n'));
+    });
+  },
+});
+
+/** Changes one provider's settings. */
+export const oauthSet = defineCommand({
+  name: ['oauth', 'set'],
+  summary: 'Set up Google or Microsoft sign-in for a project',
+  usage:
+    '--project ID --provider google|microsoft [--client-id ID] [--client-secret S] [--issuer URL] ' +
+    '[--enabled true|false] [--onetap-client-id ID]',
+  description:
+    'Stores the client the provider issued (the secret encrypted with the server key) and turns ' +
+    'the provider on; the provider’s discovery document must be readable. Register the printed ' +
+    'redirect URI at the provider. --issuer points at another OpenID provider than the real one.',
+  options: {
+    project: option('ID', 'The project').required(),
+    provider: choice(OAUTH_PROVIDERS, 'The provider').required(),
+    'client-id': option('ID', 'The OAuth client ID'),
+    'client-secret': option('S', 'The OAuth client secret'),
+    issuer: option('URL', 'The issuer, when not the real provider'),
+    enabled: option('true|false', 'Whether the provider is on (default: on)', {
+      parse: oneOf(['true', 'false']),
+    }),
+    'onetap-client-id': option('ID', 'Google One Tap’s client ID'),
+  },
+  environment: DATABASE_SETTINGS,
+  async run(values, io) {
+    await withRuntime(io, async ({ ctx }) => {
+      const project = await ctx.projects.byId(values.project);
+      if (!project) throw new UsageError(`No project ${values.project}`);
+      const result = await setProvider(ctx, project, values.provider, {
+        enabled: values.enabled === undefined ? true : values.enabled === 'true',
+        ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
+        ...(values['client-secret'] ? { client_secret: values['client-secret'] } : {}),
+        ...(values.issuer ? { issuer: values.issuer } : {}),
+        ...(values['onetap-client-id'] ? { onetap_client_id: values['onetap-client-id'] } : {}),
+      });
+      if (isFailure(result)) throw new UsageError(`${result.failure}: ${result.message}`);
+      io.stdout(`Provider saved.\n${describe(result)}`);
+    });
+  },
+});

@@ -1,0 +1,82 @@
+/** The OAuth routes: provider settings (management API), start and callback (§8), and the SDK completions (§7.6). */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Context } from '../../context.js';
+import { optionalSession, sdkCaller, secretCaller } from '../../http/auth.js';
+import { unwrap } from '../../http/errors.js';
+import { sendErrorPage } from '../../http/pages.js';
+import { ok } from '../../http/reply.js';
+import { rawRoute, route } from '../../http/route.js';
+import { fail, isFailure, type Failure } from '../../result.js';
+import {
+  authenticateOAuth,
+  authenticateOAuthDiscovery,
+  finishOAuth,
+  listProviders,
+  setProvider,
+  startOAuth,
+} from './service.js';
+
+function queryOf(request: FastifyRequest): URLSearchParams {
+  const url = request.raw.url ?? '';
+  const at = url.indexOf('?');
+  return new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
+}
+
+/** Registers the OAuth routes. */
+export function registerOAuth(app: FastifyInstance, ctx: Context): void {
+  const page = (request: FastifyRequest, reply: FastifyReply, failure: Failure) =>
+    sendErrorPage(request, reply, failure, ctx.config.docsBase);
+  const answer = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: { location: string } | Failure,
+  ) =>
+    isFailure(result)
+      ? page(request, reply, result)
+      : reply.code(302).header('Cache-Control', 'no-store').redirect(result.location);
+
+  route(app, ENDPOINTS.oauthProviders, async (request) => {
+    const project = await secretCaller(ctx, request);
+    return ok(request, { providers: await listProviders(ctx, project) });
+  });
+  route(app, ENDPOINTS.oauthSetProvider, async (request, parse) => {
+    const project = await secretCaller(ctx, request);
+    const body = parse();
+    return ok(request, {
+      provider: unwrap(await setProvider(ctx, project, request.params.provider, body)),
+    });
+  });
+
+  const start = (discovery: boolean) => async (request: FastifyRequest, reply: FastifyReply) => {
+    const query = queryOf(request);
+    const publicToken = query.get('public_token') ?? '';
+    const project = publicToken === '' ? null : await ctx.projects.byPublicToken(publicToken);
+    if (!project) {
+      return page(
+        request,
+        reply,
+        fail('unauthorized_credentials', 'The public_token is missing or unknown.'),
+      );
+    }
+    const { provider } = request.params as { provider: string };
+    return answer(request, reply, await startOAuth(ctx, project, provider, query, discovery));
+  };
+  rawRoute(app, ENDPOINTS.oauthStart, start(false));
+  rawRoute(app, ENDPOINTS.oauthDiscoveryStart, start(true));
+  rawRoute(app, ENDPOINTS.oauthCallback, async (request, reply) =>
+    answer(request, reply, await finishOAuth(ctx, request.params.provider, queryOf(request))),
+  );
+
+  route(app, ENDPOINTS.oauthAuthenticate, async (request, parse) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parse();
+    const presented = await optionalSession(ctx, caller);
+    return ok(request, unwrap(await authenticateOAuth(ctx, caller.project, body, presented)));
+  });
+  route(app, ENDPOINTS.oauthDiscoveryAuthenticate, async (request, parse) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parse();
+    return ok(request, unwrap(await authenticateOAuthDiscovery(ctx, caller.project, body)));
+  });
+}
