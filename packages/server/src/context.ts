@@ -32,4 +32,6 @@ export interface Context {
   otpKey: Buffer;
   projects: ProjectService;
   log: Logger;
+  /** Where the migration table lives (PostgreSQL schema), for readiness checks. */
+  migrationSchema: string | undefined;
 }

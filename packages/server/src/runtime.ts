@@ -36,7 +36,8 @@ export interface Runtime {
 export async function openRuntime(config: ResolvedConfig, log: Logger): Promise<Runtime> {
   const store = openStore(config.databaseUrl);
   try {
-    const migrations = await migrateToLatest(store.db, await store.migrationSchema());
+    const migrationSchema = await store.migrationSchema();
+    const migrations = await migrateToLatest(store.db, migrationSchema);
     const sqliteFile = store.location.kind === 'sqlite' ? store.location.file : null;
     const serverKey = loadServerKey(
       config.serverKey,
@@ -69,6 +70,7 @@ export async function openRuntime(config: ResolvedConfig, log: Logger): Promise<
       log,
     });
     const ctx: Context = {
+      migrationSchema,
       db: store.db,
       config,
       now: config.now,

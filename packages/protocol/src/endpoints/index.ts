@@ -43,6 +43,33 @@ const openApi = endpoint<Record<string, unknown>>()({
   body: null,
 });
 
+/** Liveness: the process is up and answering. */
+const healthz = endpoint<{ status: 'ok' }>()({
+  method: 'GET',
+  path: '/healthz',
+  credential: 'none',
+  summary: 'Liveness: the process answers.',
+  body: null,
+});
+
+/** Readiness: the database answers and its schema is current. */
+const readyz = endpoint<{ status: 'ready' }>()({
+  method: 'GET',
+  path: '/readyz',
+  credential: 'none',
+  summary: 'Readiness: the database answers and every migration is applied (503 otherwise).',
+  body: null,
+});
+
+/** The page every error body's `error_url` points at. */
+const errorReference = endpoint<string>()({
+  method: 'GET',
+  path: '/docs/errors',
+  credential: 'none',
+  summary: 'An HTML page describing every error_type (the target of error_url).',
+  body: null,
+});
+
 export const ENDPOINTS = {
   ...SDK_ENDPOINTS,
   ...MANAGEMENT_ENDPOINTS,
@@ -52,6 +79,9 @@ export const ENDPOINTS = {
   jwks,
   jwksByProject,
   openApi,
+  healthz,
+  readyz,
+  errorReference,
 } as const;
 export type EndpointName = keyof typeof ENDPOINTS;
 

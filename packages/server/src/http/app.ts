@@ -29,6 +29,7 @@ import { registerOAuth } from '../products/oauth/routes.js';
 import { registerSso, registerSsoConnections } from '../products/sso/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
 import { registerOpenApi } from './openapi.js';
+import { registerOperations } from './operations.js';
 import { applyCorsHeaders, installCors } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
@@ -189,6 +190,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerOAuth(app, ctx);
     registerManagement(app, ctx);
     registerOpenApi(app);
+    registerOperations(app, ctx);
     if (resolved.devInbox) registerDevInbox(app, ctx);
     app.addHook('onClose', () => runtime.close());
     // Not booted yet on purpose: a host (the demo app) may still register its own routes and

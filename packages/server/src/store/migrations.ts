@@ -467,3 +467,21 @@ export async function migrateToLatest(
   if (error) throw error instanceof Error ? error : new Error('Migration failed', { cause: error });
   return (results ?? []).filter((r) => r.status === 'Success').map((r) => r.migrationName);
 }
+
+/**
+ * The migrations this server knows that the database has not applied: empty when the schema is
+ * current. For readiness checks; it applies nothing.
+ */
+export async function pendingMigrations(
+  db: Kysely<Database>,
+  migrationTableSchema?: string,
+): Promise<string[]> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
+  return (await migrator.getMigrations())
+    .filter((m) => m.executedAt === undefined)
+    .map((m) => m.name);
+}
