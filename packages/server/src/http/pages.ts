@@ -5,7 +5,7 @@
  */
 import { ERROR_STATUS } from '@gatehouse/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import type { Failure } from '../result.js';
+import { isFailure, type Failure } from '../result.js';
 
 const ESCAPES: Record<string, string> = {
   '&': '&amp;',
@@ -61,4 +61,27 @@ export function sendErrorPage(
     .header('Cache-Control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(html);
+}
+
+/** The form-decoded query of a navigation (§8: built with `URLSearchParams`, a space is `+`). */
+export function queryOf(request: FastifyRequest): URLSearchParams {
+  const url = request.raw.url ?? '';
+  const at = url.indexOf('?');
+  return new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
+}
+
+/**
+ * Answers a navigation's outcome: 302 to the location, or the failure's error page.
+ *
+ * @example
+ * return redirectOrPage(request, reply, await startSso(ctx, project, query), ctx.config.docsBase);
+ */
+export function redirectOrPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  result: { location: string } | Failure,
+  docsBase: string,
+): FastifyReply {
+  if (isFailure(result)) return sendErrorPage(request, reply, result, docsBase);
+  return reply.code(302).header('Cache-Control', 'no-store').redirect(result.location);
 }

@@ -4,10 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, sdkCaller, secretCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
-import { sendErrorPage } from '../../http/pages.js';
+import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
-import { fail, isFailure, type Failure } from '../../result.js';
+import { fail, type Failure } from '../../result.js';
 import {
   authenticateOAuth,
   authenticateOAuthDiscovery,
@@ -17,12 +17,6 @@ import {
   startOAuth,
 } from './service.js';
 
-function queryOf(request: FastifyRequest): URLSearchParams {
-  const url = request.raw.url ?? '';
-  const at = url.indexOf('?');
-  return new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
-}
-
 /** Registers the OAuth routes. */
 export function registerOAuth(app: FastifyInstance, ctx: Context): void {
   const page = (request: FastifyRequest, reply: FastifyReply, failure: Failure) =>
@@ -31,10 +25,7 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
     request: FastifyRequest,
     reply: FastifyReply,
     result: { location: string } | Failure,
-  ) =>
-    isFailure(result)
-      ? page(request, reply, result)
-      : reply.code(302).header('Cache-Control', 'no-store').redirect(result.location);
+  ) => redirectOrPage(request, reply, result, ctx.config.docsBase);
 
   route(app, ENDPOINTS.oauthProviders, async (request) => {
     const project = await secretCaller(ctx, request);

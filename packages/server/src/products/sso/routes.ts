@@ -4,10 +4,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, requiredSession, sdkCaller, secretCaller } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
-import { sendErrorPage } from '../../http/pages.js';
+import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
-import { isFailure, type Failure } from '../../result.js';
+import type { Failure } from '../../result.js';
 import { memberById } from '../members/store.js';
 import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
 import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';
@@ -32,18 +32,15 @@ import {
 /** The largest SAML response accepted (base64 of a signed assertion with a few certificates). */
 const ACS_BODY_LIMIT = 1024 * 1024;
 
-function queryOf(request: FastifyRequest): URLSearchParams {
-  const url = request.raw.url ?? '';
-  const at = url.indexOf('?');
-  return new URLSearchParams(at === -1 ? '' : url.slice(at + 1));
-}
-
 /** Registers the SSO routes. */
 export function registerSso(app: FastifyInstance, ctx: Context): void {
   const page = (request: FastifyRequest, reply: FastifyReply, failure: Failure) =>
     sendErrorPage(request, reply, failure, ctx.config.docsBase);
-  const redirect = (reply: FastifyReply, location: string) =>
-    reply.code(302).header('Cache-Control', 'no-store').redirect(location);
+  const answer = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    result: { location: string } | Failure,
+  ) => redirectOrPage(request, reply, result, ctx.config.docsBase);
 
   rawRoute(app, ENDPOINTS.ssoStart, async (request, reply) => {
     const query = queryOf(request);
@@ -63,7 +60,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
       login_redirect_url: optional('login_redirect_url'),
       signup_redirect_url: optional('signup_redirect_url'),
     });
-    return isFailure(result) ? page(request, reply, result) : redirect(reply, result.location);
+    return answer(request, reply, result);
   });
 
   rawRoute(app, ENDPOINTS.samlMetadata, async (request, reply) => {
@@ -76,7 +73,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
 
   rawRoute(app, ENDPOINTS.oidcCallback, async (request, reply) => {
     const result = await finishOidc(ctx, queryOf(request));
-    return isFailure(result) ? page(request, reply, result) : redirect(reply, result.location);
+    return answer(request, reply, result);
   });
 
   // IdPs post the response as an HTML form: this scope alone reads form bodies.
@@ -99,7 +96,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
           return page(request, reply, noSamlResponse());
         }
         const result = await finishSaml(ctx, request.params.connection_id, samlResponse);
-        return isFailure(result) ? page(request, reply, result) : redirect(reply, result.location);
+        return answer(request, reply, result);
       },
       { bodyLimit: ACS_BODY_LIMIT },
     );
