@@ -11,6 +11,8 @@ export interface AppPageOptions {
   passwordReset?: boolean;
   /** Where the standalone widget bundle is served. */
   widgetScriptUrl: string;
+  /** The OAuth providers the project has on; the widget offers their buttons. */
+  oauthProviders?: readonly string[];
 }
 
 // Runs in the browser. Creates one client, mounts the widget with it, and mirrors the session in
@@ -23,7 +25,7 @@ const status = document.getElementById('session-status');
 const signOut = document.getElementById('sign-out');
 const account = document.getElementById('account-link');
 const widgetConfig = {
-  products: ['emailMagicLinks', 'passwords', 'sso'],
+  products: ['emailMagicLinks', 'passwords', 'sso'].concat(cfg.oauthProviders.length ? ['oauth'] : []),
   authFlowType: cfg.passwordReset ? 'passwordReset' : cfg.slug ? 'organization' : 'discovery',
   sessionOptions: { sessionDurationMinutes: 60 },
   emailMagicLinksOptions: {
@@ -33,6 +35,12 @@ const widgetConfig = {
   },
   passwordOptions: { resetPasswordRedirectURL: location.origin + '/_app/reset' },
   ssoOptions: { loginRedirectURL: here, signupRedirectURL: here },
+  oauthOptions: {
+    providers: cfg.oauthProviders,
+    loginRedirectURL: here,
+    signupRedirectURL: here,
+    discoveryRedirectURL: here,
+  },
 };
 let handle = null;
 function mountWidget() {
@@ -77,6 +85,7 @@ export function renderAppPage(options: AppPageOptions): string {
     baseUrl: options.baseUrl,
     slug: options.slug,
     passwordReset: options.passwordReset ?? false,
+    oauthProviders: options.oauthProviders ?? [],
   };
   const scripts = `<script type="application/json" id="demo-config">${jsonForScript(config)}</script>
 <script type="module" src="${escapeHtml(options.widgetScriptUrl)}"></script>

@@ -121,26 +121,30 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     });
   };
 
-  const appPage = (slug: string | null, passwordReset = false) =>
+  // The widget offers Google and Microsoft only once the project has them set up.
+  const appPage = async (slug: string | null, passwordReset = false) =>
     renderAppPage({
       publicToken: project.public_token,
       baseUrl: publicUrl,
       slug,
       passwordReset,
       widgetScriptUrl: WIDGET_SCRIPT_PATH,
+      oauthProviders: (await app.gatehouse.oauthProviders(project.project_id))
+        .filter((p) => p.enabled)
+        .map((p) => p.provider),
     });
   app.get('/_app', async (_request, reply) => {
     await securePage(reply, true);
-    return reply.type('text/html').send(appPage(null));
+    return reply.type('text/html').send(await appPage(null));
   });
   app.get<{ Params: { slug: string } }>('/_app/org/:slug', async (request, reply) => {
     await securePage(reply, true);
-    return reply.type('text/html').send(appPage(request.params.slug));
+    return reply.type('text/html').send(await appPage(request.params.slug));
   });
   // Where password reset e-mails (and the login links of first-time passwords) lead.
   app.get('/_app/reset', async (_request, reply) => {
     await securePage(reply, true);
-    return reply.type('text/html').send(appPage(null, true));
+    return reply.type('text/html').send(await appPage(null, true));
   });
 
   app.get<{ Params: { '*': string } }>(`${ASSETS_PREFIX}*`, async (request, reply) => {

@@ -1,5 +1,11 @@
 /** The in-process administration API (`app.gatehouse`): what the CLI, the demo and tests use. */
-import type { AuthMethod, Environment, Member, Organization } from '@gatehouse/protocol';
+import type {
+  AuthMethod,
+  Environment,
+  Member,
+  OAuthProviderSettings,
+  Organization,
+} from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
 import { createMember, memberByEmail, memberById } from '../members/store.js';
@@ -10,6 +16,7 @@ import { createOrganization } from '../organizations/service.js';
 import { organizationById, organizationBySlug } from '../organizations/store.js';
 import { setMemberPassword } from '../passwords/service.js';
 import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
+import { listProviders } from '../oauth/service.js';
 import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
 
 /** Administration of projects, organizations and members, without HTTP. */
@@ -82,6 +89,8 @@ export interface Admin {
    * member (`member_id`): give exactly one. Throws for an unknown session or member.
    */
   revokeSessions(projectId: string, target: RevokeTarget): Promise<RevokedSessions>;
+  /** The project's Google and Microsoft sign-in settings (never the secrets). */
+  oauthProviders(projectId: string): Promise<OAuthProviderSettings[]>;
   listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
 }
 
@@ -169,6 +178,9 @@ export function createAdmin(ctx: Context): Admin {
       const member = await updateMember(ctx.db, project.id, memberId, patch, ctx.now());
       if ('failure' in member) throw new Error(member.message);
       return member;
+    },
+    async oauthProviders(projectId) {
+      return listProviders(ctx, await requireProject(projectId));
     },
     async revokeSessions(projectId, target) {
       const project = await requireProject(projectId);
