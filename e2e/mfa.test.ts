@@ -4,7 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
-import { enrollTotp, expectLoggedIn } from './steps.js';
+import { enrollTotp, expectLoggedIn, waitForSmsCode } from './steps.js';
 
 const env = useBrowserAndDemo();
 
@@ -33,29 +33,6 @@ async function primaryLogin(page: Page, slug: string, name: string, email: strin
   await page.getByText('Check your email').waitFor();
   const { link } = await waitForEmailLink(env.demo.url, email, 'multi_tenant_magic_links', seen);
   await page.goto(link);
-}
-
-/** The code of the newest text message to `to`, read from the dev inbox over HTTP. */
-async function waitForSmsCode(to: string, seen: ReadonlySet<string>): Promise<string> {
-  const deadline = Date.now() + 15_000;
-  while (Date.now() < deadline) {
-    const response = await fetch(`${env.demo.url}/_dev/inbox/messages`);
-    const messages = (await response.json()) as {
-      id: string;
-      channel: string;
-      to: string;
-      subject: string;
-      text: string;
-    }[];
-    const sms = messages.find((m) => m.channel === 'sms' && m.to === to && !seen.has(m.id));
-    const code = sms ? /\b(\d{6})\b/.exec(sms.text)?.[1] : undefined;
-    if (sms && code) {
-      expect(sms.subject).toBe('');
-      return code;
-    }
-    await new Promise((resolve) => setTimeout(resolve, 200));
-  }
-  throw new Error(`No SMS reached ${to} within 15 s`);
 }
 
 /** On the backup codes screen: downloads the file, checks it, returns the codes. */
@@ -120,7 +97,7 @@ test('SMS enrollment: the code from the dev inbox signs the member in; the count
   expect(first).toBeLessThanOrEqual(120);
   await expect.poll(seconds, { timeout: 5_000 }).toBeLessThan(first);
 
-  const code = await waitForSmsCode('+14155550171', seen);
+  const code = await waitForSmsCode(env.demo.url, '+14155550171', seen);
   await page.getByLabel('Passcode').fill(code);
   await expectLoggedIn(page, email, 'Sms Co');
 
@@ -143,7 +120,7 @@ test('SMS enrollment: the code from the dev inbox signs the member in; the count
   const before = await inboxIds(env.demo.url);
   await primaryLogin(next, 'sms-co', 'Sms Co', email);
   await next.getByRole('heading', { name: 'Enter passcode' }).waitFor();
-  const autoCode = await waitForSmsCode('+14155550171', before);
+  const autoCode = await waitForSmsCode(env.demo.url, '+14155550171', before);
   await next.getByLabel('Passcode').fill(autoCode);
   await expectLoggedIn(next, email, 'Sms Co');
   const texts = await fetch(`${env.demo.url}/_dev/inbox/messages`).then(

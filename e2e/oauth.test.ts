@@ -3,8 +3,8 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
-import { useBrowserAndDemo } from './harness.js';
-import { expectLoggedIn } from './steps.js';
+import { inboxIds, useBrowserAndDemo } from './harness.js';
+import { expectLoggedIn, waitForSmsCode } from './steps.js';
 
 const env = useBrowserAndDemo();
 let google: OidcIdp;
@@ -111,4 +111,28 @@ test('an organization that does not allow Google shows no Google button, and ref
   await page.goto(`${env.demo.url}/v1/b2b/public/oauth/google/start?${query.toString()}`);
   expect(await page.locator('#error-type').textContent()).toBe('auth_method_not_allowed');
   await page.close();
+});
+
+test('an organization that requires MFA asks for a text-message code after Google', async () => {
+  await manage('POST', '/v1/b2b/organizations', {
+    organization_name: 'Strict Hooli',
+    organization_slug: 'strict-hooli',
+    email_allowed_domains: ['hooli.test'],
+    mfa_policy: 'REQUIRED_FOR_ALL',
+  });
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.demo.url}/_app/org/strict-hooli`);
+  await page.getByRole('heading', { name: 'Continue to Strict Hooli' }).waitFor();
+  await page.getByRole('button', { name: 'Continue with Google' }).click();
+  await signInAtProvider(page, 'gavin@hooli.test', 'google-password');
+  await page.getByRole('heading', { name: 'Set up Multi-Factor Authentication' }).waitFor();
+  await page.getByRole('button', { name: 'Text me a code' }).click();
+  const seen = await inboxIds(env.demo.url);
+  await page.getByLabel('Phone number').fill('4155550199');
+  await page.getByRole('button', { name: 'Continue' }).click();
+  await page.getByRole('heading', { name: 'Enter passcode' }).waitFor();
+  await page.getByLabel('Passcode').fill(await waitForSmsCode(env.demo.url, '+14155550199', seen));
+  await expectLoggedIn(page, 'gavin@hooli.test', 'Strict Hooli');
+  await context.close();
 });

@@ -60,3 +60,30 @@ export async function expectLoggedIn(page: Page, email: string, organizationName
     .poll(() => page.locator('#session-status').textContent())
     .toBe(`Signed in as ${email} (${organizationName})`);
 }
+
+/** The code of the newest text message to `to`, read from the dev inbox over HTTP. */
+export async function waitForSmsCode(
+  baseUrl: string,
+  to: string,
+  seen: ReadonlySet<string>,
+): Promise<string> {
+  const deadline = Date.now() + 15_000;
+  while (Date.now() < deadline) {
+    const response = await fetch(`${baseUrl}/_dev/inbox/messages`);
+    const messages = (await response.json()) as {
+      id: string;
+      channel: string;
+      to: string;
+      subject: string;
+      text: string;
+    }[];
+    const sms = messages.find((m) => m.channel === 'sms' && m.to === to && !seen.has(m.id));
+    const code = sms ? /\b(\d{6})\b/.exec(sms.text)?.[1] : undefined;
+    if (sms && code) {
+      expect(sms.subject).toBe('');
+      return code;
+    }
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  throw new Error(`No SMS reached ${to} within 15 s`);
+}
