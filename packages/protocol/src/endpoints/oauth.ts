@@ -56,6 +56,39 @@ export const OAUTH_ENDPOINTS = {
       pkce_code_verifier: f.pkceVerifier.optional(),
     }),
   }),
+  oneTapStart: endpoint<{ google_client_id: string }>()({
+    method: 'GET',
+    path: '/sdk/v1/b2b/oauth/google/onetap/start',
+    credential: 'A',
+    summary: 'Google One Tap’s client ID, or "" when One Tap is off (§7.8).',
+    body: null,
+  }),
+  oneTapSubmit: endpoint<{ redirect_url: string }>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/oauth/google/onetap/submit',
+    credential: 'A',
+    summary:
+      'Verifies a One Tap ID token for an organization: the URL to go to, with an oauth token (§7.8).',
+    body: z.object({
+      id_token: z.string().min(1).max(8192),
+      organization_id: f.id,
+      login_redirect_url: f.url.optional(),
+      signup_redirect_url: f.url.optional(),
+      pkce_code_challenge: f.pkceChallenge.optional(),
+    }),
+  }),
+  oneTapDiscoverySubmit: endpoint<{ redirect_url: string }>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/oauth/google/onetap/discovery/submit',
+    credential: 'A',
+    summary:
+      'Verifies a One Tap ID token for discovery: the URL to go to, with a discovery_oauth token (§7.8).',
+    body: z.object({
+      id_token: z.string().min(1).max(8192),
+      discovery_redirect_url: f.url.optional(),
+      pkce_code_challenge: f.pkceChallenge.optional(),
+    }),
+  }),
   oauthStart: endpoint<Page>()({
     method: 'GET',
     path: '/v1/b2b/public/oauth/:provider/start',

@@ -158,6 +158,8 @@ export async function startOidcIdp(): Promise<OidcIdp> {
       email: ['email', 'email_verified', 'hd'],
       profile: ['name', 'given_name', 'family_name', 'groups'],
     },
+    // Like Google, put the profile claims in the ID token itself (not only at userinfo).
+    conformIdTokenClaims: false,
     features: { devInteractions: { enabled: false } },
     interactions: { url: (_ctx, interaction) => `/interaction/${interaction.uid}` },
     pkce: { required: () => false },

@@ -8,6 +8,7 @@ import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
 import { fail, type Failure } from '../../result.js';
+import { oneTapClientId, submitOneTap, submitOneTapDiscovery } from './one-tap.js';
 import {
   authenticateOAuth,
   authenticateOAuthDiscovery,
@@ -69,5 +70,20 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
     const caller = await sdkCaller(ctx, request);
     const body = parse();
     return ok(request, unwrap(await authenticateOAuthDiscovery(ctx, caller.project, body)));
+  });
+
+  route(app, ENDPOINTS.oneTapStart, async (request) => {
+    const caller = await sdkCaller(ctx, request);
+    return ok(request, { google_client_id: await oneTapClientId(ctx, caller.project) });
+  });
+  route(app, ENDPOINTS.oneTapSubmit, async (request, parse) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parse();
+    return ok(request, unwrap(await submitOneTap(ctx, caller.project, body)));
+  });
+  route(app, ENDPOINTS.oneTapDiscoverySubmit, async (request, parse) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parse();
+    return ok(request, unwrap(await submitOneTapDiscovery(ctx, caller.project, body)));
   });
 }

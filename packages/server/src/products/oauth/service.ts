@@ -180,6 +180,14 @@ async function providerConfig(
   return config;
 }
 
+/** Google's configuration for a project (One Tap verifies against its JWKS). */
+export function googleConfig(
+  ctx: Context,
+  project: Project,
+): Promise<oidc.Configuration | Failure> {
+  return providerConfig(ctx, project, 'google');
+}
+
 /** Where an OAuth sign-in returns: the login and signup URLs, or the discovery URL. */
 type Destinations = { login: string; signup: string } | { discovery: string };
 
@@ -274,7 +282,7 @@ export async function startOAuth(
 }
 
 /** What the provider said about the person, and its tokens. */
-interface ProviderIdentity {
+export interface ProviderIdentity {
   email: string;
   name: string;
   /** Google's hosted domain (`hd`), if any. */
@@ -404,7 +412,7 @@ export async function finishOAuth(
  * an organization that admits by domain also needs the account's hosted domain (`hd`) to be
  * that domain, so a personal account with a company address does not join.
  */
-async function memberFor(
+export async function memberFor(
   db: Db,
   project: Project,
   org: Organization,
@@ -445,7 +453,7 @@ async function memberFor(
 }
 
 /** Issues the `oauth` (a member) or `discovery_oauth` token, the provider's tokens sealed in it. */
-async function issueToken(
+export async function issueToken(
   ctx: Context,
   db: Db,
   project: Project,
