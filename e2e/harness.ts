@@ -103,3 +103,24 @@ export async function inboxIds(baseUrl: string): Promise<Set<string>> {
   const messages = (await response.json()) as InboxMessage[];
   return new Set(messages.map((m) => m.id));
 }
+
+/**
+ * A call of the demo's management API with the project's secret key, as a host backend makes it;
+ * throws with the answer when it fails.
+ */
+export async function manageDemo<T = unknown>(
+  demo: Pick<TestDemo, 'url' | 'projectId' | 'secret'>,
+  method: string,
+  path: string,
+  body?: object,
+): Promise<T> {
+  const auth = Buffer.from(`${demo.projectId}:${demo.secret}`).toString('base64');
+  const res = await fetch(`${demo.url}${path}`, {
+    method,
+    headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' },
+    ...(body ? { body: JSON.stringify(body) } : {}),
+  });
+  const json = (await res.json()) as { data: T };
+  if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json)}`);
+  return json.data;
+}

@@ -3,24 +3,12 @@
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
-import { inboxIds, useBrowserAndDemo } from './harness.js';
+import { inboxIds, manageDemo, useBrowserAndDemo } from './harness.js';
 import { expectLoggedIn, waitForSmsCode } from './steps.js';
 
 const env = useBrowserAndDemo();
 let google: OidcIdp;
 let microsoft: OidcIdp;
-
-async function manage(method: string, path: string, body?: object): Promise<unknown> {
-  const auth = Buffer.from(`${env.demo.projectId}:${env.demo.secret}`).toString('base64');
-  const res = await fetch(`${env.demo.url}${path}`, {
-    method,
-    headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as { data: unknown };
-  if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json)}`);
-  return json.data;
-}
 
 /** Registers our callback at a stand-in provider and turns the provider on for the demo project. */
 async function connect(provider: 'google' | 'microsoft', idp: OidcIdp): Promise<void> {
@@ -29,7 +17,7 @@ async function connect(provider: 'google' | 'microsoft', idp: OidcIdp): Promise<
     ...client,
     redirectUris: [`${env.demo.url}/v1/b2b/public/oauth/${provider}/callback`],
   });
-  await manage('PUT', `/v1/b2b/oauth/providers/${provider}`, {
+  await manageDemo(env.demo, 'PUT', `/v1/b2b/oauth/providers/${provider}`, {
     enabled: true,
     client_id: client.clientId,
     client_secret: client.clientSecret,
@@ -47,12 +35,12 @@ beforeAll(async () => {
   microsoft.users.set('monica@hooli.test', { password: 'microsoft-password', name: 'Monica' });
   await connect('google', google);
   await connect('microsoft', microsoft);
-  await manage('POST', '/v1/b2b/organizations', {
+  await manageDemo(env.demo, 'POST', '/v1/b2b/organizations', {
     organization_name: 'Hooli',
     organization_slug: 'hooli',
     email_allowed_domains: ['hooli.test'],
   });
-  await manage('POST', '/v1/b2b/organizations', {
+  await manageDemo(env.demo, 'POST', '/v1/b2b/organizations', {
     organization_name: 'Links Only',
     organization_slug: 'links-only',
     auth_methods: 'RESTRICTED',
@@ -114,7 +102,7 @@ test('an organization that does not allow Google shows no Google button, and ref
 });
 
 test('an organization that requires MFA asks for a text-message code after Google', async () => {
-  await manage('POST', '/v1/b2b/organizations', {
+  await manageDemo(env.demo, 'POST', '/v1/b2b/organizations', {
     organization_name: 'Strict Hooli',
     organization_slug: 'strict-hooli',
     email_allowed_domains: ['hooli.test'],

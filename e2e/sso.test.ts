@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Organization } from '@gatehouse/protocol';
 import { startOidcIdp, startSamlIdp, type OidcIdp, type SamlIdp } from '@gatehouse/testing/idp';
-import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { inboxIds, manageDemo, useBrowserAndDemo, waitForEmailLink } from './harness.js';
 import { enrollTotp, expectLoggedIn } from './steps.js';
 
 const env = useBrowserAndDemo();
@@ -28,25 +28,13 @@ afterAll(async () => {
   await Promise.all([saml?.close(), oidc?.close()]);
 });
 
-/** A call of the demo's management API with the project's secret key. */
-async function manage<T>(method: string, path: string, body?: object): Promise<T> {
-  const auth = Buffer.from(`${env.demo.projectId}:${env.demo.secret}`).toString('base64');
-  const res = await fetch(`${env.demo.url}${path}`, {
-    method,
-    headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' },
-    ...(body ? { body: JSON.stringify(body) } : {}),
-  });
-  const json = (await res.json()) as { data: T };
-  if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json)}`);
-  return json.data;
-}
-
 async function organization(
   slug: string,
   name: string,
   settings: Record<string, unknown> = {},
 ): Promise<Organization> {
-  const { organization } = await manage<{ organization: Organization }>(
+  const { organization } = await manageDemo<{ organization: Organization }>(
+    env.demo,
     'POST',
     '/v1/b2b/organizations',
     { organization_name: name, organization_slug: slug, ...settings },
@@ -55,12 +43,14 @@ async function organization(
 }
 
 async function samlConnection(org: Organization, displayName: string, extra: object = {}) {
-  const { connection } = await manage<{ connection: { connection_id: string } }>(
+  const { connection } = await manageDemo<{ connection: { connection_id: string } }>(
+    env.demo,
     'POST',
     `/v1/b2b/sso/saml/${org.organization_id}`,
     { display_name: displayName, ...extra },
   );
-  await manage(
+  await manageDemo(
+    env.demo,
     'PUT',
     `/v1/b2b/sso/saml/${org.organization_id}/connections/${connection.connection_id}/url`,
     {
@@ -122,7 +112,8 @@ test('SAML from the organization page: a new member joins with a role from their
 
 test('OIDC from the organization page signs the member in', async () => {
   const org = await organization('initech', 'Initech');
-  const { connection } = await manage<{ connection: { connection_id: string } }>(
+  const { connection } = await manageDemo<{ connection: { connection_id: string } }>(
+    env.demo,
     'POST',
     `/v1/b2b/sso/oidc/${org.organization_id}`,
     {
