@@ -1,5 +1,8 @@
 // Managing SSO connections over HTTP: the management API, the SDK's member-session endpoints, and
 // the organization's SSO settings; with real IdPs for metadata and OIDC discovery.
+import { once } from 'node:events';
+import { createServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Organization, SamlConnection } from '@gatehouse/protocol';
 import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
@@ -159,6 +162,74 @@ describe('SAML connections (management API)', () => {
     );
     const unchanged = expectOk(await h.call(ENDPOINTS.ssoGet, { params })).connection;
     expect(unchanged).toMatchObject({ status: 'pending', idp_entity_id: '', idp_sso_url: '' });
+  });
+
+  it('takes metadata up to 1 MB, inline or fetched, and refuses more', async () => {
+    const c = await createSaml();
+    const params = { ...org(), connection_id: c.connection_id };
+    // Larger than the JSON body limit of other endpoints, well under the cap.
+    const padded = `${saml.metadataXml}<!-- ${'x'.repeat(400_000)} -->`;
+    const taken = await h.call(ENDPOINTS.ssoUpdateSamlByMetadata, {
+      params,
+      body: { metadata_xml: padded },
+    });
+    expect(expectOk(taken).connection.status).toBe('active');
+    const inline = await h.call(ENDPOINTS.ssoUpdateSamlByMetadata, {
+      params,
+      body: { metadata_xml: `${padded}${'x'.repeat(1_000_000)}` },
+    });
+    expect(expectError(inline).error_type).toBe('invalid_request');
+
+    // An IdP answering with too much, announced or streamed without a length.
+    const huge = Buffer.alloc(2 * 1024 * 1024, 'x');
+    const server = createServer((request, response) => {
+      if (request.url === '/announced') {
+        response.writeHead(200, { 'content-type': 'application/xml' }).end(huge);
+        return;
+      }
+      response.writeHead(200, { 'content-type': 'application/xml' });
+      response.write(saml.metadataXml);
+      response.write(huge.subarray(0, 1024 * 1024));
+      response.end(huge.subarray(1024 * 1024));
+    });
+    server.listen(0, '127.0.0.1');
+    await once(server, 'listening');
+    const base = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    try {
+      for (const path of ['/announced', '/streamed']) {
+        const res = await h.call(ENDPOINTS.ssoUpdateSamlByMetadata, {
+          params,
+          body: { metadata_url: `${base}${path}` },
+        });
+        const error = expectError(res);
+        expect(error.error_type).toBe('invalid_saml_metadata');
+        expect(error.error_message).toContain('larger than 1 MB');
+      }
+    } finally {
+      server.closeAllConnections();
+      server.close();
+    }
+  });
+
+  it('refuses a certificate that has expired', async () => {
+    const c = await createSaml();
+    const params = { ...org(), connection_id: c.connection_id };
+    // Valid for two days; three days on it has expired.
+    const certificate = selfSignedKeyPair('Soon expired').certificate;
+    h.clock.advance(3 * 24 * 60 * 60_000);
+    try {
+      const res = await h.call(ENDPOINTS.ssoUpdateSaml, {
+        params,
+        body: { x509_certificate: certificate },
+      });
+      const error = expectError(res);
+      expect(error.error_type).toBe('invalid_certificate');
+      expect(error.error_message).toContain('expired');
+    } finally {
+      h.clock.advance(-3 * 24 * 60 * 60_000);
+    }
+    const unchanged = expectOk(await h.call(ENDPOINTS.ssoGet, { params })).connection;
+    expect(unchanged).toMatchObject({ verification_certificates: [] });
   });
 });
 

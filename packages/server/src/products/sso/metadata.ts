@@ -85,13 +85,25 @@ async function fetchMetadata(text: string, allowLoopback: boolean): Promise<stri
     if (!response.ok) return invalid(`Fetching the metadata answered HTTP ${response.status}.`);
     const length = Number(response.headers.get('content-length') ?? 0);
     if (length > MAX_METADATA_BYTES) return invalid('The metadata is larger than 1 MB.');
-    const body = await response.text();
-    if (body.length > MAX_METADATA_BYTES) return invalid('The metadata is larger than 1 MB.');
-    return body;
+    return (await readCapped(response)) ?? invalid('The metadata is larger than 1 MB.');
   } catch (error) {
     const reason = error instanceof Error ? error.message : 'unknown error';
     return invalid(`The metadata could not be fetched: ${reason}`);
   }
+}
+
+/** The body as text, or null once it passes the cap: nothing past the cap is read or held. */
+async function readCapped(response: Response): Promise<string | null> {
+  if (!response.body) return '';
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for await (const chunk of response.body) {
+    size += chunk.byteLength;
+    // Leaving the loop cancels the stream, so the rest is never downloaded.
+    if (size > MAX_METADATA_BYTES) return null;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
 }
 
 /** Parses IdP metadata XML. */

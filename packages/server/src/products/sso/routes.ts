@@ -32,6 +32,9 @@ import {
 /** The largest SAML response accepted (base64 of a signed assertion with a few certificates). */
 const ACS_BODY_LIMIT = 1024 * 1024;
 
+/** Room for `metadata_xml` at its 1,000,000-character cap once JSON has escaped its quotes. */
+const METADATA_BODY_LIMIT = 2 * 1024 * 1024;
+
 /** Registers the SSO routes. */
 export function registerSso(app: FastifyInstance, ctx: Context): void {
   const page = (request: FastifyRequest, reply: FastifyReply, failure: Failure) =>
@@ -178,15 +181,20 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
       unwrap(await updateSamlConnection(ctx, project, organization_id, connection_id, body)),
     );
   });
-  route(app, ENDPOINTS.ssoUpdateSamlByMetadata, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
-    const body = parse();
-    const { organization_id, connection_id } = request.params;
-    return ok(
-      request,
-      unwrap(await updateSamlFromMetadata(ctx, project, organization_id, connection_id, body)),
-    );
-  });
+  route(
+    app,
+    ENDPOINTS.ssoUpdateSamlByMetadata,
+    async (request, parse) => {
+      const project = await secretCaller(ctx, request);
+      const body = parse();
+      const { organization_id, connection_id } = request.params;
+      return ok(
+        request,
+        unwrap(await updateSamlFromMetadata(ctx, project, organization_id, connection_id, body)),
+      );
+    },
+    { bodyLimit: METADATA_BODY_LIMIT },
+  );
   route(app, ENDPOINTS.ssoDeleteSamlCertificate, async (request) => {
     const project = await secretCaller(ctx, request);
     const { organization_id, connection_id, certificate_id } = request.params;
@@ -238,14 +246,19 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
       unwrap(await updateSamlConnection(ctx, project, organizationId, connection_id, parse())),
     );
   });
-  route(app, ENDPOINTS.sdkSsoUpdateSamlByMetadata, async (request, parse) => {
-    const { project, organizationId } = await member(request, 'update');
-    const { connection_id } = request.params;
-    return ok(
-      request,
-      unwrap(await updateSamlFromMetadata(ctx, project, organizationId, connection_id, parse())),
-    );
-  });
+  route(
+    app,
+    ENDPOINTS.sdkSsoUpdateSamlByMetadata,
+    async (request, parse) => {
+      const { project, organizationId } = await member(request, 'update');
+      const { connection_id } = request.params;
+      return ok(
+        request,
+        unwrap(await updateSamlFromMetadata(ctx, project, organizationId, connection_id, parse())),
+      );
+    },
+    { bodyLimit: METADATA_BODY_LIMIT },
+  );
   route(app, ENDPOINTS.sdkSsoDeleteSamlCertificate, async (request) => {
     const { project, organizationId } = await member(request, 'update');
     const { connection_id, certificate_id } = request.params;
