@@ -58,6 +58,16 @@ export default defineConfig({
       {
         resolve: { alias },
         test: {
+          name: 'testing',
+          include: ['packages/testing/src/**/*.test.ts'],
+          environment: 'node',
+          testTimeout: 30_000,
+          hookTimeout: 30_000,
+        },
+      },
+      {
+        resolve: { alias },
+        test: {
           name: 'demo',
           include: ['apps/demo/src/**/*.test.ts'],
           environment: 'node',
