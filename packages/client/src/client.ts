@@ -6,6 +6,7 @@ import { createTokenCookies } from './cookies.js';
 import { GatehouseUsageError, isUnrecoverableError } from './errors.js';
 import { createDiscoveryMethods } from './discovery.js';
 import { createFederatedMethods } from './federated.js';
+import { GOOGLE_IDENTITY_SCRIPT_URL } from './one-tap.js';
 import { createTransport } from './http.js';
 import { createMagicLinkMethods } from './magic-links.js';
 import { createMfaMethods } from './mfa.js';
@@ -75,6 +76,13 @@ export function createClient(publicToken: string, options: ClientOptions = {}): 
     header,
     post: (items) => transport.postEvents(items),
   });
+  // One Tap is served on the API base (docs/protocol.md §1), with the same headers.
+  const apiTransport = createTransport({
+    publicToken,
+    sdkBase: endpoints.apiURL,
+    getSessionToken: () => cookies.readSessionToken(),
+    telemetryHeader: header,
+  });
   const bootstrap = loadBootstrap(keys.bootstrap, () =>
     transport.request('GET', PATHS.bootstrap(publicToken)),
   );
@@ -106,6 +114,10 @@ export function createClient(publicToken: string, options: ClientOptions = {}): 
   const context: ClientContext = {
     post,
     get: <T>(path: string) => transport.request<T>('GET', path),
+    api: {
+      post: <T>(path: string, body: object) => apiTransport.request<T>('POST', path, body),
+      get: <T>(path: string) => apiTransport.request<T>('GET', path),
+    },
     applied,
     intermediateToken,
     pkce,
@@ -173,7 +185,7 @@ export function createClient(publicToken: string, options: ClientOptions = {}): 
     organization: createOrganizationMethods(context),
     passwords: createPasswordMethods(context),
     ...createMfaMethods(context),
-    ...createFederatedMethods(context),
+    ...createFederatedMethods(context, options.googleOneTapScriptUrl ?? GOOGLE_IDENTITY_SCRIPT_URL),
 
     rbac: {
       isAuthorizedSync(resourceId, action) {

@@ -7,6 +7,8 @@ import type { ResolvedEndpoints } from './types.js';
 export interface ClientContext {
   post<T>(path: string, body: object): Promise<T>;
   get<T>(path: string): Promise<T>;
+  /** Calls served on the API base rather than the SDK backend (One Tap, docs/protocol.md §1). */
+  api: { post<T>(path: string, body: object): Promise<T>; get<T>(path: string): Promise<T> };
   /** Applies a result by the either-or rule and hands it back. */
   applied<T extends ApplicableResult>(result: T): T;
   /** The IST from its cookie, or undefined (dropped from JSON bodies). */

@@ -17,12 +17,16 @@ import type {
   OAuthStartArgs,
 } from './types.js';
 import { check } from './validate.js';
+import { createGoogleOneTap } from './one-tap.js';
 
 type FederatedMethods = Pick<GatehouseClient, 'sso' | 'oauth'>;
 
 const OAUTH_ARGS = { custom_scopes: 'string[]?', provider_params: 'record?' } as const;
 
-export function createFederatedMethods(ctx: ClientContext): FederatedMethods {
+export function createFederatedMethods(
+  ctx: ClientContext,
+  oneTapScriptUrl: string,
+): FederatedMethods {
   /**
    * Starts always use a new pair, so a stale verifier from an abandoned attempt never meets a
    * new token; without the flag the pair is cleared instead.
@@ -130,6 +134,7 @@ export function createFederatedMethods(ctx: ClientContext): FederatedMethods {
     oauth: {
       google: provider('google'),
       microsoft: provider('microsoft'),
+      googleOneTap: createGoogleOneTap(ctx, oneTapScriptUrl),
 
       async authenticate(args) {
         check('oauth.authenticate', args, {

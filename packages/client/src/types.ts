@@ -64,6 +64,11 @@ export interface ClientOptions {
   };
   /** localStorage key prefix; default `gatehouse_sdk_state_`. */
   storagePrefix?: string;
+  /**
+   * Where Google Identity Services is loaded from for One Tap; default
+   * `https://accounts.google.com/gsi/client`. Tests and mirrors point it elsewhere.
+   */
+  googleOneTapScriptUrl?: string;
 }
 
 /** The hosts a client talks to, resolved from its options (docs/protocol.md §1). */
@@ -149,6 +154,44 @@ export interface OAuthProviderMethods {
   /** Navigates the page to the provider (through the server); resolves once navigation starts. */
   start(args: OAuthStartArgs): Promise<void>;
   discovery: { start(args?: OAuthDiscoveryStartArgs): Promise<void> };
+}
+
+/** What a One Tap start reports besides its result. */
+interface GoogleOneTapCallbacks {
+  /** Close the prompt when the user clicks outside it (default true). */
+  cancel_on_tap_outside?: boolean;
+  /** The prompt was skipped or dismissed without a credential, with Google's reason (e.g. `user_cancel`). */
+  onOneTapCancelled?: (reason: string) => void;
+  /** Submitting the credential Google handed over failed; the page stays. */
+  onOneTapError?: (error: unknown) => void;
+}
+
+/** Options of a One Tap start into an organization. */
+export interface GoogleOneTapStartArgs extends GoogleOneTapCallbacks {
+  organization_id: string;
+  login_redirect_url?: string;
+  signup_redirect_url?: string;
+}
+
+/** Options of a One Tap start for discovery. */
+export interface GoogleOneTapDiscoveryStartArgs extends GoogleOneTapCallbacks {
+  discovery_redirect_url?: string;
+}
+
+/**
+ * Whether One Tap's prompt came up. `reason` when it did not: `oauth_config_not_found` (the
+ * project has no One Tap client), the error type of the start call, Google's reason (such as
+ * `user_cancel`, `invalid_client`, `unregistered_origin`) or `unknown_reason`.
+ */
+export type GoogleOneTapStartResult = { success: true } | { success: false; reason: string };
+
+/** Google One Tap. A credential from the prompt is submitted and the page follows the answer. */
+export interface GoogleOneTapMethods {
+  /** Loads Google's library when the project has One Tap on and shows the prompt. */
+  start(args: GoogleOneTapStartArgs): Promise<GoogleOneTapStartResult>;
+  discovery: { start(args?: GoogleOneTapDiscoveryStartArgs): Promise<GoogleOneTapStartResult> };
+  /** Closes the prompt, if one is open. */
+  cancel(): void;
 }
 
 /** `set_mfa_enrollment` of the MFA calls, as the server reads it. */
@@ -268,6 +311,7 @@ export interface GatehouseClient {
   oauth: {
     google: OAuthProviderMethods;
     microsoft: OAuthProviderMethods;
+    googleOneTap: GoogleOneTapMethods;
     /** AM result; sends the `oauth` verifier and clears the pair on success. */
     authenticate(args: {
       oauth_token: string;

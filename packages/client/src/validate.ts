@@ -1,13 +1,15 @@
 /** Argument checks of the SDK calls (docs/widget.md §5): misuse is a usage error raised before any request. */
 import { GatehouseUsageError } from './errors.js';
 
-type Kind = 'string' | 'number' | 'boolean' | 'string[]' | 'record';
+type Kind = 'string' | 'number' | 'boolean' | 'string[]' | 'record' | 'function';
 
 /** A field's expected kind, and whether it may be omitted. */
 export type FieldRules = Record<string, `${Kind}` | `${Kind}?`>;
 
 /** The kind a value of type `T` is checked as. */
-type KindOf<T> = T extends string
+type KindOf<T> = T extends (...args: never[]) => unknown
+  ? 'function'
+  : T extends string
   ? 'string'
   : T extends number
     ? 'number'

@@ -30,6 +30,9 @@ export const PATHS = {
   recoveryCodesGet: '/b2b/recovery_codes',
   ssoAuthenticate: '/b2b/sso/authenticate',
   oauthAuthenticate: '/b2b/oauth/authenticate',
+  oneTapStart: '/b2b/oauth/google/onetap/start',
+  oneTapSubmit: '/b2b/oauth/google/onetap/submit',
+  oneTapDiscoverySubmit: '/b2b/oauth/google/onetap/discovery/submit',
   oauthDiscoveryAuthenticate: '/b2b/oauth/discovery/authenticate',
 } as const;
 

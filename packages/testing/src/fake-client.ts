@@ -201,6 +201,11 @@ export function createFakeClient(publicToken = PUBLIC_TOKEN): FakeClient {
         start: method('oauth.microsoft.start'),
         discovery: { start: method('oauth.microsoft.discovery.start') },
       },
+      googleOneTap: {
+        start: method('oauth.googleOneTap.start'),
+        discovery: { start: method('oauth.googleOneTap.discovery.start') },
+        cancel: () => undefined,
+      },
       authenticate: method('oauth.authenticate'),
       discovery: { authenticate: method('oauth.discovery.authenticate') },
     },

@@ -1,6 +1,6 @@
 // The test SAML IdP checked by the service-provider library the server uses (node-saml): what it
 // signs is accepted, each broken response is refused, and the browser flow works over plain HTTP.
-import { SAML, type SamlConfig } from '@node-saml/node-saml';
+import { SAML, ValidateInResponseTo, type SamlConfig } from '@node-saml/node-saml';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startSamlIdp, type SamlIdp } from './saml-idp.js';
 
@@ -35,7 +35,7 @@ function serviceProvider(options: Partial<SamlConfig> = {}): SAML {
     idpIssuer: idp.entityId,
     wantAssertionsSigned: true,
     wantAuthnResponseSigned: true,
-    validateInResponseTo: 'never',
+    validateInResponseTo: ValidateInResponseTo.never,
     ...options,
   });
 }
@@ -180,7 +180,9 @@ describe('createResponse', () => {
       SAMLResponse: samlResponse,
     });
     expect(profile?.issuer).toBe('https://impostor.test/metadata');
-    expect(decode(samlResponse)).toContain('<saml:Issuer>https://impostor.test/metadata</saml:Issuer>');
+    expect(decode(samlResponse)).toContain(
+      '<saml:Issuer>https://impostor.test/metadata</saml:Issuer>',
+    );
   });
 });
 
@@ -209,7 +211,7 @@ describe('the login flow over HTTP', () => {
   }
 
   it('signs in and posts a response to the ACS that answers the AuthnRequest', async () => {
-    const saml = serviceProvider({ validateInResponseTo: 'always' });
+    const saml = serviceProvider({ validateInResponseTo: ValidateInResponseTo.always });
     const page = await loginPage(saml, 'relay-123');
     expect(page).toContain('<label>Email <input name="email"');
     expect(page).toContain('<label>Password <input name="password" type="password"');
@@ -227,17 +229,17 @@ describe('the login flow over HTTP', () => {
     expect(profile?.nameID).toBe(EMAIL);
     expect(profile?.attributes).toMatchObject({ groups: ['engineering', 'admins'] });
     // node-saml forgets the request once answered: the same response cannot be used twice.
-    await expect(
-      saml.validatePostResponseAsync({ SAMLResponse: samlResponse }),
-    ).rejects.toThrow('InResponseTo is not valid');
+    await expect(saml.validatePostResponseAsync({ SAMLResponse: samlResponse })).rejects.toThrow(
+      'InResponseTo is not valid',
+    );
   });
 
   it('answers a response to another request with an InResponseTo node-saml refuses', async () => {
-    const asking = serviceProvider({ validateInResponseTo: 'always' });
+    const asking = serviceProvider({ validateInResponseTo: ValidateInResponseTo.always });
     const page = await loginPage(asking, '');
     const samlResponse = field(await (await submit(page, EMAIL, PASSWORD)).text(), 'SAMLResponse');
     // A second SP instance never sent that request.
-    const other = serviceProvider({ validateInResponseTo: 'always' });
+    const other = serviceProvider({ validateInResponseTo: ValidateInResponseTo.always });
     await expect(
       other.validatePostResponseAsync({ SAMLResponse: samlResponse ?? '' }),
     ).rejects.toThrow('InResponseTo is not valid');
