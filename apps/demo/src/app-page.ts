@@ -13,6 +13,10 @@ export interface AppPageOptions {
   widgetScriptUrl: string;
   /** The OAuth providers the project has on; the widget offers their buttons. */
   oauthProviders?: readonly string[];
+  /** Offer Google One Tap (the project has a One Tap client for Google). */
+  oneTap?: boolean;
+  /** Where Google Identity Services is loaded from; the client's default when absent. */
+  googleOneTapScriptUrl?: string;
 }
 
 // Runs in the browser. Creates one client, mounts the widget with it, and mirrors the session in
@@ -20,7 +24,9 @@ export interface AppPageOptions {
 const HOST_SCRIPT = `
 const cfg = JSON.parse(document.getElementById('demo-config').textContent);
 const here = location.origin + location.pathname;
-const client = Gatehouse.createClient(cfg.publicToken, { baseUrl: cfg.baseUrl });
+const client = Gatehouse.createClient(cfg.publicToken, cfg.googleOneTapScriptUrl
+  ? { baseUrl: cfg.baseUrl, googleOneTapScriptUrl: cfg.googleOneTapScriptUrl }
+  : { baseUrl: cfg.baseUrl });
 const status = document.getElementById('session-status');
 const signOut = document.getElementById('sign-out');
 const account = document.getElementById('account-link');
@@ -36,7 +42,8 @@ const widgetConfig = {
   passwordOptions: { resetPasswordRedirectURL: location.origin + '/_app/reset' },
   ssoOptions: { loginRedirectURL: here, signupRedirectURL: here },
   oauthOptions: {
-    providers: cfg.oauthProviders,
+    providers: cfg.oauthProviders.map((type) =>
+      type === 'google' && cfg.oneTap ? { type, one_tap: true } : type),
     loginRedirectURL: here,
     signupRedirectURL: here,
     discoveryRedirectURL: here,
@@ -86,6 +93,8 @@ export function renderAppPage(options: AppPageOptions): string {
     slug: options.slug,
     passwordReset: options.passwordReset ?? false,
     oauthProviders: options.oauthProviders ?? [],
+    oneTap: options.oneTap ?? false,
+    googleOneTapScriptUrl: options.googleOneTapScriptUrl ?? null,
   };
   const scripts = `<script type="application/json" id="demo-config">${jsonForScript(config)}</script>
 <script type="module" src="${escapeHtml(options.widgetScriptUrl)}"></script>

@@ -21,6 +21,11 @@ export interface DemoOptions {
   dataDir?: string;
   /** Server settings; anything not given comes from the environment (`configFromEnv`). */
   server?: ServerConfig;
+  /**
+   * Where the widget loads Google Identity Services for One Tap. Default Google's own
+   * (`https://accounts.google.com/gsi/client`), or `GOOGLE_ONE_TAP_SCRIPT_URL`.
+   */
+  googleOneTapScriptUrl?: string;
 }
 
 export interface DemoHandle {
@@ -100,6 +105,10 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     secret: project.secret,
   };
   const widgetAssets = await loadWidgetAssets();
+  const oneTapScriptUrl =
+    options.googleOneTapScriptUrl ??
+    process.env.GOOGLE_ONE_TAP_SCRIPT_URL ??
+    'https://accounts.google.com/gsi/client';
 
   app.get('/', async (_request, reply) => reply.redirect('/_app'));
 
@@ -108,44 +117,49 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
    * the project's own origins (read per request: they may change while the demo runs). The
    * widget pages also run the widget, which calls the API at the public URL.
    */
-  const securePage = async (reply: FastifyReply, widget: boolean) => {
+  const securePage = async (reply: FastifyReply, widget: boolean, oneTap = false) => {
     const settings = await app.gatehouse.getProject(project.project_id);
     applyPagePolicy(reply, {
       ...(widget
         ? {
             inlineScripts: APP_PAGE_INLINE_SCRIPTS,
-            widget: { apiOrigins: [new URL(publicUrl).origin] },
+            widget: {
+              apiOrigins: [new URL(publicUrl).origin],
+              ...(oneTap ? { oneTapScriptUrl } : {}),
+            },
           }
         : { inlineStyles: [PAGE_STYLE] }),
       frameAncestors: ["'self'", ...(settings?.authorized_origins ?? [])],
     });
   };
 
-  // The widget offers Google and Microsoft only once the project has them set up.
-  const appPage = async (slug: string | null, passwordReset = false) =>
-    renderAppPage({
-      publicToken: project.public_token,
-      baseUrl: publicUrl,
-      slug,
-      passwordReset,
-      widgetScriptUrl: WIDGET_SCRIPT_PATH,
-      oauthProviders: (await app.gatehouse.oauthProviders(project.project_id))
-        .filter((p) => p.enabled)
-        .map((p) => p.provider),
-    });
-  app.get('/_app', async (_request, reply) => {
-    await securePage(reply, true);
-    return reply.type('text/html').send(await appPage(null));
-  });
-  app.get<{ Params: { slug: string } }>('/_app/org/:slug', async (request, reply) => {
-    await securePage(reply, true);
-    return reply.type('text/html').send(await appPage(request.params.slug));
-  });
+  // The widget offers Google and Microsoft only once the project has them set up, and One Tap
+  // once Google has a One Tap client.
+  const widgetPage = async (reply: FastifyReply, slug: string | null, passwordReset = false) => {
+    const providers = (await app.gatehouse.oauthProviders(project.project_id)).filter(
+      (p) => p.enabled,
+    );
+    const oneTap = providers.some((p) => p.provider === 'google' && p.onetap_client_id !== '');
+    await securePage(reply, true, oneTap);
+    return reply.type('text/html').send(
+      renderAppPage({
+        publicToken: project.public_token,
+        baseUrl: publicUrl,
+        slug,
+        passwordReset,
+        widgetScriptUrl: WIDGET_SCRIPT_PATH,
+        oauthProviders: providers.map((p) => p.provider),
+        oneTap,
+        googleOneTapScriptUrl: oneTapScriptUrl,
+      }),
+    );
+  };
+  app.get('/_app', (_request, reply) => widgetPage(reply, null));
+  app.get<{ Params: { slug: string } }>('/_app/org/:slug', (request, reply) =>
+    widgetPage(reply, request.params.slug),
+  );
   // Where password reset e-mails (and the login links of first-time passwords) lead.
-  app.get('/_app/reset', async (_request, reply) => {
-    await securePage(reply, true);
-    return reply.type('text/html').send(await appPage(null, true));
-  });
+  app.get('/_app/reset', (_request, reply) => widgetPage(reply, null, true));
 
   app.get<{ Params: { '*': string } }>(`${ASSETS_PREFIX}*`, async (request, reply) => {
     const asset = widgetAssets.get(request.params['*']);

@@ -2,6 +2,7 @@
 export type {
   BootstrapConfig,
   GatehouseClient,
+  GoogleOneTapStartResult,
   PasswordStrengthResult,
   SessionState,
   TotpCreateResult,

@@ -75,6 +75,8 @@ function browserStorage(): Storage | null {
 const passwordEffects = () => import('./machine/passwords.js');
 /** The MFA effects, fetched only by sign-ins that need a second factor. */
 const mfaEffects = () => import('./machine/mfa.js');
+/** One Tap, fetched only by widgets configured to offer it. */
+const oneTapEffects = () => import('./machine/one-tap.js');
 
 /**
  * Runs an effect of a module loaded on first use. The effect reports its own failures; a module
@@ -158,6 +160,12 @@ export function WidgetApp({
       createOrganization: () => void effects.createOrganization(ctx),
       startOAuth: (provider) => void effects.startOAuth(ctx, provider),
       startSso: (connectionId) => void effects.startSso(ctx, connectionId),
+      startOneTap: (onCancelled) =>
+        oneTapEffects().then(
+          (m) => m.startOneTap(ctx, onCancelled),
+          () => ({ success: false, reason: 'unknown_reason' }),
+        ),
+      cancelOneTap: () => runLazy(ctx, oneTapEffects, (m) => m.cancelOneTap(ctx)),
       showPasswordLogin: (email) => ctx.dispatch({ type: 'PASSWORD_LOGIN_REQUESTED', email }),
       showForgotPassword: (email) => ctx.dispatch({ type: 'FORGOT_PASSWORD_REQUESTED', email }),
       authenticatePassword: (email, password) =>

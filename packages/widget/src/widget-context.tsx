@@ -1,7 +1,7 @@
 /** What every screen and part reads: the state, the configuration and the actions. */
 import { createContext, useContext } from 'react';
 import type { DiscoveredOrganization, MfaMethod } from '@gatehouse/protocol';
-import type { PasswordStrengthResult } from './client.js';
+import type { GoogleOneTapStartResult, PasswordStrengthResult } from './client.js';
 import type { ResolvedConfig, ResolvedOAuthProvider } from './config.js';
 import type { EnteredPhoneNumber } from './machine/mfa.js';
 import type { MfaScreenRequest } from './machine/reducer.js';
@@ -16,6 +16,10 @@ export interface WidgetActions {
   createOrganization: () => void;
   startOAuth: (provider: ResolvedOAuthProvider) => void;
   startSso: (connectionId: string) => void;
+  /** Shows Google's One Tap prompt; `onCancelled` hears when the user dismisses it. */
+  startOneTap: (onCancelled: (reason: string) => void) => Promise<GoogleOneTapStartResult>;
+  /** Closes the One Tap prompt, if open. */
+  cancelOneTap: () => void;
   /** 'Use a password instead', with what the e-mail field holds. */
   showPasswordLogin: (email: string) => void;
   /** 'Having trouble signing in? Get help', with what the e-mail field holds. */

@@ -94,5 +94,20 @@ describe('pageDirectives', () => {
     expect(directives['object-src']).toEqual(["'none'"]);
     expect(directives['base-uri']).toEqual(["'none'"]);
     expect(directives['frame-ancestors']).toEqual(["'self'", 'https://app.example.com']);
+    expect(directives['frame-src']).toBeUndefined();
+  });
+
+  it("opens Google Identity Services' origin, and only it, to a page offering One Tap", () => {
+    const directives = pageDirectives({
+      widget: {
+        apiOrigins: ['https://auth.example.com'],
+        oneTapScriptUrl: 'https://accounts.google.com/gsi/client',
+      },
+    });
+    const google = 'https://accounts.google.com';
+    expect(directives['script-src']).toEqual(["'self'", google]);
+    expect(directives['style-src']).toEqual(["'self'", "'unsafe-inline'", google]);
+    expect(directives['connect-src']).toEqual(["'self'", 'https://auth.example.com', google]);
+    expect(directives['frame-src']).toEqual([google]);
   });
 });

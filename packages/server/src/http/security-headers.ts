@@ -62,7 +62,14 @@ export interface PagePolicy {
    * own `<style>` elements at run time, shows logos (any https URL) and QR codes (`data:`), and
    * calls the API at these origins besides its own.
    */
-  widget?: { apiOrigins: readonly string[] };
+  widget?: {
+    apiOrigins: readonly string[];
+    /**
+     * Google Identity Services for One Tap: its origin may serve scripts, styles and the
+     * prompt's frame, and be called.
+     */
+    oneTapScriptUrl?: string;
+  };
   /** Origins that may frame the page (`'self'` for its own); none when empty or absent. */
   frameAncestors?: readonly string[];
 }
@@ -98,14 +105,18 @@ export function pageDirectives(policy: PagePolicy): Record<string, string[]> {
       ...common,
     };
   }
+  const oneTap = policy.widget.oneTapScriptUrl
+    ? [new URL(policy.widget.oneTapScriptUrl).origin]
+    : [];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...scripts],
+    'script-src': ["'self'", ...scripts, ...oneTap],
     // The widget inserts its style sheets at run time; a hash cannot name them, and a hash next
     // to 'unsafe-inline' would switch it off. Scripts stay locked down.
-    'style-src': ["'self'", "'unsafe-inline'"],
+    'style-src': ["'self'", "'unsafe-inline'", ...oneTap],
     'img-src': ["'self'", 'data:', 'https:'],
-    'connect-src': ["'self'", ...policy.widget.apiOrigins],
+    'connect-src': ["'self'", ...policy.widget.apiOrigins, ...oneTap],
+    ...(oneTap.length > 0 ? { 'frame-src': oneTap } : {}),
     'font-src': ["'self'"],
     'form-action': ["'self'"],
     ...common,

@@ -5,10 +5,16 @@
  * once the relying party knows its redirect URL.
  *
  * Claims: `email`, `email_verified`, `name`, `given_name`, `family_name` and `groups`.
+ *
+ * With a `tenantId` it stands in for Microsoft's multi-tenant endpoints: tokens come from the
+ * tenant issuer `{origin}/{tenantId}/v2.0` and carry `tid`, while the discovery document at
+ * `{origin}/common/v2.0/.well-known/openid-configuration` names the issuer
+ * `{origin}/{tenantid}/v2.0`, as Microsoft's `common` document does.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import { SignJWT } from 'jose';
 import Provider, { type Adapter, type AdapterPayload, type Configuration } from 'oidc-provider';
 
 export interface OidcUser {
@@ -22,9 +28,24 @@ export interface OidcUser {
 }
 
 export interface OidcIdp {
+  /**
+   * What a relying party is configured with: the issuer, or with a tenant the `common` discovery
+   * document's URL.
+   */
   issuer: string;
+  /** The issuer its tokens name (the tenant's, with a tenant). */
+  tokenIssuer: string;
   users: Map<string, OidcUser>;
   addClient(client: { clientId: string; clientSecret: string; redirectUris: string[] }): void;
+  /**
+   * Signs an ID token outside any flow, as the provider would hand one to One Tap: `iss`, `iat`
+   * and `exp` (one hour, or `expiresIn` seconds, negative for one already expired) are filled in.
+   * `withUnknownKey` signs with a key the provider does not publish.
+   */
+  signIdToken(
+    claims: Record<string, unknown>,
+    options?: { expiresIn?: number; withUnknownKey?: boolean },
+  ): Promise<string>;
   close(): Promise<void>;
 }
 
@@ -134,12 +155,17 @@ function sendHtml(response: ServerResponse, html: string): void {
  * idp.addClient({ clientId: 'app', clientSecret: 's3cret', redirectUris: [callbackUrl] });
  * idp.users.set('ada@acme.test', { password: 'pw', name: 'Ada' });
  */
-export async function startOidcIdp(): Promise<OidcIdp> {
+export async function startOidcIdp(options: { tenantId?: string } = {}): Promise<OidcIdp> {
   const users = new Map<string, OidcUser>();
   const clients = new Map<string, AdapterPayload>();
   const server = createServer();
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const issuer = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const origin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  const { tenantId } = options;
+  // With a tenant, the provider lives under the tenant's path, as Microsoft's do.
+  const mountPath = tenantId ? `/${tenantId}/v2.0` : '';
+  const issuer = `${origin}${mountPath}`;
+  const commonDiscovery = `${origin}/common/v2.0/.well-known/openid-configuration`;
 
   const { privateKey } = generateKeyPairSync('rsa', { modulusLength: 2048 });
   const jwk = {
@@ -154,7 +180,7 @@ export async function startOidcIdp(): Promise<OidcIdp> {
     jwks: { keys: [jwk] },
     cookies: { keys: ['test-provider-cookie-key'] },
     claims: {
-      openid: ['sub'],
+      openid: ['sub', 'tid'],
       email: ['email', 'email_verified', 'hd'],
       profile: ['name', 'given_name', 'family_name', 'groups'],
     },
@@ -179,6 +205,7 @@ export async function startOidcIdp(): Promise<OidcIdp> {
       const grant = new ctx.oidc.provider.Grant({ accountId, clientId });
       grant.addOIDCScope('openid email profile');
       grant.addOIDCClaims([
+        'tid',
         'email',
         'email_verified',
         'hd',
@@ -205,6 +232,7 @@ export async function startOidcIdp(): Promise<OidcIdp> {
             given_name: given ?? '',
             family_name: family.join(' '),
             groups: user.groups ?? [],
+            ...(tenantId ? { tid: tenantId } : {}),
             ...user.claims,
           };
         },
@@ -214,10 +242,33 @@ export async function startOidcIdp(): Promise<OidcIdp> {
   const provider = new Provider(issuer, configuration);
   const handle = provider.callback();
 
+  /** The `common` document: the tenant's, naming the issuer with the tenant as a placeholder. */
+  const serveCommonDiscovery = async (response: ServerResponse) => {
+    const document = (await (
+      await fetch(`${issuer}/.well-known/openid-configuration`)
+    ).json()) as Record<string, unknown>;
+    document.issuer = `${origin}/{tenantid}/v2.0`;
+    response.writeHead(200, { 'content-type': 'application/json' });
+    response.end(JSON.stringify(document));
+  };
+
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
-    const url = new URL(request.url ?? '/', issuer);
+    const url = new URL(request.url ?? '/', origin);
+    if (tenantId && url.href === commonDiscovery) {
+      void serveCommonDiscovery(response);
+      return;
+    }
     const match = /^\/interaction\/([^/]+)(\/login)?$/.exec(url.pathname);
     if (!match) {
+      if (mountPath && !url.pathname.startsWith(`${mountPath}/`)) {
+        response.writeHead(404).end();
+        return;
+      }
+      // Mounted under a path, as a framework would: the provider sees the rest of the URL.
+      if (mountPath) {
+        Object.assign(request, { originalUrl: request.url });
+        request.url = (request.url ?? '/').slice(mountPath.length);
+      }
       void handle(request, response);
       return;
     }
@@ -248,7 +299,8 @@ export async function startOidcIdp(): Promise<OidcIdp> {
   });
 
   return {
-    issuer,
+    issuer: tenantId ? commonDiscovery : issuer,
+    tokenIssuer: issuer,
     users,
     addClient({ clientId, clientSecret, redirectUris }) {
       clients.set(clientId, {
@@ -259,6 +311,15 @@ export async function startOidcIdp(): Promise<OidcIdp> {
         response_types: ['code'],
         token_endpoint_auth_method: 'client_secret_basic',
       });
+    },
+    async signIdToken(claims, { expiresIn = 3600, withUnknownKey = false } = {}) {
+      const now = Math.floor(Date.now() / 1000);
+      const key = withUnknownKey
+        ? generateKeyPairSync('rsa', { modulusLength: 2048 }).privateKey
+        : privateKey;
+      return new SignJWT({ iss: issuer, iat: now, exp: now + expiresIn, ...claims })
+        .setProtectedHeader({ alg: 'RS256', kid: jwk.kid, typ: 'JWT' })
+        .sign(key);
     },
     close: () =>
       new Promise<void>((resolve) => {

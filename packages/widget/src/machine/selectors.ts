@@ -57,6 +57,24 @@ function buttonsFor(product: Product, state: WidgetState, config: ResolvedConfig
   return [];
 }
 
+/**
+ * The Google provider when Main offers its One Tap: configured with `one_tap`, and Google is
+ * offered here (discovery, or an organization that allows it).
+ */
+export function oneTapProvider(
+  state: WidgetState,
+  config: ResolvedConfig,
+): ResolvedOAuthProvider | null {
+  if (state.flow.type === 'organization' && !state.flow.organization) return null;
+  const buttons = config.products.includes('oauth') ? buttonsFor('oauth', state, config) : [];
+  for (const button of buttons) {
+    if (button.kind === 'oauth' && button.provider.type === 'google' && button.provider.oneTap) {
+      return button.provider;
+    }
+  }
+  return null;
+}
+
 /** Whether Main offers passwords: they need an organization to sign in to, and its consent. */
 export function offersPasswords(state: WidgetState, config: ResolvedConfig): boolean {
   const organization = state.flow.organization;

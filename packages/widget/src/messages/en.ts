@@ -15,6 +15,7 @@ export const en = {
   'main.sso': 'Continue with {displayName}',
   'main.appLogo': 'Logo',
   'main.organizationLogo': '{organizationName} logo',
+  'oneTap.failed': 'One Tap could not load',
 
   // E-mail form
   'email.label': 'Email',

@@ -1,13 +1,21 @@
 /** Main: the heading of the flow and the sign-in blocks, with the 'or' rule between them. */
 import { Fragment, lazy, Suspense } from 'react';
 import { format } from '../messages/en.js';
-import { mainHeading, mainSections, type MainSection } from '../machine/selectors.js';
+import {
+  mainHeading,
+  mainSections,
+  oneTapProvider,
+  type MainSection,
+} from '../machine/selectors.js';
 import { AuthButtons } from '../parts/auth-buttons.js';
 import { Divider } from '../parts/divider.js';
 import { EmailForm } from '../parts/email-form.js';
 import { Heading } from '../parts/heading.js';
 import { Spinner } from '../parts/spinner.js';
 import { useWidget } from '../widget-context.js';
+
+// One Tap is loaded only by widgets configured to offer it.
+const OneTap = lazy(() => import('../parts/one-tap.js').then((m) => ({ default: m.OneTap })));
 
 // Password sign-in is loaded only by the organizations that offer it alone.
 const PasswordLoginForm = lazy(() =>
@@ -63,6 +71,11 @@ export function Main() {
           <Section section={section} />
         </Fragment>
       ))}
+      {oneTapProvider(state, config) && (
+        <Suspense fallback={null}>
+          <OneTap />
+        </Suspense>
+      )}
     </div>
   );
 }

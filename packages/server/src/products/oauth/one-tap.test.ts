@@ -134,4 +134,21 @@ describe('One Tap', () => {
     expect(expectError(await submit(unverified)).error_type).toBe('oauth_email_not_verified');
     expect(expectError(await submit('not-a-jwt')).error_type).toBe('invalid_oidc_response');
   });
+
+  it('refuses an expired credential and one signed by a key the provider does not publish', async () => {
+    const claims = {
+      sub: 'ada',
+      aud: ONE_TAP.clientId,
+      email: 'ada@acme.test',
+      email_verified: true,
+    };
+    const control = await google.signIdToken(claims);
+    expect(expectOk(await submit(control)).redirect_url).toContain('stytch_token_type=oauth');
+    const expired = await google.signIdToken(claims, { expiresIn: -120 });
+    const refusal = expectError(await submit(expired));
+    expect(refusal.error_type).toBe('invalid_oidc_response');
+    expect(refusal.error_message).toContain('"exp" claim timestamp check failed');
+    const unknownKey = await google.signIdToken(claims, { withUnknownKey: true });
+    expect(expectError(await submit(unknownKey)).error_type).toBe('invalid_oidc_response');
+  });
 });

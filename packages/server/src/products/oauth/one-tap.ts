@@ -4,7 +4,7 @@
  * `exp`) and answer the URL to go to, carrying an `oauth` or `discovery_oauth` token like the
  * redirect flow.
  */
-import { createRemoteJWKSet, jwtVerify, type JWTVerifyGetKey } from 'jose';
+import { jwtVerify } from 'jose';
 import type { Context } from '../../context.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import { allowsAuthMethod } from '../organizations/service.js';
@@ -14,15 +14,13 @@ import type { Project } from '../projects/service.js';
 import { emailNotVerified, organizationMissing, pkceRequired } from './errors.js';
 import { googleConfig, issueToken, memberFor, type ProviderIdentity } from './service.js';
 import { providerRow } from './store.js';
+import { keySetOf } from './id-tokens.js';
 
 /** The project's One Tap client ID, or `""` when One Tap is off (Google off, or no client ID). */
 export async function oneTapClientId(ctx: Context, project: Project): Promise<string> {
   const row = await providerRow(ctx.db, project.id, 'google');
   return row?.enabled === 1 ? row.onetap_client_id : '';
 }
-
-// Key sets by JWKS URL, shared by the projects that use the same provider.
-const keySets = new Map<string, JWTVerifyGetKey>();
 
 /** Verifies a One Tap credential and reads the person from it. */
 async function verifyCredential(
@@ -38,13 +36,8 @@ async function verifyCredential(
   if (isFailure(config)) return config;
   const metadata = config.serverMetadata();
   if (!metadata.jwks_uri) return fail('oidc_discovery_failed', 'The provider publishes no JWKS.');
-  let keys = keySets.get(metadata.jwks_uri);
-  if (!keys) {
-    keys = createRemoteJWKSet(new URL(metadata.jwks_uri));
-    keySets.set(metadata.jwks_uri, keys);
-  }
   try {
-    const { payload } = await jwtVerify(idToken, keys, {
+    const { payload } = await jwtVerify(idToken, keySetOf(metadata.jwks_uri), {
       audience,
       issuer: metadata.issuer,
       requiredClaims: ['exp', 'iat', 'email'],

@@ -42,6 +42,7 @@ import { organizationById, organizationBySlug } from '../organizations/store.js'
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { discoverProvider } from '../sso/oidc-discovery.js';
+import { isMultiTenant, verifyTenantIdToken, withIdTokenSetAside } from './id-tokens.js';
 import {
   emailNotVerified,
   noEmail,
@@ -309,6 +310,58 @@ function verified(
   );
 }
 
+/** An error's message, with its cause's when openid-client wraps one (it names the check). */
+function reasonOf(thrown: unknown): string {
+  if (!(thrown instanceof Error)) return 'unknown error';
+  const cause = thrown.cause instanceof Error ? thrown.cause.message : '';
+  return cause && cause !== thrown.message ? `${thrown.message} (${cause})` : thrown.message;
+}
+
+/** The exchanged tokens and the ID token's verified claims. */
+interface Exchanged {
+  tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
+  idClaims: (Record<string, unknown> & { sub: string; raw?: string }) | undefined;
+}
+
+/** The raw ID token kept with claims checked outside openid-client. */
+const idToken = (claims: { raw?: string }) => claims.raw ?? '';
+
+/**
+ * Exchanges the code with our PKCE verifier and checks the ID token. openid-client checks it for
+ * single-issuer providers; for a multi-tenant issuer (Microsoft's `common`), the ID token is set
+ * aside and checked against the issuer of the tenant it names.
+ */
+async function exchangeCode(
+  config: oidc.Configuration,
+  callbackUrl: URL,
+  checks: { pkceCodeVerifier: string; expectedState: string; expectedNonce: string },
+): Promise<Exchanged> {
+  if (!isMultiTenant(config)) {
+    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+      ...checks,
+      idTokenExpected: true,
+    });
+    return { tokens, idClaims: tokens.claims() };
+  }
+  let raw: string | undefined;
+  const secret = String(config.clientMetadata().client_secret ?? '');
+  const insecure = config.serverMetadata().issuer.startsWith('http:');
+  const copy = withIdTokenSetAside(config, secret, insecure, (token) => (raw = token));
+  const { expectedNonce: nonce, ...rest } = checks;
+  // An issuer named in the authorization response (RFC 9207) is a tenant's, which openid-client
+  // would compare with the template: it must instead be the ID token's own issuer.
+  const responseIssuer = callbackUrl.searchParams.get('iss');
+  const response = new URL(callbackUrl);
+  response.searchParams.delete('iss');
+  const tokens = await oidc.authorizationCodeGrant(copy, response, rest);
+  if (raw === undefined) return { tokens, idClaims: undefined };
+  const payload = await verifyTenantIdToken(config, raw, nonce);
+  if (responseIssuer !== null && responseIssuer !== payload.iss) {
+    throw new Error('the authorization response and the ID token name different issuers');
+  }
+  return { tokens, idClaims: { ...payload, sub: String(payload.sub ?? ''), raw } };
+}
+
 /**
  * The callback (§8): claims the request by its state (once), exchanges the code with our PKCE
  * verifier and lets openid-client check the ID token (signature against the provider's JWKS,
@@ -340,13 +393,11 @@ export async function finishOAuth(
   try {
     const callbackUrl = new URL(redirectUri(ctx, provider));
     callbackUrl.search = query.toString();
-    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
+    const { tokens, idClaims } = await exchangeCode(config, callbackUrl, {
       pkceCodeVerifier: ctx.box.open(request.code_verifier_encrypted),
       expectedState: state,
       expectedNonce: request.nonce,
-      idTokenExpected: true,
     });
-    const idClaims = tokens.claims();
     if (!idClaims) return fail('invalid_oidc_response', 'The provider sent no ID token.');
     // Providers that keep profile claims out of the ID token answer them at userinfo.
     const claims: Record<string, unknown> =
@@ -366,15 +417,14 @@ export async function finishOAuth(
       emailVerified: claims.email_verified === true,
       values: {
         access_token: tokens.access_token,
-        id_token: tokens.id_token ?? '',
+        id_token: tokens.id_token ?? idToken(idClaims),
         refresh_token: tokens.refresh_token ?? '',
         scopes: (tokens.scope ?? request.scopes).split(' ').filter(Boolean),
         expires_at: expiresIn === undefined ? '' : isoAt(now + expiresIn * 1000),
       },
     };
   } catch (thrown) {
-    const reason = thrown instanceof Error ? thrown.message : 'unknown error';
-    return fail('invalid_oidc_response', `The provider's answer was refused: ${reason}`);
+    return fail('invalid_oidc_response', `The provider's answer was refused: ${reasonOf(thrown)}`);
   }
 
   const destinations = JSON.parse(request.redirect_urls) as Destinations;
