@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
-import { startDemo, type DemoHandle } from '@gatehouse/demo';
+import { startDemo, type DemoHandle, type DemoOptions } from '@gatehouse/demo';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
@@ -32,9 +32,15 @@ export interface TestDemo extends DemoHandle {
 }
 
 /** Starts the demo on a free loopback port with its own temporary database. */
-export async function startTestDemo(): Promise<TestDemo> {
+export async function startTestDemo(options: Partial<DemoOptions> = {}): Promise<TestDemo> {
   const dataDir = await mkdtemp(join(tmpdir(), 'gatehouse-e2e-'));
-  const demo = await startDemo({ port: 0, host: '127.0.0.1', dataDir, server: { logger: false } });
+  const demo = await startDemo({
+    port: 0,
+    host: '127.0.0.1',
+    dataDir,
+    server: { logger: false },
+    ...options,
+  });
   return {
     ...demo,
     dataDir,
@@ -51,11 +57,16 @@ export interface E2eEnvironment {
   demo: TestDemo;
 }
 
-/** Starts Chromium and a fresh demo for the calling test file. */
-export function useBrowserAndDemo(): E2eEnvironment {
+/**
+ * Starts Chromium and a fresh demo for the calling test file; `options` is read when they start,
+ * so it may use what earlier `beforeAll` hooks set up.
+ */
+export function useBrowserAndDemo(
+  options: () => Partial<DemoOptions> = () => ({}),
+): E2eEnvironment {
   const env = {} as E2eEnvironment;
   beforeAll(async () => {
-    [env.browser, env.demo] = await Promise.all([launchBrowser(), startTestDemo()]);
+    [env.browser, env.demo] = await Promise.all([launchBrowser(), startTestDemo(options())]);
   });
   afterAll(async () => {
     await env.browser?.close();

@@ -26,7 +26,11 @@ async function connect(provider: 'google' | 'microsoft', idp: OidcIdp): Promise<
 }
 
 beforeAll(async () => {
-  [google, microsoft] = await Promise.all([startOidcIdp(), startOidcIdp()]);
+  // Microsoft's stand-in has its layout: a tenant issuer behind the multi-tenant `common` document.
+  [google, microsoft] = await Promise.all([
+    startOidcIdp(),
+    startOidcIdp({ tenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47' }),
+  ]);
   google.users.set('gavin@hooli.test', {
     password: 'google-password',
     name: 'Gavin Belson',

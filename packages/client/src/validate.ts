@@ -10,14 +10,14 @@ export type FieldRules = Record<string, `${Kind}` | `${Kind}?`>;
 type KindOf<T> = T extends (...args: never[]) => unknown
   ? 'function'
   : T extends string
-  ? 'string'
-  : T extends number
-    ? 'number'
-    : T extends boolean
-      ? 'boolean'
-      : T extends readonly string[]
-        ? 'string[]'
-        : 'record';
+    ? 'string'
+    : T extends number
+      ? 'number'
+      : T extends boolean
+        ? 'boolean'
+        : T extends readonly string[]
+          ? 'string[]'
+          : 'record';
 
 /**
  * The exact rules for an argument type: one per field, of the field's kind, optional where the

@@ -74,9 +74,11 @@ export function withIdTokenSetAside(
   insecure: boolean,
   keep: (idToken: string) => void,
 ): oidc.Configuration {
-  // The caller checks the authorization response's issuer against the ID token's.
+  // The metadata as data (without openid-client's helper methods); the caller checks the
+  // authorization response's issuer against the ID token's.
+  const metadata = JSON.parse(JSON.stringify(config.serverMetadata())) as oidc.ServerMetadata;
   const copy = new oidc.Configuration(
-    { ...config.serverMetadata(), authorization_response_iss_parameter_supported: false },
+    { ...metadata, authorization_response_iss_parameter_supported: false },
     config.clientMetadata().client_id,
     config.clientMetadata(),
     oidc.ClientSecretBasic(clientSecret),
