@@ -434,6 +434,14 @@ const oauth: Migration = {
   },
 };
 
+// An OAuth sign-in returns only to the browser that started it: the hash of that browser's
+// binding cookie. Rows from before have none and are refused at the callback.
+const oauthBrowserBinding: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('oauth_requests').addColumn('browser_hash', 'text').execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -443,6 +451,7 @@ const migrations: Record<string, Migration> = {
   '0006_factor_lockout': factorLockout,
   '0007_sso': sso,
   '0008_oauth': oauth,
+  '0009_oauth_browser_binding': oauthBrowserBinding,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -327,6 +327,8 @@ export interface OAuthRequestsTable {
   provider: string;
   organization_id: string | null;
   state_hash: string;
+  /** Hash of the binding cookie of the browser that started (null on rows from before it). */
+  browser_hash: string | null;
   nonce: string;
   code_verifier_encrypted: string;
   pkce_challenge: string | null;

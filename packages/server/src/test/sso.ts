@@ -189,6 +189,34 @@ class CookieJar {
 }
 
 /**
+ * A browser's cookies for our server across navigations: sign-ins that start here must return to
+ * the browser that started them.
+ *
+ * @example
+ * const browser = new TestBrowser();
+ * const start = await browser.navigate(startUrl);
+ */
+export class TestBrowser {
+  readonly #jar = new CookieJar();
+
+  async navigate(url: string, init: RequestInit = {}): ReturnType<typeof navigate> {
+    const cookie = this.#jar.header();
+    const res = await fetch(url, {
+      redirect: 'manual',
+      ...init,
+      headers: { ...(cookie ? { cookie } : {}), ...(init.headers as Record<string, string>) },
+    });
+    this.#jar.keep(res);
+    return {
+      status: res.status,
+      location: res.headers.get('location'),
+      text: await res.text(),
+      type: res.headers.get('content-type') ?? '',
+    };
+  }
+}
+
+/**
  * Goes through an identity provider's login like a browser without scripts: follows redirects,
  * fills the first form it meets with `email` and `password` and submits it, and stops at the
  * first redirect to `stopAt` (our callback), which it returns without requesting it. Returns the

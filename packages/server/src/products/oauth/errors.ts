@@ -16,6 +16,13 @@ export const unknownState = (): Failure =>
     'The state answers no sign-in that was started here, or one already answered or expired.',
   );
 
+/** The callback came to a browser other than the one that started the sign-in. */
+export const otherBrowser = (): Failure =>
+  fail(
+    'invalid_oidc_response',
+    'This sign-in was started in another browser. Start again from the app in this browser.',
+  );
+
 /** The ID token or the userinfo carried no e-mail. */
 export const noEmail = (): Failure =>
   fail('invalid_oidc_response', 'The provider sent no e-mail address.');

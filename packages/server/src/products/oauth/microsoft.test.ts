@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
-import { navigate, signInAtIdp } from '../../test/sso.js';
+import { TestBrowser, signInAtIdp } from '../../test/sso.js';
 
 const TENANT = '9188040d-6c67-4c5b-b112-36a304b66dad';
 const CLIENT = { clientId: 'gatehouse-microsoft', clientSecret: 'microsoft-client-secret-value' };
@@ -50,13 +50,16 @@ afterAll(async () => {
 });
 
 async function callbackFor(email: string, password: string, path = 'start') {
+  const browser = new TestBrowser();
   const query = new URLSearchParams({ public_token: h.project.public_token });
   if (path === 'start') query.set('slug', h.org.organization_slug);
-  const res = await navigate(`${h.url}/v1/b2b/public/oauth/microsoft/${path}?${query.toString()}`);
+  const res = await browser.navigate(
+    `${h.url}/v1/b2b/public/oauth/microsoft/${path}?${query.toString()}`,
+  );
   expect(res.status).toBe(302);
   const { callback: back } = await signInAtIdp(res.location ?? '', callback, { email, password });
   if (!back) throw new Error('The provider did not return');
-  return navigate(back);
+  return browser.navigate(back);
 }
 
 describe('Microsoft, multi-tenant', () => {

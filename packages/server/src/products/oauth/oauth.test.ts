@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
 import { expectError, expectOk, startHarness, type Harness } from '../../test/harness.js';
-import { navigate, signInAtIdp } from '../../test/sso.js';
+import { TestBrowser, signInAtIdp } from '../../test/sso.js';
 
 let h: Harness;
 let google: OidcIdp;
@@ -53,6 +53,10 @@ function startUrl(extra: Record<string, string> = {}, path = 'start'): string {
   const query = new URLSearchParams({ public_token: h.project.public_token, ...extra });
   return `${h.url}/v1/b2b/public/oauth/google/${path}?${query.toString()}`;
 }
+
+// The browser of these tests: sign-ins return to the browser that started them.
+const browser = new TestBrowser();
+const navigate = (url: string) => browser.navigate(url);
 
 /** Starts at our server and signs in at the provider; returns the callback URL it sends back. */
 async function signIn(email: string, password: string, start = startUrl({ slug: 'acme' })) {
@@ -180,6 +184,21 @@ describe('refusals', () => {
     const forged = new URL(back);
     forged.searchParams.set('state', 'never-issued');
     expectRefusal(await navigate(forged.href), 400, 'invalid_oidc_response');
+  });
+
+  it('refuses a callback in a browser other than the one that started, and spends the state', async () => {
+    const back = await signIn('ada@acme.test', 'pw-ada');
+    const stranger = new TestBrowser();
+    await stranger.navigate(startUrl({ slug: 'acme' }));
+    expectRefusal(await stranger.navigate(back), 400, 'invalid_oidc_response');
+    expectRefusal(await new TestBrowser().navigate(back), 400, 'invalid_oidc_response');
+    const res = await navigate(back);
+    expectRefusal(res, 400, 'invalid_oidc_response');
+    expect(res.text).toContain('already answered');
+
+    const fresh = await signIn('ada@acme.test', 'pw-ada');
+    const refused = await new TestBrowser().navigate(fresh);
+    expect(refused.text).toContain('started in another browser');
   });
 
   it('refuses an ID token whose nonce is not the request’s', async () => {

@@ -23,7 +23,7 @@ import { completePrimary } from '../../auth/primary.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { createIntermediateSession } from '../../auth/intermediate.js';
 import { isoAt, type Context, type Db } from '../../context.js';
-import { hashToken, newToken } from '../../crypto/random.js';
+import { hashToken, newToken, safeEqual } from '../../crypto/random.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthProvidersTable, OAuthRequestsTable } from '../../store/schema.js';
 import { discoverOrganizations } from '../discovery/service.js';
@@ -46,6 +46,7 @@ import { isMultiTenant, verifyTenantIdToken, withIdTokenSetAside } from './id-to
 import {
   emailNotVerified,
   noEmail,
+  otherBrowser,
   oauthTokenNotFound,
   organizationMissing,
   pkceMismatch,
@@ -203,6 +204,7 @@ export async function startOAuth(
   providerName: string,
   query: URLSearchParams,
   discovery: boolean,
+  browser: string,
 ): Promise<{ location: string } | Failure> {
   if (!isProvider(providerName)) return providerNotConfigured();
   const provider = providerName;
@@ -269,6 +271,7 @@ export async function startOAuth(
     provider,
     organization_id: organization?.organization_id ?? null,
     state_hash: hashToken(state),
+    browser_hash: hashToken(browser),
     nonce,
     code_verifier_encrypted: ctx.box.seal(verifier),
     pkce_challenge: challenge ?? null,
@@ -372,6 +375,7 @@ export async function finishOAuth(
   ctx: Context,
   providerName: string,
   query: URLSearchParams,
+  browser: string | null,
 ): Promise<{ location: string } | Failure> {
   if (!isProvider(providerName)) return providerNotConfigured();
   const provider = providerName;
@@ -380,6 +384,15 @@ export async function finishOAuth(
   const request =
     state === '' ? undefined : await claimOAuthRequest(ctx.db, provider, hashToken(state), now);
   if (!request) return unknownState();
+  // The state is spent either way: a callback in another browser (a login forced on someone
+  // else) cannot be retried from the browser that started.
+  if (
+    browser === null ||
+    request.browser_hash === null ||
+    !safeEqual(request.browser_hash, hashToken(browser))
+  ) {
+    return otherBrowser();
+  }
   const error = query.get('error');
   if (error !== null) {
     return fail('invalid_oidc_response', `The provider refused the sign-in: ${error}.`);
