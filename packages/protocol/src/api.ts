@@ -193,6 +193,23 @@ export interface BackendSessionResult extends Ack {
 }
 
 /** Management API `sessions/revoke`: what was ended. */
+/** A JWT signing key, as the management API lists it (the key material never leaves the server). */
+export interface SigningKeySummary {
+  kid: string;
+  created_at: string;
+  /** When a newer key took over; null for the key that signs now. */
+  retired_at: string | null;
+}
+
+export interface SigningKeysResult extends Ack {
+  /** Newest first; the JWKS publishes the active key and keys retired within five minutes and a minute. */
+  keys: SigningKeySummary[];
+}
+
+export interface SigningKeyRotateResult extends Ack {
+  key: SigningKeySummary;
+}
+
 export interface RevokeSessionsResult extends Ack {
   member_id: string;
   revoked_session_ids: string[];

@@ -5,6 +5,8 @@ import type {
   MemberResult,
   OrganizationResult,
   RevokeSessionsResult,
+  SigningKeyRotateResult,
+  SigningKeysResult,
 } from '../api.js';
 import { endpoint } from './endpoint.js';
 import * as f from './fields.js';
@@ -144,5 +146,20 @@ export const MANAGEMENT_ENDPOINTS = {
           path: ['session_id'],
         },
       ),
+  }),
+  signingKeys: endpoint<SigningKeysResult>()({
+    method: 'GET',
+    path: '/v1/b2b/signing_keys',
+    credential: 'secret',
+    summary: "The server's JWT signing keys: which signs, which are retired and when.",
+    body: null,
+  }),
+  rotateSigningKey: endpoint<SigningKeyRotateResult>()({
+    method: 'POST',
+    path: '/v1/b2b/signing_keys/rotate',
+    credential: 'secret',
+    summary:
+      'Makes a new key sign session JWTs; the old ones stay in the JWKS until their JWTs expire.',
+    body: z.object({}).strict(),
   }),
 } as const;

@@ -5,6 +5,7 @@ import { orgCreate, orgUpdate } from './organizations.js';
 import { projectCreate } from './projects.js';
 import { migrate, serve } from './server.js';
 import { oauthSet, oauthShow } from './oauth.js';
+import { keysRotate, keysRotateServerKey } from './keys.js';
 import { sessionRevoke } from './sessions.js';
 import { ssoCreateOidc, ssoCreateSaml, ssoDelete, ssoList, ssoUpdate } from './sso.js';
 
@@ -31,4 +32,6 @@ export const COMMANDS: readonly Command[] = [
   ssoDelete,
   oauthShow,
   oauthSet,
+  keysRotate,
+  keysRotateServerKey,
 ];

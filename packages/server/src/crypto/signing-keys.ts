@@ -1,11 +1,38 @@
-/** RS256 keys for session JWTs: created once, stored encrypted, cached parsed, published as JWKS. */
+/**
+ * RS256 keys for session JWTs: stored encrypted in the database that every instance shares,
+ * rotated there, and cached parsed per instance with a short version check, so that a rotation
+ * on one instance reaches the others within seconds and without a restart.
+ */
 import { createPrivateKey, randomUUID, type KeyObject } from 'node:crypto';
-import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
+import { SESSION_JWT_MINUTES } from '@gatehouse/protocol';
+import {
+  createLocalJWKSet,
+  exportJWK,
+  exportPKCS8,
+  generateKeyPair,
+  type JWK,
+  type JWTVerifyGetKey,
+} from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { SecretBox } from './secret-box.js';
 
 const ALGORITHM = 'RS256';
+
+/** How long an instance trusts its cached keyring before it checks the database again. */
+export const KEYRING_CHECK_MS = 5_000;
+
+/**
+ * How long a retired key stays in the JWKS: until the last JWT it signed has expired, with a
+ * minute for clocks that disagree.
+ */
+export const RETIRED_KEY_RETENTION_MS = SESSION_JWT_MINUTES * 60_000 + 60_000;
+
+/**
+ * The shortest time between two rotations, so that a leaked secret key cannot grow the JWKS
+ * without end by rotating in a loop.
+ */
+export const MIN_ROTATION_INTERVAL_MS = 10_000;
 
 /** The active signing key, parsed once per process. */
 export interface ActiveKey {
@@ -14,10 +41,28 @@ export interface ActiveKey {
   privateKey: KeyObject;
 }
 
-/** The keyring: the active key for signing and every stored public key for verification. */
+/** A key as the management API lists it. */
+export interface SigningKeyInfo {
+  kid: string;
+  created_at: string;
+  /** When a newer key took over; null for the key that signs now. */
+  retired_at: string | null;
+}
+
+interface Keyring {
+  active: ActiveKey;
+  jwks: { keys: JWK[] };
+  keySet: JWTVerifyGetKey;
+  /** When (process clock) the database was last asked. */
+  checkedAt: number;
+  /** When (data clock) the next retired key leaves the JWKS; the keyring is reread then. */
+  nextExpiry: number;
+}
+
+/** The keyring: the newest key signs, and every key whose JWTs may still be alive verifies. */
 export class SigningKeys {
-  #active: ActiveKey | null = null;
-  #jwks: { keys: JWK[] } | null = null;
+  #keyring: Keyring | null = null;
+  #loading: Promise<Keyring> | null = null;
 
   constructor(
     private readonly db: Kysely<Database>,
@@ -25,39 +70,162 @@ export class SigningKeys {
     private readonly now: () => number,
   ) {}
 
-  /** Loads the active key, creating it on first start. */
+  /** The key that signs: the newest one, created on first start. */
   async active(): Promise<ActiveKey> {
-    if (this.#active) return this.#active;
-    let row = await this.db
-      .selectFrom('signing_keys')
-      .selectAll()
-      .where('active', '=', 1)
-      .orderBy('created_at', 'desc')
-      .executeTakeFirst();
-    if (!row) {
-      const { publicKey, privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
-      const kid = randomUUID();
-      const jwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
-      row = {
-        id: kid,
-        algorithm: ALGORITHM,
-        public_jwk: JSON.stringify(jwk),
-        private_key: this.box.seal(await exportPKCS8(privateKey)),
-        active: 1,
-        created_at: new Date(this.now()).toISOString(),
-      };
-      await this.db.insertInto('signing_keys').values(row).execute();
-    }
-    this.#active = { kid: row.id, privateKey: createPrivateKey(this.box.open(row.private_key)) };
-    return this.#active;
+    return (await this.#current()).active;
   }
 
-  /** The public keys as a JWKS document. */
+  /** The public keys as a JWKS document: the active key and those retired too recently to drop. */
   async jwks(): Promise<{ keys: JWK[] }> {
-    if (this.#jwks) return this.#jwks;
-    await this.active();
-    const rows = await this.db.selectFrom('signing_keys').select('public_jwk').execute();
-    this.#jwks = { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
-    return this.#jwks;
+    return (await this.#current()).jwks;
+  }
+
+  /**
+   * The verification key set. A JWT naming a key this instance has not seen yet (rotated on
+   * another instance moments ago) makes it reread the keyring at once, then try again.
+   */
+  async keySet(): Promise<JWTVerifyGetKey> {
+    const keyring = await this.#current();
+    return async (header, token) => {
+      if (header.kid !== undefined && !keyring.jwks.keys.some((k) => k.kid === header.kid)) {
+        const fresh = await this.#reload();
+        return fresh.keySet(header, token);
+      }
+      return keyring.keySet(header, token);
+    };
+  }
+
+  /** Every stored key, newest first. */
+  async list(): Promise<SigningKeyInfo[]> {
+    const rows = await this.db
+      .selectFrom('signing_keys')
+      .select(['id', 'created_at', 'retired_at'])
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+    return rows.map((r) => ({ kid: r.id, created_at: r.created_at, retired_at: r.retired_at }));
+  }
+
+  /**
+   * Makes a new key the signing key and retires the others. JWTs they signed keep verifying until
+   * they expire ({@link RETIRED_KEY_RETENTION_MS}). Every instance signs with the new key within
+   * {@link KEYRING_CHECK_MS}.
+   */
+  async rotate(): Promise<SigningKeyInfo | 'too-soon'> {
+    const created = await this.#newKeyRow();
+    const since = new Date(this.now() - MIN_ROTATION_INTERVAL_MS).toISOString();
+    const rotated = await this.db.transaction().execute(async (trx) => {
+      // A rotation retires the keys before it; the first key retires nothing.
+      const recent = await trx
+        .selectFrom('signing_keys')
+        .select('id')
+        .where('retired_at', '>', since)
+        .executeTakeFirst();
+      if (recent) return false;
+      await trx
+        .updateTable('signing_keys')
+        .set({ active: 0, retired_at: created.created_at })
+        .where('active', '=', 1)
+        .execute();
+      await trx.insertInto('signing_keys').values(created).execute();
+      return true;
+    });
+    if (!rotated) return 'too-soon';
+    await this.#reload();
+    return { kid: created.id, created_at: created.created_at, retired_at: null };
+  }
+
+  /** Forgets the cached keyring (a rotation elsewhere, a test). */
+  async #reload(): Promise<Keyring> {
+    this.#keyring = null;
+    return this.#current();
+  }
+
+  async #current(): Promise<Keyring> {
+    const keyring = this.#keyring;
+    if (keyring && Date.now() - keyring.checkedAt < KEYRING_CHECK_MS) {
+      if (this.now() < keyring.nextExpiry) return keyring;
+    } else if (keyring && this.now() < keyring.nextExpiry) {
+      // The version check: one indexed read of the newest key's id.
+      const newest = await this.#newestId();
+      if (newest === keyring.active.kid) {
+        keyring.checkedAt = Date.now();
+        return keyring;
+      }
+    }
+    // Concurrent callers share one load.
+    this.#loading ??= this.#load().finally(() => {
+      this.#loading = null;
+    });
+    this.#keyring = await this.#loading;
+    return this.#keyring;
+  }
+
+  async #newestId(): Promise<string | undefined> {
+    const row = await this.db
+      .selectFrom('signing_keys')
+      .select('id')
+      .where('active', '=', 1)
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .executeTakeFirst();
+    return row?.id;
+  }
+
+  async #load(): Promise<Keyring> {
+    const checkedAt = Date.now();
+    const now = this.now();
+    const keepSince = new Date(now - RETIRED_KEY_RETENTION_MS).toISOString();
+    let rows = await this.#liveRows(keepSince);
+    let newest = rows.find((r) => r.active === 1);
+    if (!newest) {
+      // First start: make the first key. Two instances starting at once may both make one; the
+      // newer signs and the other stays in the JWKS until a rotation retires it.
+      await this.db
+        .insertInto('signing_keys')
+        .values(await this.#newKeyRow())
+        .execute();
+      rows = await this.#liveRows(keepSince);
+      newest = rows.find((r) => r.active === 1);
+    }
+    if (!newest) throw new Error('No signing key could be created');
+    const jwks = { keys: rows.map((r) => JSON.parse(r.public_jwk) as JWK) };
+    const expiries = rows
+      .filter((r) => r.retired_at !== null)
+      .map((r) => Date.parse(r.retired_at ?? '') + RETIRED_KEY_RETENTION_MS);
+    return {
+      active: { kid: newest.id, privateKey: createPrivateKey(this.box.open(newest.private_key)) },
+      jwks,
+      keySet: createLocalJWKSet(jwks),
+      checkedAt,
+      nextExpiry: expiries.length > 0 ? Math.min(...expiries) : Number.POSITIVE_INFINITY,
+    };
+  }
+
+  /** The active keys (newest first) and the retired keys still within their retention. */
+  #liveRows(keepSince: string) {
+    return this.db
+      .selectFrom('signing_keys')
+      .selectAll()
+      .where((eb) => eb.or([eb('active', '=', 1), eb('retired_at', '>', keepSince)]))
+      .orderBy('active', 'desc')
+      .orderBy('created_at', 'desc')
+      .orderBy('id', 'desc')
+      .execute();
+  }
+
+  async #newKeyRow() {
+    const { publicKey, privateKey } = await generateKeyPair(ALGORITHM, { extractable: true });
+    const kid = randomUUID();
+    const jwk = { ...(await exportJWK(publicKey)), kid, alg: ALGORITHM, use: 'sig' };
+    return {
+      id: kid,
+      algorithm: ALGORITHM,
+      public_jwk: JSON.stringify(jwk),
+      private_key: this.box.seal(await exportPKCS8(privateKey)),
+      active: 1 as const,
+      created_at: new Date(this.now()).toISOString(),
+      retired_at: null,
+    };
   }
 }

@@ -442,6 +442,13 @@ const oauthBrowserBinding: Migration = {
   },
 };
 
+// Signing keys rotate: a retired key stays published until the JWTs it signed have expired.
+const signingKeyRotation: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('signing_keys').addColumn('retired_at', 'text').execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -452,6 +459,7 @@ const migrations: Record<string, Migration> = {
   '0007_sso': sso,
   '0008_oauth': oauth,
   '0009_oauth_browser_binding': oauthBrowserBinding,
+  '0010_signing_key_rotation': signingKeyRotation,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

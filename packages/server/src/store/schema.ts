@@ -164,6 +164,8 @@ export interface SigningKeysTable {
   private_key: string;
   active: Flag;
   created_at: Timestamp;
+  /** When a newer key took over; published until the JWTs this one signed have expired. */
+  retired_at: Timestamp | null;
 }
 
 /** A member's password hash (argon2id, or an imported format re-hashed at the next login). */

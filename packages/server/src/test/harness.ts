@@ -186,6 +186,8 @@ export interface Harness {
   sibling(): Promise<{ app: FastifyInstance; url: string }>;
   /** The server key (hex) everything sealed at rest is sealed with. */
   serverKey: string;
+  /** The `DATABASE_URL` of this harness's database (for the CLI). */
+  databaseUrl: string;
   /** Signs `email` in to the seeded organization by magic link; returns result F's data. */
   login(email?: string): Promise<LoginResult>;
   close(): Promise<void>;
@@ -398,6 +400,7 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
       return res.data;
     },
     serverKey: config.serverKey ?? '',
+    databaseUrl: database.url,
     async sibling() {
       const other = await createServer(config);
       siblings.push(other);

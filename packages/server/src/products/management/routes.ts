@@ -7,6 +7,7 @@ import { secretCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { authenticateForBackend, revokeForBackend } from '../sessions/service.js';
+import { rotateSigningKey } from './keys.js';
 import {
   manageCreateMember,
   manageCreateOrganization,
@@ -98,5 +99,16 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     const project = await secretCaller(ctx, request);
     const body = parse();
     return ok(request, unwrap(await revokeForBackend(ctx, project, body)));
+  });
+
+  route(app, ENDPOINTS.signingKeys, async (request) => {
+    await secretCaller(ctx, request);
+    return ok(request, { keys: await ctx.keys.list() });
+  });
+
+  route(app, ENDPOINTS.rotateSigningKey, async (request, parse) => {
+    await secretCaller(ctx, request);
+    parse();
+    return ok(request, { key: unwrap(await rotateSigningKey(ctx)) });
   });
 }

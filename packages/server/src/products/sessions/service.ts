@@ -1,6 +1,6 @@
 /** Session authenticate and revoke, for browsers (§7.5) and host backends (management API). */
 import type { MemberSession } from '@gatehouse/protocol';
-import { errors as joseErrors, jwtVerify, createLocalJWKSet } from 'jose';
+import { errors as joseErrors, jwtVerify } from 'jose';
 import { isoAt, type Context } from '../../context.js';
 import { memberById } from '../members/store.js';
 import { organizationById } from '../organizations/store.js';
@@ -140,7 +140,7 @@ async function verifiedSessionId(
   jwt: string,
 ): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(jwt, createLocalJWKSet(await ctx.keys.jwks()), {
+    const { payload } = await jwtVerify(jwt, await ctx.keys.keySet(), {
       issuer: ctx.config.publicUrl,
       audience: project.id,
       algorithms: ['RS256'],
