@@ -45,6 +45,8 @@ export interface RequestOptions {
   /** `Origin` header; defaults to `http://localhost:3000`; null for none. */
   origin?: string | null;
   headers?: Record<string, string>;
+  /** Another instance to send it to (a sibling's URL); this harness's server by default. */
+  baseUrl?: string;
 }
 
 /**
@@ -315,7 +317,7 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
     if (contentType !== null) headers['content-type'] = contentType;
     const method = o.method ?? (o.body !== undefined || o.rawBody !== undefined ? 'POST' : 'GET');
     const body = o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-    const res = await fetch(`${url}${path}`, {
+    const res = await fetch(`${o.baseUrl ?? url}${path}`, {
       method,
       headers,
       ...(body === undefined ? {} : { body }),
