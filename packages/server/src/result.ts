@@ -1,6 +1,7 @@
 /** Expected failures as values: services return a `Failure` instead of throwing (docs/contributing.md, habit 4). */
 import type { ErrorType } from '@gatehouse/protocol';
 import type { Db } from './context.js';
+import { transaction } from './store/transaction.js';
 
 /** An expected failure, named by its wire `error_type`, with a message for the caller. */
 export interface Failure {
@@ -43,7 +44,7 @@ export async function allOrNothing<T>(
   work: (trx: Db) => Promise<T | Failure>,
 ): Promise<T | Failure> {
   try {
-    return await db.transaction().execute(async (trx) => {
+    return await transaction(db, async (trx) => {
       const result = await work(trx);
       if (isFailure(result)) throw new RolledBack(result);
       return result;

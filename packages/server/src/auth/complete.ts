@@ -94,14 +94,21 @@ async function initiateMfa(
   if (chosenMfaMethod(organization, member) !== 'sms_otp') return required;
   const phone = member.mfa_phone_number;
   if (!(await smsSendAllowed(ctx, db, member.member_id, phone))) return required;
+  const initiated: MfaRequired = { ...required, secondary_auth_initiated: 'sms_otp' };
+  // The text goes out after the commit; if the provider fails then, the answer (not yet sent)
+  // says nothing was texted, and the widget sends when it shows the code entry.
+  const undelivered = (error: SmsDeliveryError) => {
+    ctx.log.warn({ err: error, member_id: member.member_id }, 'MFA code could not be texted');
+    initiated.secondary_auth_initiated = null;
+  };
   try {
-    await issueSmsCode(ctx, db, project, member.member_id, phone);
+    await issueSmsCode(ctx, db, project, member.member_id, phone, undelivered);
   } catch (error) {
     if (!(error instanceof SmsDeliveryError)) throw error;
-    ctx.log.warn({ err: error, member_id: member.member_id }, 'MFA code could not be texted');
+    undelivered(error);
     return required;
   }
-  return { ...required, secondary_auth_initiated: 'sms_otp' };
+  return initiated;
 }
 
 /**

@@ -4,6 +4,7 @@ import { isoAt, type Context, type Db } from '../context.js';
 import { writeOutbox } from '../delivery/outbox.js';
 import { SmsDeliveryError, smsText } from '../delivery/sms.js';
 import { countHit, type RateRule } from '../store/rate-limits.js';
+import { afterCommit } from '../store/transaction.js';
 import type { Project } from '../products/projects/service.js';
 import { generateOtpCode, hashOtpCode, OTP_TTL_SECONDS } from './otp-code.js';
 
@@ -35,13 +36,29 @@ export async function smsSendAllowed(
 }
 
 /**
- * Sends a text message through the provider, or, when the dev inbox was asked for, writes it to
- * the dev outbox through `db`, so that inside a transaction the message commits (or not) with it.
- * With neither, the send fails (503 `sms_delivery_failed`): a code must never vanish silently.
+ * Sends a text message through the provider once `db`'s transaction has committed (a slow
+ * provider never holds a write lock), or, when the dev inbox was asked for, writes it to the dev
+ * outbox through `db`, so that the message commits (or not) with the transaction. With neither,
+ * the send fails at once (503 `sms_delivery_failed`): a code must never vanish silently. A
+ * provider failure reaches `onFailure` when given, else the caller, after the commit.
  */
-export async function deliverSms(ctx: Context, db: Db, to: string, text: string): Promise<void> {
-  if (ctx.sms) {
-    await ctx.sms.send({ to, body: text });
+export async function deliverSms(
+  ctx: Context,
+  db: Db,
+  to: string,
+  text: string,
+  onFailure?: (error: SmsDeliveryError) => void,
+): Promise<void> {
+  const { sms } = ctx;
+  if (sms) {
+    await afterCommit(db, async () => {
+      try {
+        await sms.send({ to, body: text });
+      } catch (error) {
+        if (!(onFailure && error instanceof SmsDeliveryError)) throw error;
+        onFailure(error);
+      }
+    });
     return;
   }
   if (!ctx.config.devInbox) {
@@ -60,6 +77,7 @@ export async function issueSmsCode(
   project: Project,
   memberId: string,
   phone: string,
+  onFailure?: (error: SmsDeliveryError) => void,
 ): Promise<void> {
   const now = ctx.now();
   const code = generateOtpCode();
@@ -82,5 +100,5 @@ export async function issueSmsCode(
       used_at: null,
     })
     .execute();
-  await deliverSms(ctx, db, phone, smsText(code, project.name));
+  await deliverSms(ctx, db, phone, smsText(code, project.name), onFailure);
 }

@@ -3,7 +3,7 @@
 import { createServer as createHttpServer, type IncomingMessage, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { configFromEnv } from '../../config.js';
 import type { OutboxMessage } from '../../delivery/outbox.js';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
@@ -354,6 +354,8 @@ describe('the HTTP SMS provider', () => {
     body: { to: string; from: string; body: string };
   }[];
   let failing = false;
+  /** While set, the provider holds its answer until the test releases it. */
+  let hold: Promise<void> | null = null;
   let withProvider: Harness;
 
   beforeAll(async () => {
@@ -366,8 +368,10 @@ describe('the HTTP SMS provider', () => {
           headers: req.headers,
           body: JSON.parse(raw) as { to: string; from: string; body: string },
         });
-        res.writeHead(failing ? 503 : 201, { 'content-type': 'application/json' });
-        res.end(failing ? '{"error":"down"}' : '{"id":"msg-1"}');
+        void (hold ?? Promise.resolve()).then(() => {
+          res.writeHead(failing ? 503 : 201, { 'content-type': 'application/json' });
+          res.end(failing ? '{"error":"down"}' : '{"id":"msg-1"}');
+        });
       });
     });
     await new Promise<void>((resolve) => provider.listen(0, '127.0.0.1', resolve));
@@ -437,6 +441,35 @@ describe('the HTTP SMS provider', () => {
     expect(sent.error?.error_type).toBe('sms_delivery_failed');
     expect(sent.error?.error_message).toMatch(/could not be sent/);
     failing = false;
+  });
+
+  it('texts only after the commit: a provider that takes its time holds no database lock', async () => {
+    const { org, member, email } = await mfaOrganization(withProvider, 'provider-slow');
+    await withProvider.admin.updateMember(withProvider.project.project_id, member.member_id, {
+      mfa_phone_number: '+14155550143',
+      mfa_phone_number_verified: true,
+    });
+    let release: () => void = () => undefined;
+    hold = new Promise<void>((resolve) => (release = resolve));
+    const before = received.length;
+    const login = magicLogin(withProvider, email, org.organization_id);
+    await vi.waitFor(() => expect(received.length).toBe(before + 1), { timeout: 10_000 });
+    // The provider has the message and has not answered: the code is already committed, and
+    // another connection writes freely.
+    const stored = await withProvider.db
+      .selectFrom('otp_codes')
+      .select('id')
+      .where('member_id', '=', member.member_id)
+      .execute();
+    expect(stored).toHaveLength(1);
+    await withProvider.db
+      .updateTable('members')
+      .set({ name: 'Written while the provider waits' })
+      .where('id', '=', member.member_id)
+      .execute();
+    release();
+    hold = null;
+    expect((await login).mfa_required?.secondary_auth_initiated).toBe('sms_otp');
   });
 
   it('is configured from SMS_PROVIDER_URL, SMS_PROVIDER_TOKEN and SMS_FROM', () => {

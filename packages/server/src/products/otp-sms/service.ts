@@ -9,6 +9,7 @@ import { allowsMfaMethod, hasSecondFactor } from '../../auth/mfa-policy.js';
 import { completePassedFactor } from '../../auth/passed-factor.js';
 import { mayRegisterFactor, registrationRefused, type MfaCaller } from '../../auth/secondary.js';
 import { issueSmsCode } from '../../auth/sms-codes.js';
+import { transaction } from '../../store/transaction.js';
 import { OTP_MAX_ATTEMPTS, otpCodeMatches } from '../../auth/otp-code.js';
 import { countAttempt, newestUnusedCode, setUnverifiedPhone, useCode } from './store.js';
 import { normalizePhoneNumber } from './phone.js';
@@ -65,7 +66,7 @@ export async function smsDestination(
  */
 export async function sendSmsCode(ctx: Context, caller: MfaCaller, phone: string): Promise<void> {
   const { member } = caller;
-  await ctx.db.transaction().execute(async (trx) => {
+  await transaction(ctx.db, async (trx) => {
     if (phone !== member.mfa_phone_number) {
       await setUnverifiedPhone(trx, member.member_id, phone, ctx.now());
     }
