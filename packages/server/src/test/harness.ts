@@ -208,7 +208,7 @@ export function basic(user: string, secret: string): string {
  * names a PostgreSQL server, a fresh schema there (dropped at the end), so the same suite runs
  * against both dialects.
  */
-async function testDatabase(
+export async function testDatabase(
   dir: string,
 ): Promise<{ url: string; serverKey?: string; drop(): Promise<void> }> {
   const base = process.env.TEST_DATABASE_URL;
