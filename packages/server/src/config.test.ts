@@ -96,4 +96,24 @@ describe('configFromEnv', () => {
       );
     }
   });
+
+  it('reads the request body and time limits, with defaults, and refuses nonsense', () => {
+    expect(configFromEnv({ BODY_LIMIT_BYTES: '1048576', REQUEST_TIMEOUT_MS: '5000' })).toEqual({
+      bodyLimitBytes: 1_048_576,
+      requestTimeoutMs: 5000,
+    });
+    expect(resolveConfig()).toMatchObject({ bodyLimitBytes: 262_144, requestTimeoutMs: 30_000 });
+    expect(resolveConfig({ requestTimeoutMs: 0 }).requestTimeoutMs).toBe(0);
+    expect(resolveConfig(configFromEnv({ REQUEST_TIMEOUT_MS: '0' })).requestTimeoutMs).toBe(0);
+    for (const bad of ['abc', '1e6', '-1', '12.5', '100', '0x400']) {
+      expect(() => resolveConfig(configFromEnv({ BODY_LIMIT_BYTES: bad })), bad).toThrow(
+        /bodyLimitBytes \(BODY_LIMIT_BYTES\) must be a whole number of bytes, at least 1024/,
+      );
+    }
+    for (const bad of ['soon', '999', '1.5', '-5']) {
+      expect(() => resolveConfig(configFromEnv({ REQUEST_TIMEOUT_MS: bad })), bad).toThrow(
+        /requestTimeoutMs \(REQUEST_TIMEOUT_MS\) must be a whole number of milliseconds/,
+      );
+    }
+  });
 });

@@ -124,6 +124,18 @@ export interface ServerConfig {
   sessionMaxLifetimeMinutes?: number;
   /** Days telemetry events are kept (the housekeeping timer deletes older ones); default 30. */
   eventRetentionDays?: number;
+  /**
+   * The largest request body accepted, in bytes; default 262 144 (256 KiB). Larger bodies are
+   * answered 400 before they are parsed. Routes that need more keep their own limit (SAML ACS and
+   * SSO metadata, 2 MB).
+   */
+  bodyLimitBytes?: number;
+  /**
+   * How long a client may take to send its request, in milliseconds (Node's `requestTimeout`);
+   * default 30 000. Slower clients are answered 408 and disconnected, so that trickled headers
+   * cannot hold connections open. 0 turns the limit off (when a proxy in front enforces one).
+   */
+  requestTimeoutMs?: number;
   /** Clock override for tests (ms since epoch). */
   now?: () => number;
 }
@@ -147,6 +159,9 @@ export interface ResolvedConfig {
   passwordThrottle: PasswordThrottleConfig;
   sessionMaxLifetimeMinutes: number;
   eventRetentionDays: number;
+  bodyLimitBytes: number;
+  /** 0: no limit. */
+  requestTimeoutMs: number;
   now: () => number;
 }
 
@@ -174,6 +189,12 @@ export const DEFAULT_PASSWORD_THROTTLE: PasswordThrottleConfig = {
 };
 /** Thirty days: how long a session may live from its start, however often it is refreshed. */
 export const DEFAULT_SESSION_MAX_LIFETIME_MINUTES = 43_200;
+/** The body limit of every route that sets none of its own: JSON bodies here are small. */
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
+/** Time to receive a whole request; generous for real clients, short for trickling ones. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** The smallest body limit accepted: below it, ordinary sign-in bodies would be refused. */
+const MIN_BODY_LIMIT_BYTES = 1024;
 
 /** Applies the defaults. */
 export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
@@ -197,6 +218,14 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
     passwordThrottle: passwordThrottle(config),
     sessionMaxLifetimeMinutes: sessionMaxLifetime(config.sessionMaxLifetimeMinutes),
     eventRetentionDays: eventRetentionDays(config.eventRetentionDays),
+    bodyLimitBytes: wholeNumber(
+      'bodyLimitBytes (BODY_LIMIT_BYTES)',
+      config.bodyLimitBytes,
+      DEFAULT_BODY_LIMIT_BYTES,
+      MIN_BODY_LIMIT_BYTES,
+      'bytes',
+    ),
+    requestTimeoutMs: requestTimeout(config.requestTimeoutMs),
     now: config.now ?? Date.now,
   };
 }
@@ -238,6 +267,33 @@ function eventRetentionDays(days: number | undefined): number {
     );
   }
   return days;
+}
+
+/** A whole number of `unit`, at least `min`; anything else (NaN from a bad variable) is a usage error. */
+function wholeNumber(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  unit: string,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new TypeError(`${name} must be a whole number of ${unit}, at least ${min}: ${value}`);
+  }
+  return value;
+}
+
+/** The request timeout: 0 (off), or at least a second, so that no real client is cut off. */
+function requestTimeout(ms: number | undefined): number {
+  if (ms === 0) return 0;
+  return wholeNumber(
+    'requestTimeoutMs (REQUEST_TIMEOUT_MS)',
+    ms,
+    DEFAULT_REQUEST_TIMEOUT_MS,
+    1000,
+    'milliseconds (or 0 for no limit)',
+  );
 }
 
 /** Which proxies may name the client: a hop count, or addresses and CIDR ranges. */
@@ -298,7 +354,8 @@ function emailDomainOf(from: string): string {
  * Reads the configuration from environment variables: `DATABASE_URL`, `PUBLIC_URL`, `SMTP_HOST`,
  * `SMTP_PORT`, `SMTP_SECURE`, `SMTP_USER`, `SMTP_PASS`, `EMAIL_FROM`, `GATEHOUSE_SERVER_KEY`,
  * `TRUST_PROXY`, `GATEHOUSE_DEV_INBOX`, `PASSWORD_BREACH_RANGE_URL`, `SMS_PROVIDER_URL`, `SMS_PROVIDER_TOKEN`,
- * `SMS_FROM`, `SESSION_MAX_LIFETIME_MINUTES`, `EVENT_RETENTION_DAYS`.
+ * `SMS_FROM`, `SESSION_MAX_LIFETIME_MINUTES`, `EVENT_RETENTION_DAYS`, `BODY_LIMIT_BYTES`,
+ * `REQUEST_TIMEOUT_MS`.
  * `PORT` is left to the caller.
  *
  * @example
@@ -324,6 +381,11 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     config.sessionMaxLifetimeMinutes = Number(env.SESSION_MAX_LIFETIME_MINUTES);
   }
   if (env.EVENT_RETENTION_DAYS) config.eventRetentionDays = Number(env.EVENT_RETENTION_DAYS);
+  // Number('') is 0 and Number(' 5 ') is 5: only plain digits count, anything else becomes NaN
+  // and is refused by resolveConfig with the variable's name.
+  const digits = (raw: string) => (/^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN);
+  if (env.BODY_LIMIT_BYTES) config.bodyLimitBytes = digits(env.BODY_LIMIT_BYTES);
+  if (env.REQUEST_TIMEOUT_MS) config.requestTimeoutMs = digits(env.REQUEST_TIMEOUT_MS);
   if (env.SMS_PROVIDER_URL) {
     config.sms = {
       url: env.SMS_PROVIDER_URL,

@@ -1,8 +1,10 @@
 /** The environment variables the server reads, as `gatehouse serve --help` lists them. */
 import {
+  DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_EMAIL_FROM,
   DEFAULT_EVENT_RETENTION_DAYS,
   DEFAULT_PUBLIC_URL,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_SESSION_MAX_LIFETIME_MINUTES,
 } from '../config.js';
 import { DEFAULT_DATABASE_URL } from '../store/db.js';
@@ -118,6 +120,20 @@ export const SERVER_SETTINGS: readonly Setting[] = [
       'How many days telemetry events (/sdk/v1/events) are kept before housekeeping deletes ' +
       'them, in whole days (at least 1)',
     fallback: String(DEFAULT_EVENT_RETENTION_DAYS),
+  },
+  {
+    name: 'BODY_LIMIT_BYTES',
+    description:
+      'The largest request body accepted, in bytes (at least 1024); larger ones are answered 400. ' +
+      'The SAML ACS and SSO metadata routes keep their own 2 MB limit',
+    fallback: `${DEFAULT_BODY_LIMIT_BYTES} (256 KiB)`,
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    description:
+      'How long a client may take to send its request, in milliseconds (at least 1000, or 0 for ' +
+      'no limit); slower clients are answered 408 and disconnected',
+    fallback: String(DEFAULT_REQUEST_TIMEOUT_MS),
   },
   {
     name: 'UV_THREADPOOL_SIZE',

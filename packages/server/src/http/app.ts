@@ -63,6 +63,12 @@ function proxyTrust(
   return (_address, hop) => hop < trust;
 }
 
+/** How often Node checks for requests past `requestTimeout`: a quarter of it, 1 to 30 s. */
+function checkingInterval(requestTimeoutMs: number): number {
+  if (requestTimeoutMs === 0) return 30_000;
+  return Math.min(30_000, Math.max(1000, Math.floor(requestTimeoutMs / 4)));
+}
+
 /** Parses JSON bodies; an empty body is no body (GET, DELETE and revoke send the JSON type anyway). */
 function installBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
@@ -154,7 +160,11 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     logger: resolved.logger,
     genReqId: requestId,
     requestIdHeader: false,
-    bodyLimit: 256 * 1024,
+    bodyLimit: resolved.bodyLimitBytes,
+    requestTimeout: resolved.requestTimeoutMs,
+    // Node looks for overdue requests only this often (30 s by default, which would let a
+    // trickled request live up to twice its timeout); a sweep over open connections is cheap.
+    http: { connectionsCheckingInterval: checkingInterval(resolved.requestTimeoutMs) },
     trustProxy: proxyTrust(resolved.trustProxy),
     // Malformed URLs are answered before any hook runs: give them the same headers and body.
     frameworkErrors: (error, request, reply) =>
