@@ -116,4 +116,15 @@ describe('configFromEnv', () => {
       );
     }
   });
+
+  it('reads the shutdown grace period, 10 s by default, and refuses nonsense', () => {
+    expect(configFromEnv({ SHUTDOWN_GRACE_MS: '2500' })).toEqual({ shutdownGraceMs: 2500 });
+    expect(resolveConfig().shutdownGraceMs).toBe(10_000);
+    expect(resolveConfig(configFromEnv({ SHUTDOWN_GRACE_MS: '0' })).shutdownGraceMs).toBe(0);
+    for (const bad of ['later', '-1', '1.5']) {
+      expect(() => resolveConfig(configFromEnv({ SHUTDOWN_GRACE_MS: bad })), bad).toThrow(
+        /shutdownGraceMs \(SHUTDOWN_GRACE_MS\) must be a whole number of milliseconds, at least 0/,
+      );
+    }
+  });
 });

@@ -136,6 +136,11 @@ export interface ServerConfig {
    * cannot hold connections open. 0 turns the limit off (when a proxy in front enforces one).
    */
   requestTimeoutMs?: number;
+  /**
+   * How long `gatehouse serve` lets requests in flight finish after SIGTERM or SIGINT before it
+   * closes their connections, in milliseconds; default 10 000.
+   */
+  shutdownGraceMs?: number;
   /** Clock override for tests (ms since epoch). */
   now?: () => number;
 }
@@ -162,6 +167,7 @@ export interface ResolvedConfig {
   bodyLimitBytes: number;
   /** 0: no limit. */
   requestTimeoutMs: number;
+  shutdownGraceMs: number;
   now: () => number;
 }
 
@@ -193,6 +199,8 @@ export const DEFAULT_SESSION_MAX_LIFETIME_MINUTES = 43_200;
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
 /** Time to receive a whole request; generous for real clients, short for trickling ones. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Below the 30 s an orchestrator usually waits after SIGTERM before it kills the process. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** The smallest body limit accepted: below it, ordinary sign-in bodies would be refused. */
 const MIN_BODY_LIMIT_BYTES = 1024;
 
@@ -226,6 +234,13 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
       'bytes',
     ),
     requestTimeoutMs: requestTimeout(config.requestTimeoutMs),
+    shutdownGraceMs: wholeNumber(
+      'shutdownGraceMs (SHUTDOWN_GRACE_MS)',
+      config.shutdownGraceMs,
+      DEFAULT_SHUTDOWN_GRACE_MS,
+      0,
+      'milliseconds',
+    ),
     now: config.now ?? Date.now,
   };
 }
@@ -355,7 +370,7 @@ function emailDomainOf(from: string): string {
  * `SMTP_PORT`, `SMTP_SECURE`, `SMTP_USER`, `SMTP_PASS`, `EMAIL_FROM`, `GATEHOUSE_SERVER_KEY`,
  * `TRUST_PROXY`, `GATEHOUSE_DEV_INBOX`, `PASSWORD_BREACH_RANGE_URL`, `SMS_PROVIDER_URL`, `SMS_PROVIDER_TOKEN`,
  * `SMS_FROM`, `SESSION_MAX_LIFETIME_MINUTES`, `EVENT_RETENTION_DAYS`, `BODY_LIMIT_BYTES`,
- * `REQUEST_TIMEOUT_MS`.
+ * `REQUEST_TIMEOUT_MS`, `SHUTDOWN_GRACE_MS`.
  * `PORT` is left to the caller.
  *
  * @example
@@ -386,6 +401,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   const digits = (raw: string) => (/^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN);
   if (env.BODY_LIMIT_BYTES) config.bodyLimitBytes = digits(env.BODY_LIMIT_BYTES);
   if (env.REQUEST_TIMEOUT_MS) config.requestTimeoutMs = digits(env.REQUEST_TIMEOUT_MS);
+  if (env.SHUTDOWN_GRACE_MS) config.shutdownGraceMs = digits(env.SHUTDOWN_GRACE_MS);
   if (env.SMS_PROVIDER_URL) {
     config.sms = {
       url: env.SMS_PROVIDER_URL,

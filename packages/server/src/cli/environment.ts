@@ -6,6 +6,7 @@ import {
   DEFAULT_PUBLIC_URL,
   DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_SESSION_MAX_LIFETIME_MINUTES,
+  DEFAULT_SHUTDOWN_GRACE_MS,
 } from '../config.js';
 import { DEFAULT_DATABASE_URL } from '../store/db.js';
 import type { Setting } from './command.js';
@@ -134,6 +135,13 @@ export const SERVER_SETTINGS: readonly Setting[] = [
       'How long a client may take to send its request, in milliseconds (at least 1000, or 0 for ' +
       'no limit); slower clients are answered 408 and disconnected',
     fallback: String(DEFAULT_REQUEST_TIMEOUT_MS),
+  },
+  {
+    name: 'SHUTDOWN_GRACE_MS',
+    description:
+      'After SIGTERM or SIGINT the server stops accepting connections and lets requests in ' +
+      'flight finish for this long, in milliseconds, before closing them and the database',
+    fallback: String(DEFAULT_SHUTDOWN_GRACE_MS),
   },
   {
     name: 'UV_THREADPOOL_SIZE',

@@ -202,7 +202,11 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerOpenApi(app);
     registerOperations(app, ctx);
     if (resolved.devInbox) registerDevInbox(app, ctx);
-    app.addHook('onClose', () => runtime.close());
+    // Fastify stops the HTTP server, and waits for the requests in flight, before this runs.
+    app.addHook('onClose', async () => {
+      await runtime.close();
+      app.log.info({}, 'database closed');
+    });
     // Not booted yet on purpose: a host (the demo app) may still register its own routes and
     // plugins; `listen` or `inject` boots it.
     return app;
