@@ -127,4 +127,16 @@ describe('configFromEnv', () => {
       );
     }
   });
+
+  it('reads the metrics token, and refuses one too short to resist guessing', () => {
+    const token = 'a'.repeat(32);
+    expect(configFromEnv({ METRICS_TOKEN: token })).toEqual({ metricsToken: token });
+    expect(resolveConfig().metricsToken).toBeNull();
+    expect(resolveConfig({ metricsToken: token }).metricsToken).toBe(token);
+    for (const bad of ['short', 'has spaces in the middle of it']) {
+      expect(() => resolveConfig(configFromEnv({ METRICS_TOKEN: bad })), bad).toThrow(
+        /metricsToken \(METRICS_TOKEN\) must be at least 16 characters without spaces/,
+      );
+    }
+  });
 });

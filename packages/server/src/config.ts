@@ -141,6 +141,12 @@ export interface ServerConfig {
    * closes their connections, in milliseconds; default 10 000.
    */
   shutdownGraceMs?: number;
+  /**
+   * A bearer token that lets a caller read `GET /metrics` from any address
+   * (`Authorization: Bearer {token}`, at least 16 characters); default none: only loopback
+   * callers may read the metrics.
+   */
+  metricsToken?: string | null;
   /** Clock override for tests (ms since epoch). */
   now?: () => number;
 }
@@ -168,6 +174,7 @@ export interface ResolvedConfig {
   /** 0: no limit. */
   requestTimeoutMs: number;
   shutdownGraceMs: number;
+  metricsToken: string | null;
   now: () => number;
 }
 
@@ -203,6 +210,8 @@ export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
 /** The smallest body limit accepted: below it, ordinary sign-in bodies would be refused. */
 const MIN_BODY_LIMIT_BYTES = 1024;
+/** Shorter metrics tokens are refused: the token is the only guard of /metrics off loopback. */
+const MIN_METRICS_TOKEN_LENGTH = 16;
 
 /** Applies the defaults. */
 export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
@@ -241,6 +250,7 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
       0,
       'milliseconds',
     ),
+    metricsToken: metricsToken(config.metricsToken),
     now: config.now ?? Date.now,
   };
 }
@@ -311,6 +321,17 @@ function requestTimeout(ms: number | undefined): number {
   );
 }
 
+/** The metrics token; one too short to resist guessing is a usage error. */
+function metricsToken(token: string | null | undefined): string | null {
+  if (token === undefined || token === null) return null;
+  if (token.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(token)) {
+    throw new TypeError(
+      `metricsToken (METRICS_TOKEN) must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (e.g. \`openssl rand -hex 32\`)`,
+    );
+  }
+  return token;
+}
+
 /** Which proxies may name the client: a hop count, or addresses and CIDR ranges. */
 export type TrustProxy = false | number | string | readonly string[];
 
@@ -370,7 +391,7 @@ function emailDomainOf(from: string): string {
  * `SMTP_PORT`, `SMTP_SECURE`, `SMTP_USER`, `SMTP_PASS`, `EMAIL_FROM`, `GATEHOUSE_SERVER_KEY`,
  * `TRUST_PROXY`, `GATEHOUSE_DEV_INBOX`, `PASSWORD_BREACH_RANGE_URL`, `SMS_PROVIDER_URL`, `SMS_PROVIDER_TOKEN`,
  * `SMS_FROM`, `SESSION_MAX_LIFETIME_MINUTES`, `EVENT_RETENTION_DAYS`, `BODY_LIMIT_BYTES`,
- * `REQUEST_TIMEOUT_MS`, `SHUTDOWN_GRACE_MS`.
+ * `REQUEST_TIMEOUT_MS`, `SHUTDOWN_GRACE_MS`, `METRICS_TOKEN`.
  * `PORT` is left to the caller.
  *
  * @example
@@ -402,6 +423,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (env.BODY_LIMIT_BYTES) config.bodyLimitBytes = digits(env.BODY_LIMIT_BYTES);
   if (env.REQUEST_TIMEOUT_MS) config.requestTimeoutMs = digits(env.REQUEST_TIMEOUT_MS);
   if (env.SHUTDOWN_GRACE_MS) config.shutdownGraceMs = digits(env.SHUTDOWN_GRACE_MS);
+  if (env.METRICS_TOKEN) config.metricsToken = env.METRICS_TOKEN;
   if (env.SMS_PROVIDER_URL) {
     config.sms = {
       url: env.SMS_PROVIDER_URL,

@@ -144,6 +144,13 @@ export const SERVER_SETTINGS: readonly Setting[] = [
     fallback: String(DEFAULT_SHUTDOWN_GRACE_MS),
   },
   {
+    name: 'METRICS_TOKEN',
+    description:
+      'A token (at least 16 characters) that lets a caller read GET /metrics from any address ' +
+      'with Authorization: Bearer {token}',
+    fallback: 'none; only callers on this machine (loopback) may read /metrics',
+  },
+  {
     name: 'UV_THREADPOOL_SIZE',
     description:
       'Worker threads for password hashing; the gatehouse command sets it to the core count ' +

@@ -30,6 +30,7 @@ import { registerSso, registerSsoConnections } from '../products/sso/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
 import { registerOpenApi } from './openapi.js';
 import { registerOperations } from './operations.js';
+import { installMetrics, ServerMetrics } from './metrics.js';
 import { applyCorsHeaders, installCors } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
@@ -180,6 +181,8 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     app.addHook('onRoute', (options) => {
       for (const method of [options.method].flat()) routes.add(`${method} ${options.url}`);
     });
+    const metrics = new ServerMetrics(runtime);
+    installMetrics(app, metrics);
     installBodyParsers(app);
     await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
     installCors(app, ctx);
@@ -200,7 +203,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerOAuth(app, ctx);
     registerManagement(app, ctx);
     registerOpenApi(app);
-    registerOperations(app, ctx);
+    registerOperations(app, ctx, metrics);
     if (resolved.devInbox) registerDevInbox(app, ctx);
     // Fastify stops the HTTP server, and waits for the requests in flight, before this runs.
     app.addHook('onClose', async () => {
