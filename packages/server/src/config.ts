@@ -131,9 +131,10 @@ export interface ServerConfig {
    */
   bodyLimitBytes?: number;
   /**
-   * How long a client may take to send its request, in milliseconds (Node's `requestTimeout`);
-   * default 30 000. Slower clients are answered 408 and disconnected, so that trickled headers
-   * cannot hold connections open. 0 turns the limit off (when a proxy in front enforces one).
+   * How long a client may take to send its whole request, headers and body, in milliseconds
+   * (Node's `requestTimeout`); default 30 000. Slower clients are answered 408 and disconnected,
+   * so that trickled requests cannot hold connections open. 0 turns the limit off (when a proxy
+   * in front enforces one).
    */
   requestTimeoutMs?: number;
   /**

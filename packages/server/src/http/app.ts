@@ -64,10 +64,22 @@ function proxyTrust(
   return (_address, hop) => hop < trust;
 }
 
-/** How often Node checks for requests past `requestTimeout`: a quarter of it, 1 to 30 s. */
-function checkingInterval(requestTimeoutMs: number): number {
-  if (requestTimeoutMs === 0) return 30_000;
-  return Math.min(30_000, Math.max(1000, Math.floor(requestTimeoutMs / 4)));
+/**
+ * Node's settings that make `requestTimeout` hold. Node looks for overdue requests only every
+ * `connectionsCheckingInterval` (30 s by default, which would let a trickled request live up to
+ * twice its timeout): a quarter of the timeout, 1 to 30 s; a sweep over open connections is
+ * cheap. And Node enforces the timeout on a trickled body only when `headersTimeout` (default
+ * 60 s) is not longer than it.
+ */
+function requestTimeouts(requestTimeoutMs: number): {
+  connectionsCheckingInterval: number;
+  headersTimeout?: number;
+} {
+  if (requestTimeoutMs === 0) return { connectionsCheckingInterval: 30_000 };
+  return {
+    connectionsCheckingInterval: Math.min(30_000, Math.max(1000, Math.floor(requestTimeoutMs / 4))),
+    headersTimeout: Math.min(60_000, requestTimeoutMs),
+  };
 }
 
 /** Parses JSON bodies; an empty body is no body (GET, DELETE and revoke send the JSON type anyway). */
@@ -163,9 +175,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     requestIdHeader: false,
     bodyLimit: resolved.bodyLimitBytes,
     requestTimeout: resolved.requestTimeoutMs,
-    // Node looks for overdue requests only this often (30 s by default, which would let a
-    // trickled request live up to twice its timeout); a sweep over open connections is cheap.
-    http: { connectionsCheckingInterval: checkingInterval(resolved.requestTimeoutMs) },
+    http: requestTimeouts(resolved.requestTimeoutMs),
     trustProxy: proxyTrust(resolved.trustProxy),
     // Malformed URLs are answered before any hook runs: give them the same headers and body.
     frameworkErrors: (error, request, reply) =>

@@ -31,8 +31,8 @@ describe('request limits', () => {
     expect(large.error?.body?.[0]?.message).toMatch(/body is too large/i);
   });
 
-  it('cuts off a client that trickles its request past requestTimeoutMs', async () => {
-    expect(h.app.server.requestTimeout).toBe(1000);
+  /** Sends `head` on a fresh connection, then nothing; resolves with all the server answers. */
+  async function trickle(head: string): Promise<{ answer: string; ms: number }> {
     const { port } = new URL(h.url);
     const socket = connect(Number(port), '127.0.0.1');
     const started = Date.now();
@@ -42,13 +42,30 @@ describe('request limits', () => {
         socket.on('data', (chunk: Buffer) => (text += chunk.toString('utf8')));
         socket.on('close', () => resolve(text));
         socket.on('error', reject);
-        // The first header lines, and then nothing more, as a slow-headers attack sends them.
-        socket.write(`GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n`);
+        socket.write(head);
       });
-      expect(answer).toMatch(/^HTTP\/1\.1 408/);
-      expect(Date.now() - started).toBeLessThan(5000);
+      return { answer, ms: Date.now() - started };
     } finally {
       socket.destroy();
     }
+  }
+
+  it('cuts off a client that trickles its headers past requestTimeoutMs', async () => {
+    expect(h.app.server.requestTimeout).toBe(1000);
+    // The first header lines, and then nothing more, as a slow-headers attack sends them.
+    const { answer, ms } = await trickle(
+      'GET /healthz HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: 1\r\n',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeLessThan(5000);
+  });
+
+  it('cuts off a client that trickles its body past requestTimeoutMs', async () => {
+    const { answer, ms } = await trickle(
+      `POST ${ENDPOINTS.organizationsSearch.path} HTTP/1.1\r\nHost: 127.0.0.1\r\n` +
+        'Content-Type: application/json\r\nContent-Length: 40\r\n\r\n{"organization_',
+    );
+    expect(answer).toMatch(/^HTTP\/1\.1 408/);
+    expect(ms).toBeLessThan(5000);
   });
 });
