@@ -1,5 +1,5 @@
 // `gatehouse serve` in its own process: SIGTERM lets a request in flight finish, refuses new
-// connections, closes the database and exits 0.
+// connections, closes the database and exits 0; the grace period bounds the wait.
 import { spawn, type ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
 import { fileURLToPath } from 'node:url';
@@ -20,7 +20,9 @@ const field = (text: string, name: string) =>
   new RegExp(`^${name}:\\s+(\\S+)$`, 'm').exec(text)?.[1] ?? '';
 
 /** Starts `gatehouse serve` on a free loopback port; resolves once it listens. */
-async function serve(): Promise<{ child: ChildProcess; port: number; output: () => string }> {
+async function serve(
+  graceMs: number,
+): Promise<{ child: ChildProcess; port: number; output: () => string }> {
   // The sources run as they are: the `source` condition resolves the workspace packages to them.
   const child = spawn(
     process.execPath,
@@ -40,7 +42,7 @@ async function serve(): Promise<{ child: ChildProcess; port: number; output: () 
         ...process.env,
         DATABASE_URL: databaseUrl,
         GATEHOUSE_DEV_INBOX: 'true',
-        SHUTDOWN_GRACE_MS: '20000',
+        SHUTDOWN_GRACE_MS: String(graceMs),
       },
       stdio: ['ignore', 'pipe', 'pipe'],
     },
@@ -112,7 +114,7 @@ describe('gatehouse serve', () => {
     );
     expect(org.code).toBe(0);
 
-    const server = await serve();
+    const server = await serve(20_000);
     const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
 
     // A request whose body is still arriving when the signal comes: it is in flight.
@@ -155,5 +157,26 @@ describe('gatehouse serve', () => {
     expect(log).toContain('shutting down');
     expect(log).toContain('database closed');
     expect(log.indexOf('database closed')).toBeGreaterThan(log.indexOf('shutting down'));
+  });
+
+  it('closes a request still in flight when the grace period is over, and still exits 0', async () => {
+    const server = await serve(500);
+    const exited = new Promise<number | null>((resolve) => server.child.once('exit', resolve));
+    const socket = connect(server.port, '127.0.0.1');
+    await new Promise<void>((resolve) => socket.once('connect', resolve));
+    const answer = readAll(socket);
+    // A body that never finishes arriving.
+    socket.write(
+      'POST /sdk/v1/b2b/organizations/search HTTP/1.1\r\nHost: 127.0.0.1\r\n' +
+        'Content-Type: application/json\r\nContent-Length: 100\r\n\r\n{',
+    );
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    const signalled = Date.now();
+    server.child.kill('SIGTERM');
+    expect(await answer).toBe('');
+    expect(await exited).toBe(0);
+    expect(Date.now() - signalled).toBeLessThan(10_000);
+    expect(server.output()).toContain('grace period over');
+    expect(server.output()).toContain('database closed');
   });
 });
