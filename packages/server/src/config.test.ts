@@ -96,4 +96,47 @@ describe('configFromEnv', () => {
       );
     }
   });
+
+  it('reads the request body and time limits, with defaults, and refuses nonsense', () => {
+    expect(configFromEnv({ BODY_LIMIT_BYTES: '1048576', REQUEST_TIMEOUT_MS: '5000' })).toEqual({
+      bodyLimitBytes: 1_048_576,
+      requestTimeoutMs: 5000,
+    });
+    expect(resolveConfig()).toMatchObject({ bodyLimitBytes: 262_144, requestTimeoutMs: 30_000 });
+    expect(resolveConfig({ requestTimeoutMs: 0 }).requestTimeoutMs).toBe(0);
+    expect(resolveConfig(configFromEnv({ REQUEST_TIMEOUT_MS: '0' })).requestTimeoutMs).toBe(0);
+    for (const bad of ['abc', '1e6', '-1', '12.5', '100', '0x400']) {
+      expect(() => resolveConfig(configFromEnv({ BODY_LIMIT_BYTES: bad })), bad).toThrow(
+        /bodyLimitBytes \(BODY_LIMIT_BYTES\) must be a whole number of bytes, at least 1024/,
+      );
+    }
+    for (const bad of ['soon', '999', '1.5', '-5']) {
+      expect(() => resolveConfig(configFromEnv({ REQUEST_TIMEOUT_MS: bad })), bad).toThrow(
+        /requestTimeoutMs \(REQUEST_TIMEOUT_MS\) must be a whole number of milliseconds/,
+      );
+    }
+  });
+
+  it('reads the shutdown grace period, 10 s by default, and refuses nonsense', () => {
+    expect(configFromEnv({ SHUTDOWN_GRACE_MS: '2500' })).toEqual({ shutdownGraceMs: 2500 });
+    expect(resolveConfig().shutdownGraceMs).toBe(10_000);
+    expect(resolveConfig(configFromEnv({ SHUTDOWN_GRACE_MS: '0' })).shutdownGraceMs).toBe(0);
+    for (const bad of ['later', '-1', '1.5']) {
+      expect(() => resolveConfig(configFromEnv({ SHUTDOWN_GRACE_MS: bad })), bad).toThrow(
+        /shutdownGraceMs \(SHUTDOWN_GRACE_MS\) must be a whole number of milliseconds, at least 0/,
+      );
+    }
+  });
+
+  it('reads the metrics token, and refuses one too short to resist guessing', () => {
+    const token = 'a'.repeat(32);
+    expect(configFromEnv({ METRICS_TOKEN: token })).toEqual({ metricsToken: token });
+    expect(resolveConfig().metricsToken).toBeNull();
+    expect(resolveConfig({ metricsToken: token }).metricsToken).toBe(token);
+    for (const bad of ['short', 'has spaces in the middle of it']) {
+      expect(() => resolveConfig(configFromEnv({ METRICS_TOKEN: bad })), bad).toThrow(
+        /metricsToken \(METRICS_TOKEN\) must be at least 16 characters without spaces/,
+      );
+    }
+  });
 });

@@ -124,6 +124,30 @@ export interface ServerConfig {
   sessionMaxLifetimeMinutes?: number;
   /** Days telemetry events are kept (the housekeeping timer deletes older ones); default 30. */
   eventRetentionDays?: number;
+  /**
+   * The largest request body accepted, in bytes; default 262 144 (256 KiB). Larger bodies are
+   * answered 400 before they are parsed. Routes that need more keep their own limit (SAML ACS and
+   * SSO metadata, 2 MB).
+   */
+  bodyLimitBytes?: number;
+  /**
+   * How long a client may take to send its whole request, headers and body, in milliseconds
+   * (Node's `requestTimeout`); default 30 000. Slower clients are answered 408 and disconnected,
+   * so that trickled requests cannot hold connections open. 0 turns the limit off (when a proxy
+   * in front enforces one).
+   */
+  requestTimeoutMs?: number;
+  /**
+   * How long `gatehouse serve` lets requests in flight finish after SIGTERM or SIGINT before it
+   * closes their connections, in milliseconds; default 10 000.
+   */
+  shutdownGraceMs?: number;
+  /**
+   * A bearer token that lets a caller read `GET /metrics` from any address
+   * (`Authorization: Bearer {token}`, at least 16 characters); default none: only loopback
+   * callers may read the metrics.
+   */
+  metricsToken?: string | null;
   /** Clock override for tests (ms since epoch). */
   now?: () => number;
 }
@@ -147,6 +171,11 @@ export interface ResolvedConfig {
   passwordThrottle: PasswordThrottleConfig;
   sessionMaxLifetimeMinutes: number;
   eventRetentionDays: number;
+  bodyLimitBytes: number;
+  /** 0: no limit. */
+  requestTimeoutMs: number;
+  shutdownGraceMs: number;
+  metricsToken: string | null;
   now: () => number;
 }
 
@@ -174,6 +203,16 @@ export const DEFAULT_PASSWORD_THROTTLE: PasswordThrottleConfig = {
 };
 /** Thirty days: how long a session may live from its start, however often it is refreshed. */
 export const DEFAULT_SESSION_MAX_LIFETIME_MINUTES = 43_200;
+/** The body limit of every route that sets none of its own: JSON bodies here are small. */
+export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
+/** Time to receive a whole request; generous for real clients, short for trickling ones. */
+export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
+/** Below the 30 s an orchestrator usually waits after SIGTERM before it kills the process. */
+export const DEFAULT_SHUTDOWN_GRACE_MS = 10_000;
+/** The smallest body limit accepted: below it, ordinary sign-in bodies would be refused. */
+const MIN_BODY_LIMIT_BYTES = 1024;
+/** Shorter metrics tokens are refused: the token is the only guard of /metrics off loopback. */
+const MIN_METRICS_TOKEN_LENGTH = 16;
 
 /** Applies the defaults. */
 export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
@@ -197,6 +236,22 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
     passwordThrottle: passwordThrottle(config),
     sessionMaxLifetimeMinutes: sessionMaxLifetime(config.sessionMaxLifetimeMinutes),
     eventRetentionDays: eventRetentionDays(config.eventRetentionDays),
+    bodyLimitBytes: wholeNumber(
+      'bodyLimitBytes (BODY_LIMIT_BYTES)',
+      config.bodyLimitBytes,
+      DEFAULT_BODY_LIMIT_BYTES,
+      MIN_BODY_LIMIT_BYTES,
+      'bytes',
+    ),
+    requestTimeoutMs: requestTimeout(config.requestTimeoutMs),
+    shutdownGraceMs: wholeNumber(
+      'shutdownGraceMs (SHUTDOWN_GRACE_MS)',
+      config.shutdownGraceMs,
+      DEFAULT_SHUTDOWN_GRACE_MS,
+      0,
+      'milliseconds',
+    ),
+    metricsToken: metricsToken(config.metricsToken),
     now: config.now ?? Date.now,
   };
 }
@@ -238,6 +293,44 @@ function eventRetentionDays(days: number | undefined): number {
     );
   }
   return days;
+}
+
+/** A whole number of `unit`, at least `min`; anything else (NaN from a bad variable) is a usage error. */
+function wholeNumber(
+  name: string,
+  value: number | undefined,
+  fallback: number,
+  min: number,
+  unit: string,
+): number {
+  if (value === undefined) return fallback;
+  if (!Number.isSafeInteger(value) || value < min) {
+    throw new TypeError(`${name} must be a whole number of ${unit}, at least ${min}: ${value}`);
+  }
+  return value;
+}
+
+/** The request timeout: 0 (off), or at least a second, so that no real client is cut off. */
+function requestTimeout(ms: number | undefined): number {
+  if (ms === 0) return 0;
+  return wholeNumber(
+    'requestTimeoutMs (REQUEST_TIMEOUT_MS)',
+    ms,
+    DEFAULT_REQUEST_TIMEOUT_MS,
+    1000,
+    'milliseconds (or 0 for no limit)',
+  );
+}
+
+/** The metrics token; one too short to resist guessing is a usage error. */
+function metricsToken(token: string | null | undefined): string | null {
+  if (token === undefined || token === null) return null;
+  if (token.length < MIN_METRICS_TOKEN_LENGTH || /\s/.test(token)) {
+    throw new TypeError(
+      `metricsToken (METRICS_TOKEN) must be at least ${MIN_METRICS_TOKEN_LENGTH} characters without spaces (e.g. \`openssl rand -hex 32\`)`,
+    );
+  }
+  return token;
 }
 
 /** Which proxies may name the client: a hop count, or addresses and CIDR ranges. */
@@ -298,7 +391,8 @@ function emailDomainOf(from: string): string {
  * Reads the configuration from environment variables: `DATABASE_URL`, `PUBLIC_URL`, `SMTP_HOST`,
  * `SMTP_PORT`, `SMTP_SECURE`, `SMTP_USER`, `SMTP_PASS`, `EMAIL_FROM`, `GATEHOUSE_SERVER_KEY`,
  * `TRUST_PROXY`, `GATEHOUSE_DEV_INBOX`, `PASSWORD_BREACH_RANGE_URL`, `SMS_PROVIDER_URL`, `SMS_PROVIDER_TOKEN`,
- * `SMS_FROM`, `SESSION_MAX_LIFETIME_MINUTES`, `EVENT_RETENTION_DAYS`.
+ * `SMS_FROM`, `SESSION_MAX_LIFETIME_MINUTES`, `EVENT_RETENTION_DAYS`, `BODY_LIMIT_BYTES`,
+ * `REQUEST_TIMEOUT_MS`, `SHUTDOWN_GRACE_MS`, `METRICS_TOKEN`.
  * `PORT` is left to the caller.
  *
  * @example
@@ -324,6 +418,13 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
     config.sessionMaxLifetimeMinutes = Number(env.SESSION_MAX_LIFETIME_MINUTES);
   }
   if (env.EVENT_RETENTION_DAYS) config.eventRetentionDays = Number(env.EVENT_RETENTION_DAYS);
+  // Number('') is 0 and Number(' 5 ') is 5: only plain digits count, anything else becomes NaN
+  // and is refused by resolveConfig with the variable's name.
+  const digits = (raw: string) => (/^\d+$/.test(raw.trim()) ? Number(raw) : Number.NaN);
+  if (env.BODY_LIMIT_BYTES) config.bodyLimitBytes = digits(env.BODY_LIMIT_BYTES);
+  if (env.REQUEST_TIMEOUT_MS) config.requestTimeoutMs = digits(env.REQUEST_TIMEOUT_MS);
+  if (env.SHUTDOWN_GRACE_MS) config.shutdownGraceMs = digits(env.SHUTDOWN_GRACE_MS);
+  if (env.METRICS_TOKEN) config.metricsToken = env.METRICS_TOKEN;
   if (env.SMS_PROVIDER_URL) {
     config.sms = {
       url: env.SMS_PROVIDER_URL,

@@ -8,7 +8,7 @@ import { createMailer } from './delivery/email.js';
 import { httpSmsProvider } from './delivery/sms.js';
 import { createAdmin, type Admin } from './products/projects/admin.js';
 import { ProjectService } from './products/projects/service.js';
-import { openStore } from './store/db.js';
+import { openStore, type DatabaseLocation, type PoolStats } from './store/db.js';
 import { purgeExpired } from './store/housekeeping.js';
 import { migrateToLatest } from './store/migrations.js';
 
@@ -23,6 +23,10 @@ export interface Runtime {
   admin: Admin;
   /** Names of the migrations applied by this open (empty when already up to date). */
   migrations: string[];
+  /** Which kind of database this is. */
+  dialect: DatabaseLocation['kind'];
+  /** The connection pool's use (PostgreSQL); null for SQLite. */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -100,6 +104,8 @@ export async function openRuntime(config: ResolvedConfig, log: Logger): Promise<
       ctx,
       admin: createAdmin(ctx),
       migrations,
+      dialect: store.location.kind,
+      poolStats: () => store.poolStats(),
       async close() {
         clearInterval(housekeeping);
         await mailer.close();

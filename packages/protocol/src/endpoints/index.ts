@@ -61,6 +61,20 @@ const readyz = endpoint<{ status: 'ready' }>()({
   body: null,
 });
 
+/**
+ * Prometheus metrics in the text exposition format: for callers on the server's own machine, or
+ * anywhere with the configured metrics token as `Authorization: Bearer`.
+ */
+const metrics = endpoint<string>()({
+  method: 'GET',
+  path: '/metrics',
+  credential: 'none',
+  summary:
+    'Prometheus metrics (text format). Loopback callers only, unless a metrics token is ' +
+    'configured and sent as Authorization: Bearer (401/403 otherwise).',
+  body: null,
+});
+
 /** The page every error body's `error_url` points at. */
 const errorReference = endpoint<string>()({
   method: 'GET',
@@ -81,6 +95,7 @@ export const ENDPOINTS = {
   openApi,
   healthz,
   readyz,
+  metrics,
   errorReference,
 } as const;
 export type EndpointName = keyof typeof ENDPOINTS;

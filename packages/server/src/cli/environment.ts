@@ -1,9 +1,12 @@
 /** The environment variables the server reads, as `gatehouse serve --help` lists them. */
 import {
+  DEFAULT_BODY_LIMIT_BYTES,
   DEFAULT_EMAIL_FROM,
   DEFAULT_EVENT_RETENTION_DAYS,
   DEFAULT_PUBLIC_URL,
+  DEFAULT_REQUEST_TIMEOUT_MS,
   DEFAULT_SESSION_MAX_LIFETIME_MINUTES,
+  DEFAULT_SHUTDOWN_GRACE_MS,
 } from '../config.js';
 import { DEFAULT_DATABASE_URL } from '../store/db.js';
 import type { Setting } from './command.js';
@@ -118,6 +121,34 @@ export const SERVER_SETTINGS: readonly Setting[] = [
       'How many days telemetry events (/sdk/v1/events) are kept before housekeeping deletes ' +
       'them, in whole days (at least 1)',
     fallback: String(DEFAULT_EVENT_RETENTION_DAYS),
+  },
+  {
+    name: 'BODY_LIMIT_BYTES',
+    description:
+      'The largest request body accepted, in bytes (at least 1024); larger ones are answered 400. ' +
+      'The SAML ACS and SSO metadata routes keep their own 2 MB limit',
+    fallback: `${DEFAULT_BODY_LIMIT_BYTES} (256 KiB)`,
+  },
+  {
+    name: 'REQUEST_TIMEOUT_MS',
+    description:
+      'How long a client may take to send its request, in milliseconds (at least 1000, or 0 for ' +
+      'no limit); slower clients are answered 408 and disconnected',
+    fallback: String(DEFAULT_REQUEST_TIMEOUT_MS),
+  },
+  {
+    name: 'SHUTDOWN_GRACE_MS',
+    description:
+      'After SIGTERM or SIGINT the server stops accepting connections and lets requests in ' +
+      'flight finish for this long, in milliseconds, before closing them and the database',
+    fallback: String(DEFAULT_SHUTDOWN_GRACE_MS),
+  },
+  {
+    name: 'METRICS_TOKEN',
+    description:
+      'A token (at least 16 characters) that lets a caller read GET /metrics from any address ' +
+      'with Authorization: Bearer {token}',
+    fallback: 'none; only callers on this machine (loopback) may read /metrics',
   },
   {
     name: 'UV_THREADPOOL_SIZE',

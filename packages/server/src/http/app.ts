@@ -30,6 +30,7 @@ import { registerSso, registerSsoConnections } from '../products/sso/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
 import { registerOpenApi } from './openapi.js';
 import { registerOperations } from './operations.js';
+import { installMetrics, ServerMetrics } from './metrics.js';
 import { applyCorsHeaders, installCors } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
@@ -61,6 +62,24 @@ function proxyTrust(
 ): false | string[] | ((address: string, hop: number) => boolean) {
   if (typeof trust !== 'number') return trust;
   return (_address, hop) => hop < trust;
+}
+
+/**
+ * Node's settings that make `requestTimeout` hold. Node looks for overdue requests only every
+ * `connectionsCheckingInterval` (30 s by default, which would let a trickled request live up to
+ * twice its timeout): a quarter of the timeout, 1 to 30 s; a sweep over open connections is
+ * cheap. And Node enforces the timeout on a trickled body only when `headersTimeout` (default
+ * 60 s) is not longer than it.
+ */
+function requestTimeouts(requestTimeoutMs: number): {
+  connectionsCheckingInterval: number;
+  headersTimeout?: number;
+} {
+  if (requestTimeoutMs === 0) return { connectionsCheckingInterval: 30_000 };
+  return {
+    connectionsCheckingInterval: Math.min(30_000, Math.max(1000, Math.floor(requestTimeoutMs / 4))),
+    headersTimeout: Math.min(60_000, requestTimeoutMs),
+  };
 }
 
 /** Parses JSON bodies; an empty body is no body (GET, DELETE and revoke send the JSON type anyway). */
@@ -154,7 +173,9 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     logger: resolved.logger,
     genReqId: requestId,
     requestIdHeader: false,
-    bodyLimit: 256 * 1024,
+    bodyLimit: resolved.bodyLimitBytes,
+    requestTimeout: resolved.requestTimeoutMs,
+    http: requestTimeouts(resolved.requestTimeoutMs),
     trustProxy: proxyTrust(resolved.trustProxy),
     // Malformed URLs are answered before any hook runs: give them the same headers and body.
     frameworkErrors: (error, request, reply) =>
@@ -170,6 +191,8 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     app.addHook('onRoute', (options) => {
       for (const method of [options.method].flat()) routes.add(`${method} ${options.url}`);
     });
+    const metrics = new ServerMetrics(runtime);
+    installMetrics(app, metrics);
     installBodyParsers(app);
     await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
     installCors(app, ctx);
@@ -190,9 +213,13 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerOAuth(app, ctx);
     registerManagement(app, ctx);
     registerOpenApi(app);
-    registerOperations(app, ctx);
+    registerOperations(app, ctx, metrics);
     if (resolved.devInbox) registerDevInbox(app, ctx);
-    app.addHook('onClose', () => runtime.close());
+    // Fastify stops the HTTP server, and waits for the requests in flight, before this runs.
+    app.addHook('onClose', async () => {
+      await runtime.close();
+      app.log.info({}, 'database closed');
+    });
     // Not booted yet on purpose: a host (the demo app) may still register its own routes and
     // plugins; `listen` or `inject` boots it.
     return app;

@@ -1,19 +1,25 @@
-/** What operators and load balancers call: liveness, readiness, and the error reference page. */
+/** What operators, load balancers and scrapers call: liveness, readiness, metrics, and the error reference page. */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.js';
 import { pendingMigrations } from '../store/migrations.js';
 import { errorReferencePage } from './error-reference.js';
+import { ApiError } from './errors.js';
+import { metricsAccess, type ServerMetrics } from './metrics.js';
 import { rawRoute } from './route.js';
 
 /**
- * Registers `/healthz`, `/readyz` and `/docs/errors`.
+ * Registers `/healthz`, `/readyz`, `/metrics` and `/docs/errors`.
  *
  * @example
- * registerOperations(app, ctx);
+ * registerOperations(app, ctx, metrics);
  */
-export function registerOperations(app: FastifyInstance, ctx: Context): void {
+export function registerOperations(
+  app: FastifyInstance,
+  ctx: Context,
+  metrics: ServerMetrics,
+): void {
   rawRoute(app, ENDPOINTS.healthz, async () => ({ status: 'ok' }));
 
   rawRoute(app, ENDPOINTS.readyz, async (_request, reply) => {
@@ -28,6 +34,32 @@ export function registerOperations(app: FastifyInstance, ctx: Context): void {
       problem = 'the database does not answer';
     }
     return reply.code(503).send({ status: 'not ready', problem });
+  });
+
+  // Loopback callers, or anyone with the metrics token (see metricsAccess).
+  rawRoute(app, ENDPOINTS.metrics, async (request, reply) => {
+    const access = metricsAccess(
+      { remoteAddress: request.socket.remoteAddress, headers: request.headers },
+      ctx.config.metricsToken,
+    );
+    if (access === 'unauthorized') {
+      throw new ApiError(
+        'unauthorized_credentials',
+        'Send the metrics token as Authorization: Bearer {token}.',
+        undefined,
+        { 'WWW-Authenticate': 'Bearer realm="metrics"' },
+      );
+    }
+    if (access === 'forbidden') {
+      throw new ApiError(
+        'unauthorized_action',
+        'Metrics are served to this machine only; set METRICS_TOKEN to read them from elsewhere.',
+      );
+    }
+    return reply
+      .type('text/plain; version=0.0.4; charset=utf-8')
+      .header('Cache-Control', 'no-store')
+      .send(await metrics.exposition());
   });
 
   let page: string | null = null;

@@ -31,6 +31,17 @@ export function parseDatabaseUrl(url: string): DatabaseLocation | null {
   return { kind: 'sqlite', file: resolve(rest) };
 }
 
+/** How the PostgreSQL connection pool is used at one moment (for the metrics). */
+export interface PoolStats {
+  /** Connections open, idle or in use. */
+  total: number;
+  idle: number;
+  /** Queries waiting for a connection, all being in use. */
+  waiting: number;
+  /** The most connections the pool opens. */
+  max: number;
+}
+
 /** An open database and the facts about it other modules need. */
 export interface Store {
   db: Kysely<Database>;
@@ -40,6 +51,11 @@ export interface Store {
    * deployments in different schemas of one database never see each other's), none for SQLite.
    */
   migrationSchema(): Promise<string | undefined>;
+  /**
+   * The connection pool's use, for PostgreSQL; null for SQLite, which has one synchronous
+   * connection and nothing that waits for it.
+   */
+  poolStats(): PoolStats | null;
   close(): Promise<void>;
 }
 
@@ -60,7 +76,13 @@ export function openStore(url: string): Store {
       const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
       return rows[0]?.schema;
     };
-    return { db, location, migrationSchema, close: () => db.destroy() };
+    const poolStats = (): PoolStats => ({
+      total: pool.totalCount,
+      idle: pool.idleCount,
+      waiting: pool.waitingCount,
+      max: pool.options.max,
+    });
+    return { db, location, migrationSchema, poolStats, close: () => db.destroy() };
   }
   if (location.file) createPrivately(location.file);
   const sqlite = new SqliteDatabase(location.file ?? ':memory:');
@@ -72,7 +94,13 @@ export function openStore(url: string): Store {
   const db = new Kysely<Database>({
     dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
   });
-  return { db, location, migrationSchema: async () => undefined, close: () => db.destroy() };
+  return {
+    db,
+    location,
+    migrationSchema: async () => undefined,
+    poolStats: () => null,
+    close: () => db.destroy(),
+  };
 }
 
 /**
