@@ -1,15 +1,14 @@
 // `gatehouse serve` in its own process: SIGTERM lets a request in flight finish, refuses new
 // connections, closes the database and exits 0; the grace period bounds the wait.
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { connect, type Socket } from 'node:net';
-import { fileURLToPath } from 'node:url';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, describe, expect, it } from 'vitest';
 import { basic } from '../test/harness.js';
 import { cliOnTempDatabase } from '../test/cli.js';
+import { serveProcess } from '../test/serve-process.js';
 
 const { databaseUrl, cli } = cliOnTempDatabase('gatehouse-shutdown-');
-const entry = fileURLToPath(new URL('../cli.ts', import.meta.url));
 const children: ChildProcess[] = [];
 
 afterAll(() => {
@@ -20,51 +19,14 @@ const field = (text: string, name: string) =>
   new RegExp(`^${name}:\\s+(\\S+)$`, 'm').exec(text)?.[1] ?? '';
 
 /** Starts `gatehouse serve` on a free loopback port; resolves once it listens. */
-async function serve(
-  graceMs: number,
-): Promise<{ child: ChildProcess; port: number; output: () => string }> {
-  // The sources run as they are: the `source` condition resolves the workspace packages to them.
-  const child = spawn(
-    process.execPath,
-    [
-      '--conditions=source',
-      '--import',
-      'tsx',
-      entry,
-      'serve',
-      '--port',
-      '0',
-      '--host',
-      '127.0.0.1',
-    ],
-    {
-      env: {
-        ...process.env,
-        DATABASE_URL: databaseUrl,
-        GATEHOUSE_DEV_INBOX: 'true',
-        SHUTDOWN_GRACE_MS: String(graceMs),
-      },
-      stdio: ['ignore', 'pipe', 'pipe'],
-    },
-  );
-  children.push(child);
-  let output = '';
-  child.stdout?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  child.stderr?.on('data', (chunk: Buffer) => (output += chunk.toString('utf8')));
-  const port = await new Promise<number>((resolve, reject) => {
-    const poll = setInterval(() => {
-      const match = /Gatehouse listening on http:\/\/127\.0\.0\.1:(\d+)/.exec(output);
-      if (match) {
-        clearInterval(poll);
-        resolve(Number(match[1]));
-      }
-    }, 50);
-    child.once('exit', (code) => {
-      clearInterval(poll);
-      reject(new Error(`gatehouse serve exited with ${code}:\n${output}`));
-    });
+async function serve(graceMs: number) {
+  const server = await serveProcess({
+    DATABASE_URL: databaseUrl,
+    GATEHOUSE_DEV_INBOX: 'true',
+    SHUTDOWN_GRACE_MS: String(graceMs),
   });
-  return { child, port, output: () => output };
+  children.push(server.child);
+  return server;
 }
 
 /** Whether a new TCP connection to the port is refused. */

@@ -7,6 +7,7 @@ const entry = fileURLToPath(new URL('../cli.ts', import.meta.url));
 export interface ServeProcess {
   child: ChildProcess;
   url: string;
+  port: number;
   /** Everything it printed so far. */
   output(): string;
   /** Resolves with the exit code (or signal name) once it has exited. */
@@ -57,5 +58,5 @@ export async function serveProcess(env: Record<string, string>): Promise<ServePr
       reject(new Error(`gatehouse serve exited with ${code}:\n${output}`));
     });
   });
-  return { child, url, output: () => output, exited };
+  return { child, url, port: Number(new URL(url).port), output: () => output, exited };
 }
