@@ -465,6 +465,33 @@ const migrations: Record<string, Migration> = {
 const provider: MigrationProvider = { getMigrations: async () => migrations };
 
 /**
+ * The newest migration of the previous release. Upgrades are tested from its schema, with data
+ * written the way that release wrote it (store/upgrade.test.ts).
+ */
+export const PREVIOUS_RELEASE_MIGRATION = '0008_oauth';
+
+/**
+ * Brings the database to the schema of one migration, for upgrade tests. Never used to go back:
+ * migrations only add.
+ *
+ * @example
+ * await migrateTo(db, PREVIOUS_RELEASE_MIGRATION);
+ */
+export async function migrateTo(
+  db: Kysely<Database>,
+  name: string,
+  migrationTableSchema?: string,
+): Promise<void> {
+  const migrator = new Migrator({
+    db,
+    provider,
+    ...(migrationTableSchema ? { migrationTableSchema } : {}),
+  });
+  const { error } = await migrator.migrateTo(name);
+  if (error) throw error instanceof Error ? error : new Error('Migration failed', { cause: error });
+}
+
+/**
  * Brings the database up to the latest schema. Safe to run on every start and from several
  * instances: Kysely's migrator takes a lock and skips what is already applied.
  *
