@@ -232,6 +232,21 @@ describe('PUT /v1/b2b/project', () => {
     });
   });
 
+  it('keeps every one of concurrent changes to the PKCE flags', async () => {
+    const flags = [
+      'pkce_required_for_email_magic_links',
+      'pkce_required_for_password_resets',
+      'pkce_required_for_oauth',
+      'pkce_required_for_sso',
+    ] as const;
+    const set = (value: boolean) =>
+      Promise.all(flags.map((flag) => put({ [flag]: value }, undefined)));
+    for (const res of await set(true)) expect(res.status).toBe(200);
+    expect(await read()).toMatchObject(Object.fromEntries(flags.map((f) => [f, true])));
+    for (const res of await set(false)) expect(res.status).toBe(200);
+    expect(await read()).toMatchObject(Object.fromEntries(flags.map((f) => [f, false])));
+  });
+
   it("never lets another project's secret key read or change this project", async () => {
     const other = await h.admin.createProject({ name: 'Other' });
     const before = await read();
