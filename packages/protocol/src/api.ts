@@ -9,6 +9,7 @@ import type {
   OrganizationSlugSubset,
   RbacPolicy,
 } from './entities.js';
+import type { Environment } from './tokens.js';
 
 /** Every success response's `data` carries these. */
 export interface Ack {
@@ -176,6 +177,42 @@ export interface RecoveryCodesResult extends Ack {
 /** Management API: one organization. */
 export interface OrganizationResult extends Ack {
   organization: Organization;
+}
+
+/** The kinds of redirect URL a project allow-lists; the first URL of each kind is its default. */
+export const REDIRECT_URL_KINDS = ['login', 'signup', 'discovery', 'reset_password'] as const;
+export type RedirectUrlKind = (typeof REDIRECT_URL_KINDS)[number];
+
+/** A project's settings as the management API shows and changes them. */
+export interface ProjectSettings {
+  project_id: string;
+  name: string;
+  environment: Environment;
+  public_token: string;
+  /** The organization URL pattern with `{{slug}}`, or null (bootstrap's `slug_pattern`). */
+  slug_pattern: string | null;
+  pkce_required_for_email_magic_links: boolean;
+  pkce_required_for_password_resets: boolean;
+  pkce_required_for_oauth: boolean;
+  pkce_required_for_sso: boolean;
+  /** Origins whose pages may call the SDK API. */
+  authorized_origins: string[];
+  /** Allow-listed redirect URLs by kind; the first of each kind is the default. */
+  redirect_urls: Record<RedirectUrlKind, string[]>;
+  /** Whether people may create organizations during discovery. */
+  create_organization_enabled: boolean;
+  password_policy: {
+    strength_policy: 'none' | 'zxcvbn' | 'luds';
+    /** LUDS: how many of the four character classes a password needs (1–4). */
+    luds_complexity: number;
+    /** LUDS: the minimum length in characters. */
+    luds_minimum_count: number;
+  };
+}
+
+/** Management API: the calling project's settings. */
+export interface ProjectResult extends Ack {
+  project: ProjectSettings;
 }
 
 /** Management API: one member with their organization. */

@@ -101,7 +101,7 @@ export const ENDPOINTS = {
 export type EndpointName = keyof typeof ENDPOINTS;
 
 export { SDK_ENDPOINTS, MAX_EVENTS_PER_BATCH } from './sdk.js';
-export { MANAGEMENT_ENDPOINTS } from './management.js';
+export { MANAGEMENT_ENDPOINTS, projectSettingsFields } from './management.js';
 export { NAVIGATION_ENDPOINTS } from './navigation.js';
 export { OAUTH_ENDPOINTS, oauthProviderFields } from './oauth.js';
 export {

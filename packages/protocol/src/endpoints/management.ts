@@ -4,6 +4,7 @@ import type {
   BackendSessionResult,
   MemberResult,
   OrganizationResult,
+  ProjectResult,
   RevokeSessionsResult,
   SigningKeyRotateResult,
   SigningKeysResult,
@@ -26,7 +27,65 @@ const organizationSettings = {
 const ORGANIZATION = '/v1/b2b/organizations/:organization_id';
 const MEMBER = `${ORGANIZATION}/members/:member_id` as const;
 
+/** At most this many URLs per list: an allow-list, not a database. */
+const urlList = z.array(f.url).max(100);
+
+/** The project settings `PUT /v1/b2b/project` changes; fields left out keep their value. */
+export const projectSettingsFields = z
+  .object({
+    slug_pattern: f.url.nullable().optional(),
+    pkce_required_for_email_magic_links: z.boolean().optional(),
+    pkce_required_for_password_resets: z.boolean().optional(),
+    pkce_required_for_oauth: z.boolean().optional(),
+    pkce_required_for_sso: z.boolean().optional(),
+    authorized_origins: urlList.optional(),
+    redirect_urls: z
+      .object({
+        login: urlList.optional(),
+        signup: urlList.optional(),
+        discovery: urlList.optional(),
+        reset_password: urlList.optional(),
+      })
+      .strict()
+      .optional(),
+    create_organization_enabled: z.boolean().optional(),
+    password_policy: z
+      .object({
+        strength_policy: z.enum(['none', 'zxcvbn', 'luds']),
+        luds_complexity: z
+          .number()
+          .int('must be an integer')
+          .min(1, 'must be at least 1')
+          .max(4, 'must be at most 4')
+          .optional(),
+        luds_minimum_count: z
+          .number()
+          .int('must be an integer')
+          .min(1, 'must be at least 1')
+          .max(256, 'must be at most 256')
+          .optional(),
+      })
+      .strict()
+      .optional(),
+  })
+  .strict();
+
 export const MANAGEMENT_ENDPOINTS = {
+  getProject: endpoint<ProjectResult>()({
+    method: 'GET',
+    path: '/v1/b2b/project',
+    credential: 'secret',
+    summary: "The calling project's settings: origins, redirect URLs, PKCE, passwords and more.",
+    body: null,
+  }),
+  updateProject: endpoint<ProjectResult>()({
+    method: 'PUT',
+    path: '/v1/b2b/project',
+    credential: 'secret',
+    summary:
+      "Changes the calling project's settings, all or none: fields left out keep their value.",
+    body: projectSettingsFields,
+  }),
   createOrganization: endpoint<OrganizationResult>()({
     method: 'POST',
     path: '/v1/b2b/organizations',

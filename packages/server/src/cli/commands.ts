@@ -2,7 +2,7 @@
 import type { Command } from './command.js';
 import { memberCreate, memberUpdate } from './members.js';
 import { orgCreate, orgUpdate } from './organizations.js';
-import { projectCreate } from './projects.js';
+import { projectCreate, projectShow, projectUpdate } from './projects.js';
 import { migrate, serve } from './server.js';
 import { oauthSet, oauthShow } from './oauth.js';
 import { keysRotate, keysRotateServerKey } from './keys.js';
@@ -20,6 +20,8 @@ export const COMMANDS: readonly Command[] = [
   serve,
   migrate,
   projectCreate,
+  projectShow,
+  projectUpdate,
   orgCreate,
   orgUpdate,
   memberCreate,

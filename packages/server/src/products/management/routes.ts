@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { secretCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
+import { projectSettings, updateProjectSettings } from '../projects/settings.js';
 import { authenticateForBackend, revokeForBackend } from '../sessions/service.js';
 import { rotateSigningKey } from './keys.js';
 import {
@@ -21,6 +22,17 @@ import {
 
 /** Registers the management routes. */
 export function registerManagement(app: FastifyInstance, ctx: Context): void {
+  route(app, ENDPOINTS.getProject, async (request) => {
+    const project = await secretCaller(ctx, request);
+    return ok(request, { project: projectSettings(project) });
+  });
+
+  route(app, ENDPOINTS.updateProject, async (request, parse) => {
+    const project = await secretCaller(ctx, request);
+    const body = parse();
+    return ok(request, { project: unwrap(await updateProjectSettings(ctx, project, body)) });
+  });
+
   route(app, ENDPOINTS.createOrganization, async (request, parse) => {
     const project = await secretCaller(ctx, request);
     const body = parse();

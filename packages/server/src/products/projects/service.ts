@@ -185,26 +185,37 @@ export class ProjectService {
     return { project_id: projectId, public_token: publicToken, secret, secret_id: secretId };
   }
 
-  /** Changes a project's settings; fields left out keep their value. */
-  async update(projectId: string, patch: UpdateProjectInput): Promise<boolean> {
-    const current = await this.byId(projectId);
-    if (!current) return false;
-    const values: Partial<ProjectsTable> = { updated_at: new Date(this.now()).toISOString() };
-    if (patch.authorizedOrigins)
-      values.authorized_origins = JSON.stringify(normalizeOrigins(patch.authorizedOrigins));
-    if (patch.redirectUrls)
-      values.redirect_urls = JSON.stringify(validateRedirectUrls(patch.redirectUrls));
-    if (patch.createOrganizationEnabled !== undefined) {
-      values.create_organization_enabled = patch.createOrganizationEnabled ? 1 : 0;
-    }
-    if (patch.slugPattern !== undefined) values.slug_pattern = patch.slugPattern;
-    if (patch.pkceRequired)
-      values.pkce_required = JSON.stringify({ ...current.pkceRequired, ...patch.pkceRequired });
-    if (patch.passwordPolicy)
-      Object.assign(values, passwordPolicyColumns(patch.passwordPolicy, current.passwordPolicy));
-    await updateProjectRow(this.db, projectId, values);
-    this.#cache.delete(current.publicToken);
-    return true;
+  /**
+   * Changes a project's settings; fields left out keep their value. Returns the project as
+   * stored, or null when there is none. Throws a `TypeError` for a value no check would pass,
+   * before anything is written. The row is locked first (its `updated_at` written) so that two
+   * concurrent changes of the PKCE flags or the password policy cannot lose one another's fields.
+   */
+  async update(projectId: string, patch: UpdateProjectInput): Promise<Project | null> {
+    const at = new Date(this.now()).toISOString();
+    const updated = await this.db.transaction().execute(async (trx) => {
+      await updateProjectRow(trx, projectId, { updated_at: at });
+      const row = await projectRow(trx, 'id', projectId);
+      if (!row) return null;
+      const current = toProject(row);
+      const values: Partial<ProjectsTable> = {};
+      if (patch.authorizedOrigins)
+        values.authorized_origins = JSON.stringify(normalizeOrigins(patch.authorizedOrigins));
+      if (patch.redirectUrls)
+        values.redirect_urls = JSON.stringify(validateRedirectUrls(patch.redirectUrls));
+      if (patch.createOrganizationEnabled !== undefined) {
+        values.create_organization_enabled = patch.createOrganizationEnabled ? 1 : 0;
+      }
+      if (patch.slugPattern !== undefined) values.slug_pattern = patch.slugPattern;
+      if (patch.pkceRequired)
+        values.pkce_required = JSON.stringify({ ...current.pkceRequired, ...patch.pkceRequired });
+      if (patch.passwordPolicy)
+        Object.assign(values, passwordPolicyColumns(patch.passwordPolicy, current.passwordPolicy));
+      if (Object.keys(values).length > 0) await updateProjectRow(trx, projectId, values);
+      return toProject({ ...row, ...values });
+    });
+    if (updated) this.#cache.delete(updated.publicToken);
+    return updated;
   }
 
   /** A project by id, or null. */
