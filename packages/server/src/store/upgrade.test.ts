@@ -69,7 +69,7 @@ beforeAll(async () => {
         ),
         active: 1,
         created_at: new Date(now).toISOString(),
-      } as never)
+      })
       .execute();
     Object.assign(seeded, {
       publicToken: project.public_token,
