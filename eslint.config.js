@@ -41,7 +41,7 @@ export default tseslint.config(
     languageOptions: {
       parserOptions: {
         projectService: {
-          allowDefaultProject: ['*.js', '*.mjs', '*.ts', 'scripts/*.mjs'],
+          allowDefaultProject: ['*.js', '*.mjs', '*.ts', 'scripts/*.mjs', 'scripts/*.d.mts'],
         },
         tsconfigRootDir: import.meta.dirname,
       },

@@ -16,20 +16,54 @@ export interface BenchTarget {
   organizationId: string;
   email: string;
   password: string;
+  /** Unused login-link tokens, one per member. */
+  links: string[];
 }
 
-/** Starts `session-server.ts` in a child process (the server gets a core of its own). */
-export async function startBenchServer(): Promise<{ child: ChildProcess; target: BenchTarget }> {
+/**
+ * Starts `session-server.ts` in a child process (the server gets a core of its own). `env` picks
+ * the database (`DATABASE_URL`, `GATEHOUSE_SERVER_KEY`), the login links to make (`LINKS`) or an
+ * unseeded second instance (`SEED=false`, whose target has only its `url`).
+ */
+export async function startBenchServer(
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; target: BenchTarget }> {
   const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'session-server.ts')], {
     stdio: ['ignore', 'pipe', 'inherit'],
     // The pool size a deployment should run with; argon2-rate.ts measures with as many threads.
-    env: { ...process.env, UV_THREADPOOL_SIZE: String(threadPoolSize()) },
+    env: { ...process.env, UV_THREADPOOL_SIZE: String(threadPoolSize()), ...env },
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
     child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
   });
   return { child, target: JSON.parse(line) as BenchTarget };
+}
+
+/** Redeems each login link once (`amount` = the links), as fast as `connections` allow. */
+export function linkLoad(target: BenchTarget, links: string[], connections: number) {
+  let next = 0;
+  return autocannon({
+    url: `${target.url}/sdk/v1/b2b/magic_links/authenticate`,
+    method: 'POST',
+    headers: {
+      authorization: basic(target.publicToken, target.publicToken),
+      'content-type': 'application/json',
+    },
+    connections,
+    amount: links.length,
+    requests: [
+      {
+        setupRequest: (request) => ({
+          ...request,
+          body: JSON.stringify({
+            magic_links_token: links[next++ % links.length],
+            session_duration_minutes: 60,
+          }),
+        }),
+      },
+    ],
+  });
 }
 
 const basic = (user: string, secret: string) =>

@@ -1,7 +1,8 @@
 /**
- * Child process of the server benchmarks: starts Gatehouse on a temporary SQLite database, gives a
- * member a password, signs them in through the real magic-link endpoints, and prints what the load
- * generator needs.
+ * Child process of the server benchmarks: starts Gatehouse on `DATABASE_URL` (a temporary SQLite
+ * database when unset), gives a member a password, signs them in through the real magic-link
+ * endpoints, sends `LINKS` more login links, and prints what the load generator needs. With
+ * `SEED=false` it only starts (a second instance over a seeded database) and prints its URL.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -10,7 +11,8 @@ import { createServer } from '@gatehouse/server';
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
 const app = await createServer({
-  databaseUrl: `sqlite:${join(dir, 'bench.db')}`,
+  databaseUrl: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`,
+  ...(process.env.GATEHOUSE_SERVER_KEY ? { serverKey: process.env.GATEHOUSE_SERVER_KEY } : {}),
   logger: false,
   devInbox: true,
   // The load signs one member in from one address over many connections at once.
@@ -22,55 +24,87 @@ const app = await createServer({
   },
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
-const admin = app.gatehouse;
-const project = await admin.createProject({
-  name: 'bench',
-  environment: 'test',
-  redirectUrls: { login: ['http://localhost:3000/_app'], signup: ['http://localhost:3000/_app'] },
-});
-const org = await admin.createOrganization(project.project_id, {
-  organization_name: 'Bench Corp',
-  organization_slug: 'bench',
-});
-const email = 'load@bench.test';
-const password = 'correct horse battery staple 42!';
-const member = await admin.createMember(project.project_id, org.organization_id, {
-  email_address: email,
-});
-await admin.setMemberPassword(project.project_id, member.member_id, { password });
-
-const auth = `Basic ${Buffer.from(`${project.public_token}:${project.public_token}`).toString('base64')}`;
-const post = async (path: string, body: unknown) => {
-  const response = await fetch(`${address}/sdk/v1${path}`, {
-    method: 'POST',
-    headers: { authorization: auth, 'content-type': 'application/json' },
-    body: JSON.stringify(body),
-  });
-  if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
-  return ((await response.json()) as { data: Record<string, unknown> }).data;
-};
-
-await post('/b2b/magic_links/email/login_or_signup', {
-  email_address: email,
-  organization_id: org.organization_id,
-});
-const [message] = await admin.listOutbox({ limit: 1 });
-const token = new URL(message!.links[0]!).searchParams.get('token');
-const result = await post('/b2b/magic_links/authenticate', {
-  magic_links_token: token,
-  session_duration_minutes: 60 * 24,
-});
-
-process.stdout.write(
-  JSON.stringify({
-    url: address,
-    publicToken: project.public_token,
-    sessionToken: result.session_token,
-    organizationId: org.organization_id,
-    email,
-    password,
-  }) + '\n',
-);
 process.on('SIGTERM', () => {
   void app.close().then(() => process.exit(0));
 });
+if (process.env.SEED === 'false') {
+  process.stdout.write(JSON.stringify({ url: address }) + '\n');
+} else {
+  await seed();
+}
+
+async function seed() {
+  const admin = app.gatehouse;
+  const project = await admin.createProject({
+    name: 'bench',
+    environment: 'test',
+    redirectUrls: { login: ['http://localhost:3000/_app'], signup: ['http://localhost:3000/_app'] },
+  });
+  const org = await admin.createOrganization(project.project_id, {
+    organization_name: 'Bench Corp',
+    organization_slug: 'bench',
+  });
+  const email = 'load@bench.test';
+  const password = 'correct horse battery staple 42!';
+  const member = await admin.createMember(project.project_id, org.organization_id, {
+    email_address: email,
+  });
+  await admin.setMemberPassword(project.project_id, member.member_id, { password });
+
+  const auth = `Basic ${Buffer.from(`${project.public_token}:${project.public_token}`).toString('base64')}`;
+  const post = async (path: string, body: unknown) => {
+    const response = await fetch(`${address}/sdk/v1${path}`, {
+      method: 'POST',
+      headers: { authorization: auth, 'content-type': 'application/json' },
+      body: JSON.stringify(body),
+    });
+    if (!response.ok) throw new Error(`${path}: HTTP ${response.status} ${await response.text()}`);
+    return ((await response.json()) as { data: Record<string, unknown> }).data;
+  };
+
+  await post('/b2b/magic_links/email/login_or_signup', {
+    email_address: email,
+    organization_id: org.organization_id,
+  });
+  const [message] = await admin.listOutbox({ limit: 1 });
+  const token = new URL(message!.links[0]!).searchParams.get('token');
+  const result = await post('/b2b/magic_links/authenticate', {
+    magic_links_token: token,
+    session_duration_minutes: 60 * 24,
+  });
+
+  // Login links for the magic-link benchmark, one per member, each redeemed once by the load.
+  const links: string[] = [];
+  const count = Number(process.env.LINKS ?? 0);
+  for (let i = 0; i < count; i += 100) {
+    await Promise.all(
+      Array.from({ length: Math.min(100, count - i) }, async (_, j) => {
+        const linkEmail = `link-${i + j}@bench.test`;
+        await admin.createMember(project.project_id, org.organization_id, {
+          email_address: linkEmail,
+        });
+        await post('/b2b/magic_links/email/login_or_signup', {
+          email_address: linkEmail,
+          organization_id: org.organization_id,
+        });
+      }),
+    );
+  }
+  for (const message of await admin.listOutbox({ limit: count + 10 })) {
+    if (message.to.startsWith('link-')) {
+      links.push(new URL(message.links[0]!).searchParams.get('token')!);
+    }
+  }
+
+  process.stdout.write(
+    JSON.stringify({
+      url: address,
+      publicToken: project.public_token,
+      sessionToken: result.session_token,
+      organizationId: org.organization_id,
+      email,
+      password,
+      links,
+    }) + '\n',
+  );
+}

@@ -1,88 +1,18 @@
 // Runs the server suite again on a real PostgreSQL: a throwaway cluster (initdb and pg_ctl in a
-// temporary folder, on a free port) that is stopped and removed afterwards. Installs Debian's
-// postgresql when it is missing and this runs as root; otherwise says what to install.
-import { execFileSync, spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdtempSync, readdirSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+// temporary folder, on a free port) that is stopped and removed afterwards.
+import { spawnSync } from 'node:child_process';
+import { startPostgresCluster } from './postgres-cluster.mjs';
 
-const isRoot = typeof process.getuid === 'function' && process.getuid() === 0;
-
-function postgresBin() {
-  const root = '/usr/lib/postgresql';
-  const versions = existsSync(root) ? readdirSync(root).sort((a, b) => Number(b) - Number(a)) : [];
-  const found = versions
-    .map((v) => join(root, v, 'bin'))
-    .find((bin) => existsSync(join(bin, 'initdb')));
-  return found ?? null;
-}
-
-let bin = postgresBin();
-if (!bin) {
-  if (!isRoot) {
-    console.error(
-      'PostgreSQL is missing. Install it with:\n  sudo apt-get update && sudo apt-get install -y postgresql',
-    );
-    process.exit(1);
-  }
-  console.log('Installing Debian postgresql for the PostgreSQL run of the server suite…');
-  const env = { ...process.env, DEBIAN_FRONTEND: 'noninteractive' };
-  execFileSync('apt-get', ['update'], { stdio: 'inherit', env });
-  execFileSync('apt-get', ['install', '-y', '--no-install-recommends', 'postgresql'], {
-    stdio: 'inherit',
-    env,
-  });
-  bin = postgresBin();
-  if (!bin) throw new Error('postgresql installed, but no initdb under /usr/lib/postgresql');
-}
-
-/** Runs a PostgreSQL tool, as the postgres user when this is root (PostgreSQL refuses root). */
-function pg(tool, args) {
-  const command = join(bin, tool);
-  const [file, argv] = isRoot
-    ? ['runuser', ['-u', 'postgres', '--', command, ...args]]
-    : [command, args];
-  execFileSync(file, argv, { stdio: ['ignore', 'ignore', 'inherit'] });
-}
-
-async function freePort() {
-  const probe = createServer();
-  await new Promise((resolve) => probe.listen(0, '127.0.0.1', resolve));
-  const { port } = probe.address();
-  await new Promise((resolve) => probe.close(resolve));
-  return port;
-}
-
-const dir = mkdtempSync(join(tmpdir(), 'gatehouse-pg-'));
-chmodSync(dir, 0o777);
-const data = join(dir, 'data');
-const port = await freePort();
+const cluster = await startPostgresCluster();
 let status;
 try {
-  pg('initdb', ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync']);
-  pg('pg_ctl', [
-    '-D',
-    data,
-    '-w',
-    '-l',
-    join(dir, 'log'),
-    '-o',
-    `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c max_connections=300 -c fsync=off -c synchronous_commit=off`,
-    'start',
-  ]);
-  console.log(`PostgreSQL on 127.0.0.1:${port}: running the server suite against it.`);
+  console.log(`PostgreSQL at ${cluster.url}: running the server suite against it.`);
   const run = spawnSync('npx', ['vitest', 'run', '--project', 'server'], {
     stdio: 'inherit',
-    env: { ...process.env, TEST_DATABASE_URL: `postgres://postgres@127.0.0.1:${port}/postgres` },
+    env: { ...process.env, TEST_DATABASE_URL: cluster.url },
   });
   status = run.status ?? 1;
 } finally {
-  try {
-    pg('pg_ctl', ['-D', data, '-m', 'immediate', 'stop']);
-  } catch {
-    // Already down: nothing to stop.
-  }
-  rmSync(dir, { recursive: true, force: true });
+  cluster.stop();
 }
 process.exit(status ?? 1);

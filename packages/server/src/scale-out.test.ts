@@ -129,6 +129,35 @@ describe('two instances over one database', () => {
     expect(successes(statuses)).toBe(1);
   });
 
+  it('signs many in at once while the signing keyring is due for a check', async () => {
+    // More sign-ins at once than PostgreSQL connections in the pool, each signing a JWT inside
+    // its transaction while the keyring is stale: none may wait for a second connection.
+    const emails = Array.from({ length: 40 }, (_, i) => `crowd-${i}@acme.test`);
+    const tokens: string[] = [];
+    for (const email of emails) {
+      await h.admin.createMember(h.project.project_id, h.org.organization_id, {
+        email_address: email,
+      });
+      expectOk(
+        await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
+          body: { email_address: email, organization_id: h.org.organization_id },
+        }),
+      );
+      tokens.push(await h.lastToken(email));
+    }
+    h.clock.advance(11_000);
+    expectOk(await h.call(ENDPOINTS.rotateSigningKey, { body: {} }));
+    // Past the retired key's retention: every instance's keyring now wants a fresh read.
+    h.clock.advance(7 * 60_000);
+    const statuses = await race(tokens.length, (i) =>
+      h.call(ENDPOINTS.magicLinksAuthenticate, {
+        body: { magic_links_token: tokens[i] ?? '', session_duration_minutes: 60 },
+        ...on(i),
+      }),
+    );
+    expect(statuses.every((s) => s === 200)).toBe(true);
+  });
+
   it('counts e-mail sends to one address across both instances', async () => {
     const send = (i: number) =>
       h.call(ENDPOINTS.magicLinksLoginOrSignup, {

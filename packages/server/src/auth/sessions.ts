@@ -139,9 +139,16 @@ export interface SessionTouch {
 }
 
 /**
+ * How finely `last_accessed_at` (and an expiry moved by a refresh) is kept: a refresh within
+ * 30 seconds of the last recorded one, moving the expiry by less, does not write.
+ */
+export const ACCESS_RESOLUTION_MS = 30_000;
+
+/**
  * Records an access: `last_accessed_at` moves to now; a duration resets the expiry to now + N
  * minutes, capped by the absolute lifetime counted from `started_at`; new factors are merged in
- * (a later factor of the same type replaces the earlier one).
+ * (a later factor of the same type replaces the earlier one). Within {@link ACCESS_RESOLUTION_MS}
+ * of the last recorded access, a refresh that changes nothing else writes nothing.
  */
 export async function touchSession(
   db: Db,
@@ -168,6 +175,13 @@ export async function touchSession(
             mergeFactors(JSON.parse(row.factors) as AuthenticationFactor[], newFactors),
           ),
   };
+  // A refresh that changes nothing but the access time within its resolution writes nothing:
+  // on PostgreSQL every write is a commit to wait for, and refreshes are the hottest call.
+  const settled =
+    updated.factors === row.factors &&
+    Math.abs(Date.parse(updated.expires_at) - Date.parse(row.expires_at)) < ACCESS_RESOLUTION_MS &&
+    now - Date.parse(row.last_accessed_at) < ACCESS_RESOLUTION_MS;
+  if (settled) return row;
   await updateSessionAccess(db, {
     id: row.id,
     lastAccessedAt: updated.last_accessed_at,

@@ -70,12 +70,27 @@ export class SigningKeys {
     private readonly now: () => number,
   ) {}
 
-  /** The key that signs: the newest one, created on first start. */
+  /**
+   * The key that signs: the newest one, created on first start. JWTs are signed inside sign-in
+   * transactions, which hold a database connection: this never waits for another one once the
+   * keyring is loaded (at start). A stale keyring is returned as it is while a check runs in the
+   * background, so a rotation elsewhere is picked up within a few seconds.
+   */
   async active(): Promise<ActiveKey> {
-    return (await this.#current()).active;
+    const keyring = this.#keyring;
+    if (!keyring) return (await this.#current()).active;
+    if (this.#stale(keyring)) {
+      this.#current().catch(() => {
+        // The next call tries again; the current key keeps signing meanwhile.
+      });
+    }
+    return keyring.active;
   }
 
-  /** The public keys as a JWKS document: the active key and those retired too recently to drop. */
+  /**
+   * The public keys as a JWKS document: the active key and those retired too recently to drop.
+   * Not for use inside a transaction (it may read the keyring again).
+   */
   async jwks(): Promise<{ keys: JWK[] }> {
     return (await this.#current()).jwks;
   }
@@ -135,30 +150,36 @@ export class SigningKeys {
     return { kid: created.id, created_at: created.created_at, retired_at: null };
   }
 
-  /** Forgets the cached keyring (a rotation elsewhere, a test). */
+  /** Reads the keyring again now (after a rotation here, or on meeting an unknown key). */
   async #reload(): Promise<Keyring> {
-    this.#keyring = null;
-    return this.#current();
+    this.#keyring = await this.#load();
+    return this.#keyring;
   }
 
+  #stale(keyring: Keyring): boolean {
+    return Date.now() - keyring.checkedAt >= KEYRING_CHECK_MS || this.now() >= keyring.nextExpiry;
+  }
+
+  /** The keyring, checked against the database when stale; concurrent callers share one check. */
   async #current(): Promise<Keyring> {
     const keyring = this.#keyring;
-    if (keyring && Date.now() - keyring.checkedAt < KEYRING_CHECK_MS) {
-      if (this.now() < keyring.nextExpiry) return keyring;
-    } else if (keyring && this.now() < keyring.nextExpiry) {
-      // The version check: one indexed read of the newest key's id.
-      const newest = await this.#newestId();
-      if (newest === keyring.active.kid) {
-        keyring.checkedAt = Date.now();
-        return keyring;
-      }
-    }
-    // Concurrent callers share one load.
-    this.#loading ??= this.#load().finally(() => {
+    if (keyring && !this.#stale(keyring)) return keyring;
+    this.#loading ??= this.#refresh(keyring).finally(() => {
       this.#loading = null;
     });
     this.#keyring = await this.#loading;
     return this.#keyring;
+  }
+
+  async #refresh(keyring: Keyring | null): Promise<Keyring> {
+    if (keyring && this.now() < keyring.nextExpiry) {
+      // The version check: one indexed read of the newest key's id.
+      if ((await this.#newestId()) === keyring.active.kid) {
+        keyring.checkedAt = Date.now();
+        return keyring;
+      }
+    }
+    return this.#load();
   }
 
   async #newestId(): Promise<string | undefined> {

@@ -33,6 +33,30 @@ describe('sessions/authenticate', () => {
     );
   });
 
+  it('records accesses to 30 seconds: a refresh sooner than that writes nothing', async () => {
+    const login = await h.login();
+    const stored = () =>
+      h.db
+        .selectFrom('sessions')
+        .select(['last_accessed_at', 'expires_at'])
+        .where('id', '=', login.member_session.member_session_id)
+        .executeTakeFirstOrThrow();
+    const before = await stored();
+    h.clock.advance(10_000);
+    const soon = expectOk(await authenticate(login.session_token));
+    expect(await stored()).toEqual(before);
+    expect(soon.member_session.last_accessed_at).toBe(login.member_session.last_accessed_at);
+    h.clock.advance(25_000);
+    const later = expectOk(await authenticate(login.session_token));
+    expect(Date.parse(later.member_session.last_accessed_at)).toBe(h.clock.now);
+    expect((await stored()).last_accessed_at).toBe(later.member_session.last_accessed_at);
+    // A new expiry is always written.
+    const longer = expectOk(
+      await authenticate(login.session_token, { session_duration_minutes: 600 }),
+    );
+    expect((await stored()).expires_at).toBe(longer.member_session.expires_at);
+  });
+
   it('resets the expiry when a duration is given, within bounds', async () => {
     const login = await h.login();
     const res = await authenticate(login.session_token, { session_duration_minutes: 600 });

@@ -1,0 +1,4 @@
+/** A throwaway PostgreSQL cluster (see postgres-cluster.mjs). */
+export function startPostgresCluster(options?: {
+  durable?: boolean;
+}): Promise<{ url: string; stop: () => void }>;
