@@ -208,6 +208,11 @@ export interface ProjectSettings {
     /** LUDS: the minimum length in characters. */
     luds_minimum_count: number;
   };
+  /**
+   * The absolute lifetime of the project's sessions in minutes, from sign-in; null when the
+   * server's `SESSION_MAX_LIFETIME_MINUTES` applies.
+   */
+  session_max_lifetime_minutes: number | null;
 }
 
 /** Management API: the calling project's settings. */

@@ -67,6 +67,13 @@ export const projectSettingsFields = z
       })
       .strict()
       .optional(),
+    session_max_lifetime_minutes: z
+      .number()
+      .int('must be an integer')
+      .min(5, 'must be at least 5')
+      .max(525_600, 'must be at most 525600 (a year)')
+      .nullable()
+      .optional(),
   })
   .strict();
 

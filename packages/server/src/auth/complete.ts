@@ -17,6 +17,7 @@ import { consumeIntermediateSession, createIntermediateSession } from './interme
 import { factorsFor, isSecondFactor } from './factor-scope.js';
 import { chosenMfaMethod } from './mfa-policy.js';
 import {
+  sessionLifetime,
   createSession,
   mergeFactors,
   signSessionJwt,
@@ -176,7 +177,7 @@ export async function completeAuthentication(
   let row: SessionsTable;
   let token: string;
   const presented = input.presented;
-  const maxLifetimeMinutes = ctx.config.sessionMaxLifetimeMinutes;
+  const maxLifetimeMinutes = sessionLifetime(ctx, project);
   if (
     presented &&
     presented.row.member_id === member.member_id &&

@@ -139,6 +139,16 @@ export interface SessionTouch {
 }
 
 /**
+ * The absolute lifetime of a project's sessions in minutes: the project's own, else the server's.
+ *
+ * @example
+ * touchSession(db, row, now, { maxLifetimeMinutes: sessionLifetime(ctx, project) });
+ */
+export function sessionLifetime(ctx: Context, project: Project): number {
+  return project.sessionMaxLifetimeMinutes ?? ctx.config.sessionMaxLifetimeMinutes;
+}
+
+/**
  * How finely `last_accessed_at` (and an expiry moved by a refresh) is kept: a refresh within
  * 30 seconds of the last recorded one, moving the expiry by less, does not write.
  */

@@ -72,9 +72,12 @@ describe('gatehouse project update', () => {
       '2',
       '--password-luds-minimum-count',
       '14',
+      '--session-max-lifetime-minutes',
+      '720',
     );
     expect([updated.code, updated.stderr]).toEqual([0, '']);
     expect(updated.stdout).toContain('Project updated.');
+    expect(field(updated.stdout, 'session_max_lifetime_minutes')).toBe('720');
     expect(field(updated.stdout, 'authorized_origins')).toBe(
       'https://app.example.com https://admin.example.com',
     );

@@ -77,6 +77,12 @@ function describeSettings(p: ProjectSettings): string {
     ['password_policy', p.password_policy.strength_policy],
     ['password_luds_complexity', String(p.password_policy.luds_complexity)],
     ['password_luds_minimum_count', String(p.password_policy.luds_minimum_count)],
+    [
+      'session_max_lifetime_minutes',
+      p.session_max_lifetime_minutes === null
+        ? '(the server’s SESSION_MAX_LIFETIME_MINUTES)'
+        : String(p.session_max_lifetime_minutes),
+    ],
   ];
   const width = Math.max(...lines.map(([key]) => key.length)) + 2;
   return lines.map(([key, value]) => `${`${key}:`.padEnd(width)}${value}\n`).join('');
@@ -129,14 +135,16 @@ export const projectUpdate = defineCommand({
     '[--pkce-required-for-sso true|false] [--authorized-origin URL]… [--clear-authorized-origins] ' +
     `[--redirect-url [${REDIRECT_URL_KINDS.join('|')}=]URL]… ` +
     '[--create-organization-enabled true|false] [--password-policy none|zxcvbn|luds] ' +
-    '[--password-luds-complexity N] [--password-luds-minimum-count N]',
+    '[--password-luds-complexity N] [--password-luds-minimum-count N] ' +
+    '[--session-max-lifetime-minutes N|default]',
   description:
     'Changes a project’s settings with the checks of PUT /v1/b2b/project, all or nothing: what ' +
     'is not given stays. The --authorized-origin values replace the stored list ' +
     '(--clear-authorized-origins empties it). Each --redirect-url KIND=URL is allowed for that ' +
     'kind, a bare URL for login, signup and discovery; the kinds given replace their lists, the ' +
     'first URL of each being its default, and the others stay. --slug-pattern none removes the ' +
-    'pattern. Session lifetimes are server-wide: see SESSION_MAX_LIFETIME_MINUTES.',
+    'pattern. --session-max-lifetime-minutes caps how long a session lives from sign-in (5 to ' +
+    '525600); default hands it back to the server’s SESSION_MAX_LIFETIME_MINUTES.',
   options: {
     project: option('ID', 'The project').required(),
     'slug-pattern': option('URL|none', 'The organization URL pattern, with {{slug}}'),
@@ -158,6 +166,9 @@ export const projectUpdate = defineCommand({
     }),
     'password-luds-minimum-count': option('N', 'LUDS: minimum length, 1 to 256', {
       parse: wholeNumber,
+    }),
+    'session-max-lifetime-minutes': option('N|default', 'Sessions end this long after sign-in', {
+      parse: (raw, flag) => (raw === 'default' ? null : wholeNumber(raw, flag)),
     }),
   },
   environment: DATABASE_SETTINGS,
@@ -187,6 +198,7 @@ export const projectUpdate = defineCommand({
         ...(values['clear-authorized-origins'] && { authorized_origins: [] }),
         ...(Object.keys(redirects).length > 0 && { redirect_urls: redirects }),
         create_organization_enabled: values['create-organization-enabled'],
+        session_max_lifetime_minutes: values['session-max-lifetime-minutes'],
         ...((policy ?? complexity ?? minimum) !== undefined && {
           password_policy: {
             strength_policy: policy ?? project.passwordPolicy.strength_policy,

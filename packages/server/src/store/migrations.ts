@@ -449,6 +449,16 @@ const signingKeyRotation: Migration = {
   },
 };
 
+// A project may cap its sessions' lifetime below (or above) the server-wide default.
+const projectSessionLifetime: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('projects')
+      .addColumn('session_max_lifetime_minutes', 'integer')
+      .execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -460,6 +470,7 @@ const migrations: Record<string, Migration> = {
   '0008_oauth': oauth,
   '0009_oauth_browser_binding': oauthBrowserBinding,
   '0010_signing_key_rotation': signingKeyRotation,
+  '0011_project_session_lifetime': projectSessionLifetime,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -24,6 +24,8 @@ export interface ProjectsTable {
   password_policy: 'none' | 'zxcvbn' | 'luds';
   luds_complexity: number;
   luds_minimum_count: number;
+  /** The absolute lifetime of this project's sessions in minutes; null for the server's. */
+  session_max_lifetime_minutes: number | null;
 }
 
 export interface SecretsTable {

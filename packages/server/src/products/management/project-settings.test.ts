@@ -48,6 +48,7 @@ describe('GET /v1/b2b/project', () => {
       },
       create_organization_enabled: true,
       password_policy: { strength_policy: 'zxcvbn', luds_complexity: 3, luds_minimum_count: 8 },
+      session_max_lifetime_minutes: null,
     });
     expect(res.text).not.toContain(h.project.secret);
   });
@@ -175,6 +176,8 @@ describe('PUT /v1/b2b/project', () => {
       [{ password_policy: { luds_complexity: 2 } }, 'invalid_request', /strength_policy/],
       [{ redirect_urls: { logout: ['https://a.example/'] } }, 'invalid_request', /logout/],
       [{ session_lifetime: 60 }, 'invalid_request', /session_lifetime/],
+      [{ session_max_lifetime_minutes: 4 }, 'invalid_request', /session_max_lifetime_minutes/],
+      [{ session_max_lifetime_minutes: 90.5 }, 'invalid_request', /session_max_lifetime_minutes/],
       // Semantics.
       [{ slug_pattern: 'https://app.example/login' }, 'invalid_request', /\{\{slug\}\}/],
       [{ slug_pattern: 'https://{{slug}}/{{slug}}' }, 'invalid_request', /exactly once/],
@@ -213,6 +216,30 @@ describe('PUT /v1/b2b/project', () => {
       );
     }
     expect(await read()).toEqual(before);
+  });
+
+  it("caps the project's sessions by its own lifetime, and hands it back to the server's", async () => {
+    const set = await put({ session_max_lifetime_minutes: 60 });
+    expect(set.status).toBe(200);
+    expect((await read()).session_max_lifetime_minutes).toBe(60);
+    h.clock.advance(10_000); // past the short project cache
+    const login = await h.login();
+    const started = Date.parse(login.member_session.started_at);
+    const refreshed = expectOk(
+      await h.call(ENDPOINTS.sessionsAuthenticate, {
+        token: login.session_token,
+        body: { session_duration_minutes: 600 },
+      }),
+    );
+    expect(Date.parse(refreshed.member_session.expires_at)).toBe(started + 60 * 60_000);
+    h.clock.advance(61 * 60_000);
+    const ended = await h.call(ENDPOINTS.sessionsAuthenticate, {
+      token: login.session_token,
+      body: {},
+    });
+    expect(ended.status).toBe(404);
+    expect((await put({ session_max_lifetime_minutes: null })).status).toBe(200);
+    expect((await read()).session_max_lifetime_minutes).toBeNull();
   });
 
   it('is all or nothing: valid fields are not stored beside a refused one', async () => {

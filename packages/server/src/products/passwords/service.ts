@@ -20,7 +20,7 @@ import {
   type PresentedSession,
 } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
-import { touchSession } from '../../auth/sessions.js';
+import { sessionLifetime, touchSession } from '../../auth/sessions.js';
 import { isSupportedHash, savePassword, storedPassword, upgradePasswordHash } from './store.js';
 import { passwordFactor } from './factors.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
@@ -224,7 +224,7 @@ export async function resetBySession(
     );
     await forgetGuesses(ctx, trx, member.member_id);
     const row = await touchSession(trx, session.row, now, {
-      maxLifetimeMinutes: ctx.config.sessionMaxLifetimeMinutes,
+      maxLifetimeMinutes: sessionLifetime(ctx, project),
     });
     const updated = { ...member, member_password_id: passwordId };
     return fullSession(ctx, project, organization, updated, row, session.token);

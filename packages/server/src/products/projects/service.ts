@@ -35,6 +35,8 @@ export interface Project {
   slugPattern: string | null;
   pkceRequired: PkceRequired;
   passwordPolicy: PasswordPolicy;
+  /** The absolute lifetime of the project's sessions in minutes; null for the server's. */
+  sessionMaxLifetimeMinutes: number | null;
 }
 
 /** A password policy setting: LUDS numbers left out keep their value (default 3 classes, 8 characters). */
@@ -54,6 +56,8 @@ export interface CreateProjectInput {
   slugPattern?: string | null;
   pkceRequired?: Partial<PkceRequired>;
   passwordPolicy?: PasswordPolicyInput;
+  /** Null (the default) leaves it to the server's `sessionMaxLifetimeMinutes`. */
+  sessionMaxLifetimeMinutes?: number | null;
 }
 
 /** Input of {@link ProjectService.update}. */
@@ -92,6 +96,7 @@ function toProject(row: ProjectsTable): Project {
       luds_complexity: row.luds_complexity,
       luds_minimum_count: row.luds_minimum_count,
     },
+    sessionMaxLifetimeMinutes: row.session_max_lifetime_minutes ?? null,
   };
 }
 
@@ -177,6 +182,10 @@ export class ProjectService {
           input.passwordPolicy ?? DEFAULT_PASSWORD_POLICY,
           DEFAULT_PASSWORD_POLICY,
         ),
+        // Written only when set, so a project can still be made on an older schema (upgrades).
+        ...(input.sessionMaxLifetimeMinutes != null && {
+          session_max_lifetime_minutes: input.sessionMaxLifetimeMinutes,
+        }),
         created_at: at,
         updated_at: at,
       },
@@ -211,6 +220,8 @@ export class ProjectService {
         values.pkce_required = JSON.stringify({ ...current.pkceRequired, ...patch.pkceRequired });
       if (patch.passwordPolicy)
         Object.assign(values, passwordPolicyColumns(patch.passwordPolicy, current.passwordPolicy));
+      if (patch.sessionMaxLifetimeMinutes !== undefined)
+        values.session_max_lifetime_minutes = patch.sessionMaxLifetimeMinutes;
       if (Object.keys(values).length > 0) await updateProjectRow(trx, projectId, values);
       return toProject({ ...row, ...values });
     });

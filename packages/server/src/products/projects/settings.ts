@@ -35,6 +35,7 @@ export function projectSettings(project: Project): ProjectSettings {
     redirect_urls: redirects,
     create_organization_enabled: project.createOrganizationEnabled,
     password_policy: { ...project.passwordPolicy },
+    session_max_lifetime_minutes: project.sessionMaxLifetimeMinutes,
   };
 }
 
@@ -160,6 +161,9 @@ export function settingsChange(
         luds_minimum_count: policy.luds_minimum_count,
       }),
     };
+  }
+  if (patch.session_max_lifetime_minutes !== undefined) {
+    change.sessionMaxLifetimeMinutes = patch.session_max_lifetime_minutes;
   }
   return change;
 }

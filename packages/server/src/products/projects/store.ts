@@ -1,11 +1,12 @@
 /** The projects product's store: projects and their secret keys. */
+import type { Insertable } from 'kysely';
 import type { Db } from '../../context.js';
 import type { ProjectsTable, SecretsTable } from '../../store/schema.js';
 
 /** Inserts a project with its first secret key, in one transaction. */
 export async function insertProject(
   db: Db,
-  project: ProjectsTable,
+  project: Insertable<ProjectsTable>,
   secret: SecretsTable,
 ): Promise<void> {
   await db.transaction().execute(async (trx) => {

@@ -9,6 +9,7 @@ import { fail, type Failure } from '../../result.js';
 import { fullSession, type FullSession, type PresentedSession } from '../../auth/complete.js';
 import { endMemberSessions } from '../../auth/revocation.js';
 import {
+  sessionLifetime,
   findLiveSession,
   findLiveSessionById,
   revokeSession,
@@ -37,7 +38,7 @@ export async function authenticateSession(
   const now = ctx.now();
   const row = await touchSession(ctx.db, session.row, now, {
     durationMinutes,
-    maxLifetimeMinutes: ctx.config.sessionMaxLifetimeMinutes,
+    maxLifetimeMinutes: sessionLifetime(ctx, project),
   });
   // A session started before the lifetime was lowered can end at this very refresh.
   if (row.expires_at <= isoAt(now)) return fail('session_not_found', DEAD);
