@@ -72,3 +72,21 @@ test('an unknown organization slug shows the organization error', async () => {
     .waitFor();
   await page.close();
 });
+
+test('the organization page finds its organization by either host name, and says nothing of signing out', async () => {
+  const port = new URL(env.demo.url).port;
+  for (const host of ['127.0.0.1', 'localhost']) {
+    const context = await env.browser.newContext();
+    const page = await context.newPage();
+    await page.goto(`http://${host}:${port}/_app/org/acme`);
+    await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+    await page.getByRole('button', { name: 'Continue with email' }).waitFor();
+    expect(await page.locator('#session-status').textContent()).toBe('Not signed in');
+    // Not even hidden: the header's text says only that nobody is signed in.
+    const header = (await page.locator('nav').textContent()) ?? '';
+    expect(header).toContain('Not signed in');
+    expect(header).not.toContain('Sign out');
+    expect(header).not.toContain('Account');
+    await context.close();
+  }
+});

@@ -33,6 +33,8 @@ const account = document.getElementById('account-link');
 const widgetConfig = {
   products: ['emailMagicLinks', 'passwords', 'sso'].concat(cfg.oauthProviders.length ? ['oauth'] : []),
   authFlowType: cfg.passwordReset ? 'passwordReset' : cfg.slug ? 'organization' : 'discovery',
+  // The page knows its organization from its own route, whatever host name it was opened by.
+  ...(cfg.slug ? { organizationSlug: cfg.slug } : {}),
   sessionOptions: { sessionDurationMinutes: 60 },
   emailMagicLinksOptions: {
     loginRedirectURL: here,
@@ -64,8 +66,11 @@ function render() {
     if (signedIn) mountWidget();
   }
   signedIn = Boolean(state);
+  // Signed out, the links are not just hidden but absent from the page's text.
   signOut.hidden = !state;
+  signOut.textContent = state ? 'Sign out' : '';
   account.hidden = !state;
+  account.textContent = state ? 'Account' : '';
 }
 signOut.addEventListener('click', () => {
   signOut.disabled = true;
@@ -83,8 +88,8 @@ export const APP_PAGE_INLINE_SCRIPTS: readonly string[] = [HOST_SCRIPT];
 export function renderAppPage(options: AppPageOptions): string {
   const header = `<nav>
 <span id="session-status" role="status" aria-live="polite">Not signed in</span>
-<a id="account-link" href="/account" hidden>Account</a>
-<button id="sign-out" class="link" type="button" hidden>Sign out</button>
+<a id="account-link" href="/account" hidden></a>
+<button id="sign-out" class="link" type="button" hidden></button>
 <a href="/_dev/inbox" target="_blank" rel="noopener">Dev inbox</a>
 </nav>`;
   const config = {

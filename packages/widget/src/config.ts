@@ -46,6 +46,11 @@ export type AuthFlowType = 'organization' | 'discovery' | 'passwordReset';
 export interface WidgetConfig {
   products: Product[];
   authFlowType: AuthFlowType;
+  /**
+   * The organization flow's organization, for a page that knows it (from its own route, say).
+   * Without it the slug is read from the page URL by the project's slug pattern.
+   */
+  organizationSlug?: string;
   sessionOptions?: { sessionDurationMinutes?: number };
   emailMagicLinksOptions?: {
     loginRedirectURL?: string;
@@ -97,6 +102,7 @@ export interface ResolvedOAuthProvider {
 export interface ResolvedConfig {
   products: readonly Product[];
   authFlowType: AuthFlowType;
+  organizationSlug: string | null;
   sessionDurationMinutes: number;
   /** Password login and reset by e-mail fall back to 30 minutes rather than 60 (docs/widget.md §9). */
   passwordSessionDurationMinutes: number;
@@ -148,6 +154,7 @@ export function resolveConfig(config: WidgetConfig): ResolvedConfig {
   return {
     products: config.products.filter((p, i, all) => all.indexOf(p) === i),
     authFlowType: config.authFlowType,
+    organizationSlug: config.organizationSlug?.trim() || null,
     sessionDurationMinutes:
       config.sessionOptions?.sessionDurationMinutes ?? DEFAULT_SESSION_DURATION_MINUTES,
     passwordSessionDurationMinutes:

@@ -13,11 +13,16 @@ export { chooseDiscoveredOrganization, createOrganization } from './discovery.js
 export { startOAuth, startSso } from './redirects.js';
 export { authenticateUrlToken } from './tokens.js';
 
-/** Finds the organization of the organization flow by the slug in the page URL. */
+/**
+ * Finds the organization of the organization flow: the slug the page gave, else the one in the
+ * page URL by the project's slug pattern.
+ */
 export async function lookUpOrganization(ctx: EffectContext): Promise<void> {
-  const { slugPattern } = await ctx.client.bootstrap();
-  const pageUrl = ctx.env.location.origin + ctx.env.location.pathname;
-  const slug = slugFromUrl(slugPattern, pageUrl);
+  let slug = ctx.config.organizationSlug;
+  if (slug === null) {
+    const { slugPattern } = await ctx.client.bootstrap();
+    slug = slugFromUrl(slugPattern, ctx.env.location.origin + ctx.env.location.pathname);
+  }
   if (!slug) {
     ctx.dispatch({ type: 'ORGANIZATION_NOT_FOUND' });
     return;

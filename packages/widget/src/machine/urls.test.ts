@@ -48,8 +48,20 @@ describe('slugFromUrl', () => {
     const pattern = 'https://app.example.com/{{slug}}/login';
     expect(slugFromUrl(pattern, 'https://app.example.com/acme/login')).toBe('acme');
     expect(slugFromUrl(pattern, 'https://app.example.com/acme/other')).toBeNull();
-    expect(slugFromUrl(pattern, 'https://appxexample.com/acme/login')).toBeNull();
     expect(slugFromUrl('/orgs/{{slug}}', 'http://localhost:3000/orgs/umbrella')).toBe('umbrella');
+  });
+
+  it('compares the path alone when the slug is in the path, whatever the host', () => {
+    const pattern = 'http://localhost:3000/_app/org/{{slug}}';
+    expect(slugFromUrl(pattern, 'http://127.0.0.1:3000/_app/org/acme')).toBe('acme');
+    expect(slugFromUrl(pattern, 'https://gatehouse.lan/_app/org/acme')).toBe('acme');
+    expect(slugFromUrl(pattern, 'http://127.0.0.1:3000/_app/acme')).toBeNull();
+  });
+
+  it('compares the whole URL when the slug is in the host name', () => {
+    const pattern = 'https://{{slug}}.app.example.com/login';
+    expect(slugFromUrl(pattern, 'https://acme.app.example.com/login')).toBe('acme');
+    expect(slugFromUrl(pattern, 'https://acme.other.example.com/login')).toBeNull();
   });
 
   it('finds no slug without a pattern or a placeholder', () => {

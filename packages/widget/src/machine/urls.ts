@@ -65,18 +65,28 @@ function escapeRegExp(text: string): string {
   return text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
 }
 
+/** The scheme and host of an absolute URL pattern (`https://app.example.com`), or ''. */
+const ORIGIN = /^[a-z][a-z0-9+.-]*:\/\/[^/]*/i;
+
 /**
  * The organization slug in a page URL, by the bootstrap slug pattern (`{{slug}}` becomes `(.+)`,
  * matched unanchored against the URL without its query). The rest of the pattern is literal text.
+ * When the slug sits in the path, only the path is compared: the same page reached by another
+ * host name (`127.0.0.1` for `localhost`, a proxy, a LAN address) finds its organization too. A
+ * slug in the host name (`https://{{slug}}.app.example.com`) is matched on the whole URL.
  *
  * @example
  * slugFromUrl('https://app.example.com/{{slug}}/login', 'https://app.example.com/acme/login'); // 'acme'
  */
 export function slugFromUrl(pattern: string | null, pageUrl: string): string | null {
-  if (!pattern) return null;
-  const source = pattern.split('{{slug}}').map(escapeRegExp).join('(.+)');
-  if (source === escapeRegExp(pattern)) return null;
-  const match = new RegExp(source).exec(pageUrl);
+  if (!pattern?.includes('{{slug}}')) return null;
+  const origin = ORIGIN.exec(pattern)?.[0] ?? '';
+  const [target, text] =
+    origin !== '' && !origin.includes('{{slug}}')
+      ? [pageUrl.replace(ORIGIN, ''), pattern.slice(origin.length)]
+      : [pageUrl, pattern];
+  const source = text.split('{{slug}}').map(escapeRegExp).join('(.+)');
+  const match = new RegExp(source).exec(target);
   return match?.[1] ?? null;
 }
 

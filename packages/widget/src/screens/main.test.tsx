@@ -125,6 +125,15 @@ describe('Main in the organization flow', () => {
     ]);
   });
 
+  it('looks up the slug the page gives, whatever its URL', async () => {
+    const { client } = renderWidget(
+      { ...config, organizationSlug: 'umbrella' },
+      { pageUrl: 'http://127.0.0.1:3000/anywhere', prepare: withOrganization() },
+    );
+    expect(await screen.findByRole('heading', { name: 'Continue to Acme' })).toBeTruthy();
+    expect(client.callsTo('organization.getBySlug')).toEqual([{ organization_slug: 'umbrella' }]);
+  });
+
   it('shows only what a restricting organization allows', async () => {
     const { container } = renderWidget(config, {
       prepare: withOrganization(
