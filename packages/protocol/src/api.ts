@@ -213,6 +213,8 @@ export interface ProjectSettings {
    * server's `SESSION_MAX_LIFETIME_MINUTES` applies.
    */
   session_max_lifetime_minutes: number | null;
+  /** Whether the widget shows its 'Powered by Gatehouse' line (bootstrap's watermark flag). */
+  display_watermark: boolean;
 }
 
 /** Management API: the calling project's settings. */

@@ -26,6 +26,7 @@ import { initialState, type StartContext } from './machine/state.js';
 import { createMachineStore } from './machine/store.js';
 import { readResetToken, readUrlToken } from './machine/urls.js';
 import { Spinner } from './parts/spinner.js';
+import { format } from './messages/en.js';
 import { SCREEN_COMPONENTS } from './screens/registry.js';
 import { themeVariables, type WidgetStyles } from './theme.js';
 import { WidgetProvider, type WidgetActions, type WidgetContextValue } from './widget-context.js';
@@ -248,6 +249,7 @@ export function WidgetApp({
           <Screen />
         </Suspense>
       </WidgetProvider>
+      {state.bootstrap.displayWatermark && <p className="gh-watermark">{format('watermark')}</p>}
       {toastTarget ? createPortal(toaster, toastTarget) : toaster}
     </div>
   );

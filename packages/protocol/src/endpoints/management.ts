@@ -74,6 +74,7 @@ export const projectSettingsFields = z
       .max(525_600, 'must be at most 525600 (a year)')
       .nullable()
       .optional(),
+    display_watermark: z.boolean().optional(),
   })
   .strict();
 

@@ -83,6 +83,7 @@ function describeSettings(p: ProjectSettings): string {
         ? '(the server’s SESSION_MAX_LIFETIME_MINUTES)'
         : String(p.session_max_lifetime_minutes),
     ],
+    ['display_watermark', String(p.display_watermark)],
   ];
   const width = Math.max(...lines.map(([key]) => key.length)) + 2;
   return lines.map(([key, value]) => `${`${key}:`.padEnd(width)}${value}\n`).join('');
@@ -136,7 +137,7 @@ export const projectUpdate = defineCommand({
     `[--redirect-url [${REDIRECT_URL_KINDS.join('|')}=]URL]… ` +
     '[--create-organization-enabled true|false] [--password-policy none|zxcvbn|luds] ' +
     '[--password-luds-complexity N] [--password-luds-minimum-count N] ' +
-    '[--session-max-lifetime-minutes N|default]',
+    '[--session-max-lifetime-minutes N|default] [--display-watermark true|false]',
   description:
     'Changes a project’s settings with the checks of PUT /v1/b2b/project, all or nothing: what ' +
     'is not given stays. The --authorized-origin values replace the stored list ' +
@@ -170,6 +171,7 @@ export const projectUpdate = defineCommand({
     'session-max-lifetime-minutes': option('N|default', 'Sessions end this long after sign-in', {
       parse: (raw, flag) => (raw === 'default' ? null : wholeNumber(raw, flag)),
     }),
+    'display-watermark': trueFalse("Whether the widget shows 'Powered by Gatehouse'"),
   },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
@@ -199,6 +201,7 @@ export const projectUpdate = defineCommand({
         ...(Object.keys(redirects).length > 0 && { redirect_urls: redirects }),
         create_organization_enabled: values['create-organization-enabled'],
         session_max_lifetime_minutes: values['session-max-lifetime-minutes'],
+        display_watermark: values['display-watermark'],
         ...((policy ?? complexity ?? minimum) !== undefined && {
           password_policy: {
             strength_policy: policy ?? project.passwordPolicy.strength_policy,

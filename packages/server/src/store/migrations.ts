@@ -459,6 +459,16 @@ const projectSessionLifetime: Migration = {
   },
 };
 
+// A project may have the widget show a 'Powered by Gatehouse' line.
+const projectWatermark: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .alterTable('projects')
+      .addColumn('display_watermark', 'integer', (c) => c.notNull().defaultTo(0))
+      .execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -471,6 +481,7 @@ const migrations: Record<string, Migration> = {
   '0009_oauth_browser_binding': oauthBrowserBinding,
   '0010_signing_key_rotation': signingKeyRotation,
   '0011_project_session_lifetime': projectSessionLifetime,
+  '0012_project_watermark': projectWatermark,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -26,6 +26,11 @@ export interface ProjectsTable {
   luds_minimum_count: number;
   /** The absolute lifetime of this project's sessions in minutes; null for the server's. */
   session_max_lifetime_minutes: number | null;
+  /**
+   * Whether the widget shows its 'Powered by Gatehouse' line (bootstrap's watermark flag). The
+   * column defaults to 0 and is never null; optional here so inserts may leave it out.
+   */
+  display_watermark: Flag | null;
 }
 
 export interface SecretsTable {

@@ -16,6 +16,7 @@ export const en = {
   'main.appLogo': 'Logo',
   'main.organizationLogo': '{organizationName} logo',
   'oneTap.failed': 'One Tap could not load',
+  watermark: 'Powered by Gatehouse',
 
   // E-mail form
   'email.label': 'Email',

@@ -9,7 +9,7 @@ export function bootstrapData(
   emailDomain: string,
 ): Omit<BootstrapData, 'request_id' | 'status_code'> {
   return {
-    disable_sdk_watermark: true,
+    disable_sdk_watermark: !project.displayWatermark,
     captcha_settings: { enabled: false },
     cname_domain: null,
     email_domains: [emailDomain],

@@ -49,6 +49,7 @@ describe('GET /v1/b2b/project', () => {
       create_organization_enabled: true,
       password_policy: { strength_policy: 'zxcvbn', luds_complexity: 3, luds_minimum_count: 8 },
       session_max_lifetime_minutes: null,
+      display_watermark: false,
     });
     expect(res.text).not.toContain(h.project.secret);
   });
@@ -240,6 +241,14 @@ describe('PUT /v1/b2b/project', () => {
     expect(ended.status).toBe(404);
     expect((await put({ session_max_lifetime_minutes: null })).status).toBe(200);
     expect((await read()).session_max_lifetime_minutes).toBeNull();
+  });
+
+  it("turns the widget's watermark on through bootstrap, and off again", async () => {
+    expect((await bootstrap()).disable_sdk_watermark).toBe(true);
+    expect((await put({ display_watermark: true })).status).toBe(200);
+    expect((await bootstrap()).disable_sdk_watermark).toBe(false);
+    expect((await put({ display_watermark: false })).status).toBe(200);
+    expect((await bootstrap()).disable_sdk_watermark).toBe(true);
   });
 
   it('is all or nothing: valid fields are not stored beside a refused one', async () => {

@@ -37,6 +37,8 @@ export interface Project {
   passwordPolicy: PasswordPolicy;
   /** The absolute lifetime of the project's sessions in minutes; null for the server's. */
   sessionMaxLifetimeMinutes: number | null;
+  /** Whether the widget shows its 'Powered by Gatehouse' line. */
+  displayWatermark: boolean;
 }
 
 /** A password policy setting: LUDS numbers left out keep their value (default 3 classes, 8 characters). */
@@ -58,6 +60,7 @@ export interface CreateProjectInput {
   passwordPolicy?: PasswordPolicyInput;
   /** Null (the default) leaves it to the server's `sessionMaxLifetimeMinutes`. */
   sessionMaxLifetimeMinutes?: number | null;
+  displayWatermark?: boolean;
 }
 
 /** Input of {@link ProjectService.update}. */
@@ -97,6 +100,7 @@ function toProject(row: ProjectsTable): Project {
       luds_minimum_count: row.luds_minimum_count,
     },
     sessionMaxLifetimeMinutes: row.session_max_lifetime_minutes ?? null,
+    displayWatermark: row.display_watermark === 1,
   };
 }
 
@@ -222,6 +226,8 @@ export class ProjectService {
         Object.assign(values, passwordPolicyColumns(patch.passwordPolicy, current.passwordPolicy));
       if (patch.sessionMaxLifetimeMinutes !== undefined)
         values.session_max_lifetime_minutes = patch.sessionMaxLifetimeMinutes;
+      if (patch.displayWatermark !== undefined)
+        values.display_watermark = patch.displayWatermark ? 1 : 0;
       if (Object.keys(values).length > 0) await updateProjectRow(trx, projectId, values);
       return toProject({ ...row, ...values });
     });

@@ -36,6 +36,7 @@ export function projectSettings(project: Project): ProjectSettings {
     create_organization_enabled: project.createOrganizationEnabled,
     password_policy: { ...project.passwordPolicy },
     session_max_lifetime_minutes: project.sessionMaxLifetimeMinutes,
+    display_watermark: project.displayWatermark,
   };
 }
 
@@ -165,6 +166,7 @@ export function settingsChange(
   if (patch.session_max_lifetime_minutes !== undefined) {
     change.sessionMaxLifetimeMinutes = patch.session_max_lifetime_minutes;
   }
+  if (patch.display_watermark !== undefined) change.displayWatermark = patch.display_watermark;
   return change;
 }
 
