@@ -127,16 +127,12 @@ export class SigningKeys {
    * {@link KEYRING_CHECK_MS}.
    */
   async rotate(): Promise<SigningKeyInfo | 'too-soon'> {
-    const created = await this.#newKeyRow();
     const since = new Date(this.now() - MIN_ROTATION_INTERVAL_MS).toISOString();
+    // Refused before the key pair is generated (the costly part), and again inside the write.
+    if (await this.#rotatedSince(this.db, since)) return 'too-soon';
+    const created = await this.#newKeyRow();
     const rotated = await this.db.transaction().execute(async (trx) => {
-      // A rotation retires the keys before it; the first key retires nothing.
-      const recent = await trx
-        .selectFrom('signing_keys')
-        .select('id')
-        .where('retired_at', '>', since)
-        .executeTakeFirst();
-      if (recent) return false;
+      if (await this.#rotatedSince(trx, since)) return false;
       await trx
         .updateTable('signing_keys')
         .set({ active: 0, retired_at: created.created_at })
@@ -148,6 +144,16 @@ export class SigningKeys {
     if (!rotated) return 'too-soon';
     await this.#reload();
     return { kid: created.id, created_at: created.created_at, retired_at: null };
+  }
+
+  /** Whether a rotation happened after `since`: a rotation retires the keys before it. */
+  async #rotatedSince(db: Kysely<Database>, since: string): Promise<boolean> {
+    const recent = await db
+      .selectFrom('signing_keys')
+      .select('id')
+      .where('retired_at', '>', since)
+      .executeTakeFirst();
+    return recent !== undefined;
   }
 
   /** Reads the keyring again now (after a rotation here, or on meeting an unknown key). */
