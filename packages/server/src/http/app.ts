@@ -34,6 +34,7 @@ import { registerOperations } from './operations.js';
 import { applyCorsHeaders, installCors } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
+import { loggerOptions } from './logging.js';
 import { installSecurityHeaders } from './security-headers.js';
 
 declare module 'fastify' {
@@ -190,7 +191,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
   const resolved = resolveConfig(config);
   assertMailDeliverable(resolved);
   const app = Fastify({
-    logger: resolved.logger,
+    logger: loggerOptions(resolved.logger),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: 256 * 1024,
