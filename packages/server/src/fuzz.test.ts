@@ -48,6 +48,7 @@ interface Answer {
 let h: Harness;
 /** The server's body limit: it may refuse a larger body by closing the connection mid-upload. */
 const BODY_LIMIT = 256 * 1024;
+const ANSWER_TIMEOUT_MS = 5_000;
 
 /** Sends a request exactly as given (any method, body on any method, raw path). */
 function send(c: Case): Promise<Answer> {
@@ -73,6 +74,10 @@ function send(c: Case): Promise<Answer> {
       },
     );
     req.on('error', reject);
+    // A request the server never answers is a failure too (a hang is a denial of service).
+    req.setTimeout(ANSWER_TIMEOUT_MS, () =>
+      req.destroy(new Error(`no answer within ${ANSWER_TIMEOUT_MS} ms`)),
+    );
     req.end(c.body);
   });
 }
@@ -509,7 +514,7 @@ async function sentinel() {
 }
 
 let before: Awaited<ReturnType<typeof sentinel>>;
-let refreshCredentials: () => Promise<void>;
+let refreshScratch: () => Promise<void>;
 let sentinelSession: { session_token: string; session_jwt: string };
 
 beforeAll(async () => {
@@ -520,52 +525,57 @@ beforeAll(async () => {
   sentinelSession = await h.login();
   // Scratch data the fuzzer may use and change: an organization, members, sessions, an IST and SSO
   // connections.
-  const scratch = await h.admin.createOrganization(h.project.project_id, {
-    organization_name: 'Scratch',
-    organization_slug: 'scratch',
-    email_allowed_domains: ['scratch.test'],
-  });
-  const member = await h.admin.createMember(h.project.project_id, scratch.organization_id, {
-    email_address: 'sam@scratch.test',
-    roles: ['stytch_admin'],
-  });
-  const mfa = await mfaOrganization(h, 'scratch-mfa');
-  // Fresh credentials for each endpoint: an earlier one may have revoked or spent them.
-  refreshCredentials = async () => {
-    const login = await magicLogin(h, 'sam@scratch.test', scratch.organization_id);
+  // Fresh scratch data for each endpoint: an earlier one may have changed its MFA policy, revoked
+  // its sessions or spent its tokens.
+  let round = 0;
+  refreshScratch = async () => {
+    round += 1;
+    const slug = `scratch-${round}`;
+    const scratch = await h.admin.createOrganization(h.project.project_id, {
+      organization_name: slug,
+      organization_slug: slug,
+      email_allowed_domains: [`${slug}.test`],
+    });
+    const email = `sam@${slug}.test`;
+    const member = await h.admin.createMember(h.project.project_id, scratch.organization_id, {
+      email_address: email,
+      roles: ['stytch_admin'],
+    });
+    const mfa = await mfaOrganization(h, `${slug}-mfa`);
+    const login = await magicLogin(h, email, scratch.organization_id);
     if (!login.member_authenticated) throw new Error('scratch login needs MFA');
     const pending = await magicLogin(h, mfa.email, mfa.org.organization_id);
+    const saml = expectOk(
+      await h.call(ENDPOINTS.ssoCreateSaml, {
+        params: { organization_id: scratch.organization_id },
+        body: { display_name: 'Scratch SAML' },
+      }),
+    ).connection;
     pool.sessionTokens = [login.session_token];
     pool.jwts = [login.session_jwt];
     pool.ists = [pending.intermediate_session_token];
+    pool.ids = [
+      scratch.organization_id,
+      member.member_id,
+      mfa.org.organization_id,
+      mfa.member.member_id,
+      saml.connection_id,
+      h.project.project_id,
+      h.project.public_token,
+      'google',
+      'microsoft',
+    ];
+    pool.params = {
+      organization_id: scratch.organization_id,
+      member_id: member.member_id,
+      connection_id: saml.connection_id,
+      certificate_id: 'certificate-test-unknown',
+      provider: 'google',
+      public_token: h.project.public_token,
+      project_id: h.project.project_id,
+    };
   };
-  await refreshCredentials();
-  const saml = expectOk(
-    await h.call(ENDPOINTS.ssoCreateSaml, {
-      params: { organization_id: scratch.organization_id },
-      body: { display_name: 'Scratch SAML' },
-    }),
-  ).connection;
-  pool.ids.push(
-    scratch.organization_id,
-    member.member_id,
-    mfa.org.organization_id,
-    mfa.member.member_id,
-    saml.connection_id,
-    h.project.project_id,
-    h.project.public_token,
-    'google',
-    'microsoft',
-  );
-  pool.params = {
-    organization_id: scratch.organization_id,
-    member_id: member.member_id,
-    connection_id: saml.connection_id,
-    certificate_id: 'certificate-test-unknown',
-    provider: 'google',
-    public_token: h.project.public_token,
-    project_id: h.project.project_id,
-  };
+  await refreshScratch();
   before = await sentinel();
 });
 
@@ -579,7 +589,7 @@ describe('fuzzing every endpoint', () => {
   it.each(entries)(
     '%s never answers 5xx or a bare error',
     async (_name, endpoint) => {
-      await refreshCredentials();
+      await refreshScratch();
       // Every raw body once, with the entry's own method and credential.
       for (const body of rawBodies) {
         const authorization = goodAuthorization(endpoint);
