@@ -1,5 +1,6 @@
 /** Server configuration: the public `ServerConfig`, its documented defaults, and reading it from env. */
 import { isIP } from 'node:net';
+import type { LogDestination } from './http/logging.js';
 import { DEFAULT_DATABASE_URL } from './store/db.js';
 
 /** SMTP settings for real e-mail delivery. */
@@ -97,7 +98,11 @@ export interface ServerConfig {
    * live or `publicUrl` is https, and it answers only loopback clients.
    */
   devInbox?: boolean;
-  logger?: boolean;
+  /**
+   * Request and error logs: false (default) for none, true for JSON lines on stdout, or a
+   * destination to write them to. Secrets are redacted either way (docs/security.md).
+   */
+  logger?: boolean | LogDestination;
   /**
    * The reverse proxies in front of the server, whose `X-Forwarded-For` names the client IP (rate
    * limits): how many hops (`1`), or their addresses and CIDR ranges (`['10.0.0.0/8']`, or the
@@ -163,7 +168,7 @@ export interface ResolvedConfig {
   sms: SmsConfig | null;
   serverKey: string | undefined;
   devInbox: boolean;
-  logger: boolean;
+  logger: boolean | LogDestination;
   /** False, a hop count (≥ 1), or a list of proxy addresses and CIDR ranges. */
   trustProxy: false | number | string[];
   rateLimits: RateLimitConfig;

@@ -11,6 +11,7 @@
 export { createServer } from './http/app.js';
 export { configFromEnv, type ServerConfig, type SmsConfig } from './config.js';
 export { applyPagePolicy, type PagePolicy } from './http/security-headers.js';
+export type { LogDestination } from './http/logging.js';
 export type { Admin } from './products/projects/admin.js';
 export type { OrganizationPatch } from './products/organizations/update.js';
 export type { MemberMfaPatch } from './products/members/service.js';

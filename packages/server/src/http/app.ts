@@ -1,5 +1,6 @@
 /** Assembles the server: store, keys, mailer, HTTP hooks, error model and every product's routes. */
 import type { IncomingMessage } from 'node:http';
+import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { environmentOf } from '@gatehouse/protocol';
 import Fastify, {
@@ -34,6 +35,7 @@ import { installMetrics, ServerMetrics } from './metrics.js';
 import { applyCorsHeaders, installCors } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
+import { loggerOptions } from './logging.js';
 import { installSecurityHeaders } from './security-headers.js';
 
 declare module 'fastify' {
@@ -50,6 +52,44 @@ function requestId(raw: IncomingMessage): string {
   const source = parseBasic(raw.headers.authorization)?.user ?? raw.url ?? '';
   const env = environmentOf(source) ?? 'test';
   return `request-id-${env}-${randomUUID()}`;
+}
+
+/** Why Node's HTTP parser refused a request, for the error body (its codes are `HPE_*`). */
+const CLIENT_ERRORS: Record<string, string> = {
+  HPE_HEADER_OVERFLOW: 'The request headers are too large.',
+  ERR_HTTP_REQUEST_TIMEOUT: 'The request took too long to arrive.',
+};
+
+const HEAD = Buffer.from('HEAD ');
+
+/**
+ * Requests Node's HTTP parser refuses (headers too large, bad framing, invalid characters) never
+ * reach Fastify's hooks: answer them with the same flat error body as every other failure, on a
+ * connection that is then closed, instead of Fastify's own `{error, message, statusCode}`.
+ */
+function answerClientError(
+  error: Error & { code?: string; rawPacket?: unknown },
+  socket: Socket,
+  docsBase: string,
+): void {
+  if (error.code === 'ECONNRESET' || socket.destroyed) return;
+  if (socket.writable) {
+    // An answer to HEAD has no body, or the client would read it as the next response.
+    const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).equals(HEAD);
+    const id = `request-id-test-${randomUUID()}`;
+    const message = CLIENT_ERRORS[error.code ?? ''] ?? 'The request is malformed HTTP.';
+    const apiError = schemaError([{ dataPath: '', message }]);
+    const body = JSON.stringify(errorBody(apiError, id, docsBase));
+    socket.write(
+      `HTTP/1.1 ${apiError.status} Bad Request\r\n` +
+        `Content-Type: application/json; charset=utf-8\r\n` +
+        `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+        `X-Request-Id: ${id}\r\n` +
+        `X-Content-Type-Options: nosniff\r\n` +
+        `Connection: close\r\n\r\n${head ? '' : body}`,
+    );
+  }
+  socket.destroy(error);
 }
 
 /**
@@ -170,7 +210,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
   const resolved = resolveConfig(config);
   assertMailDeliverable(resolved);
   const app = Fastify({
-    logger: resolved.logger,
+    logger: loggerOptions(resolved.logger),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: resolved.bodyLimitBytes,
@@ -180,6 +220,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     // Malformed URLs are answered before any hook runs: give them the same headers and body.
     frameworkErrors: (error, request, reply) =>
       answerMalformedUrl(error, request, reply as FastifyReply, resolved.docsBase),
+    clientErrorHandler: (error, socket) => answerClientError(error, socket, resolved.docsBase),
   });
   const runtime = await openRuntime(resolved, app.log);
   try {

@@ -195,6 +195,23 @@ describe('envelope and errors', () => {
     }
   });
 
+  it('answers requests the HTTP parser refuses (headers too large) with the error body', async () => {
+    // Node's parser refuses headers over 16 KB before any hook runs.
+    const res = await searchAcme({
+      authorization: basic(h.project.public_token, 'x'.repeat(20_000)),
+    });
+    expect(res.status).toBe(400);
+    expect(res.headers.get('content-type')).toContain('application/json');
+    expect(res.body).toEqual({
+      status_code: 400,
+      request_id: res.headers.get('x-request-id'),
+      error_type: 'invalid_request',
+      error_message: 'Request does not match expected schema',
+      error_url: `${h.url}/docs/errors#invalid_request`,
+      body: [{ dataPath: '', message: 'The request headers are too large.' }],
+    });
+  });
+
   it('never sends the captcha trigger text', async () => {
     const res = await h.sdk(search, { rawBody: 'Captcha required' });
     expect(res.text).not.toContain('Captcha required');

@@ -1,0 +1,215 @@
+// The log never holds a secret: real sign-in flows and management calls run with the logger on,
+// and no password, token, JWT, code, secret key, Authorization header or cookie may appear in
+// what it wrote; every request line carries the request id.
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import Fastify from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { basic, expectOk, expectSession, startHarness, type Harness } from '../test/harness.js';
+import { lastSms, magicLogin, mfaOrganization } from '../test/mfa.js';
+import { loggerOptions, redactUrl } from './logging.js';
+
+const PASSWORD = 'Quartz-Lantern-Orbit-42';
+const lines: string[] = [];
+/** Every value that must never be logged, with where it came from (for the failure message). */
+const secrets = new Map<string, string>();
+const secret = (label: string, value: string) => {
+  if (value.length >= 6) secrets.set(value, label);
+  return value;
+};
+
+let h: Harness;
+beforeAll(async () => {
+  h = await startHarness({ config: { logger: { write: (line: string) => lines.push(line) } } });
+  secret('secret key', h.project.secret);
+  secret('secret key header', basic(h.project.project_id, h.project.secret));
+  secret('secret key header (base64)', basic(h.project.project_id, h.project.secret).slice(6));
+});
+afterAll(async () => {
+  await h.close();
+});
+
+/** Records a session's credentials as secrets, in every form they travel in. */
+function sessionSecrets(label: string, data: { session_token: string; session_jwt: string }) {
+  secret(`${label} session token`, data.session_token);
+  secret(`${label} session JWT`, data.session_jwt);
+  const header = basic(h.project.public_token, data.session_token);
+  secret(`${label} session header (base64)`, header.slice(6));
+}
+
+describe('log redaction', () => {
+  it('drives the sign-in flows and management calls with the logger on', async () => {
+    const { project, org, member } = h;
+    // Management API: a password set with the secret key.
+    const set = await h.call(ENDPOINTS.setMemberPassword, {
+      params: { organization_id: org.organization_id, member_id: member.member_id },
+      body: { password: secret('password', PASSWORD) },
+    });
+    expectOk(set);
+    expectOk(
+      await h.call(ENDPOINTS.getOrganization, { params: { organization_id: org.organization_id } }),
+    );
+
+    // Password sign-in, and a wrong password.
+    const signedIn = expectSession(
+      await h.call(ENDPOINTS.passwordsAuthenticate, {
+        body: {
+          organization_id: org.organization_id,
+          email_address: member.email_address,
+          password: PASSWORD,
+          session_duration_minutes: 60,
+        },
+      }),
+    );
+    sessionSecrets('password', signedIn);
+    await h.call(ENDPOINTS.passwordsAuthenticate, {
+      body: {
+        organization_id: org.organization_id,
+        email_address: member.email_address,
+        password: secret('wrong password', 'Wrong-Password-Guess-99'),
+      },
+    });
+
+    // Magic link: send, then authenticate with the token from the e-mail.
+    expectOk(
+      await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
+        body: { email_address: member.email_address, organization_id: org.organization_id },
+      }),
+    );
+    const token = secret('magic link token', await h.lastToken(member.email_address));
+    const magic = expectSession(
+      await h.call(ENDPOINTS.magicLinksAuthenticate, {
+        body: { magic_links_token: token, session_duration_minutes: 60 },
+      }),
+    );
+    sessionSecrets('magic link', magic);
+
+    // Sessions: the SDK refresh with the token in Authorization; the backend check by token and
+    // by JWT; a cookie a browser might send along.
+    expectOk(
+      await h.call(ENDPOINTS.sessionsAuthenticate, {
+        token: magic.session_token,
+        body: {},
+        headers: { cookie: `gatehouse_session=${secret('cookie', 'cookie-value-4f9a1c2e')}` },
+      }),
+    );
+    expectOk(
+      await h.call(ENDPOINTS.authenticateSession, {
+        body: { session_token: magic.session_token },
+      }),
+    );
+    expectOk(
+      await h.call(ENDPOINTS.authenticateSession, { body: { session_jwt: magic.session_jwt } }),
+    );
+
+    // SMS one-time code as a second factor.
+    const mfa = await mfaOrganization(h, 'logged-mfa');
+    const pending = await magicLogin(h, mfa.email, mfa.org.organization_id);
+    const ist = secret('intermediate session token', pending.intermediate_session_token);
+    const ids = { organization_id: mfa.org.organization_id, member_id: mfa.member.member_id };
+    expectOk(
+      await h.call(ENDPOINTS.smsSend, {
+        body: { ...ids, intermediate_session_token: ist, mfa_phone_number: '+14155550101' },
+      }),
+    );
+    const { code } = await lastSms(h, '+14155550101');
+    const sms = expectSession(
+      await h.call(ENDPOINTS.smsAuthenticate, {
+        body: {
+          ...ids,
+          intermediate_session_token: ist,
+          code: secret('SMS code', code),
+          session_duration_minutes: 60,
+        },
+      }),
+    );
+    sessionSecrets('SMS', sms);
+
+    // Navigations carry one-time codes and state in the query string.
+    await h.request(
+      `/v1/b2b/public/oauth/google/callback?code=${secret('OAuth code', 'oauth-code-7d2e9b41')}&state=${secret('OAuth state', 'oauth-state-c81f03aa')}`,
+      { authorization: null },
+    );
+    await h.request(
+      `/v1/sso/oidc/callback?code=${secret('OIDC code', 'oidc-code-55e1b7d0')}&state=${secret('OIDC state', 'oidc-state-0a9c6e12')}`,
+      { authorization: null },
+    );
+
+    // A bad secret key and revocation by the management API.
+    await h.call(ENDPOINTS.getOrganization, {
+      params: { organization_id: org.organization_id },
+      authorization: basic(
+        project.project_id,
+        secret('wrong secret key', 'secret-test-guess-0001'),
+      ),
+    });
+    expectOk(await h.call(ENDPOINTS.revokeSessions, { body: { member_id: member.member_id } }));
+    expect(lines.length).toBeGreaterThan(20);
+  });
+
+  it('wrote none of the secrets', () => {
+    const log = lines.join('');
+    const leaked = [...secrets].filter(([value]) => log.includes(value)).map(([, label]) => label);
+    expect(leaked).toEqual([]);
+    expect(log).not.toMatch(/"authorization"/i);
+    expect(log).not.toMatch(/"cookie"/i);
+  });
+
+  it('gives every request line its request id', () => {
+    const requestLines = lines
+      .map((line) => JSON.parse(line) as { req?: unknown; res?: unknown; reqId?: unknown })
+      .filter((entry) => entry.req !== undefined || entry.res !== undefined);
+    expect(requestLines.length).toBeGreaterThan(20);
+    for (const entry of requestLines)
+      expect(entry.reqId).toMatch(/^request-id-test-[0-9a-f-]{36}$/);
+  });
+});
+
+describe('redactUrl', () => {
+  it('keeps the path and parameter names, never the values', () => {
+    expect(redactUrl('/v1/sso/oidc/callback?code=abc&state=x%20y&flag')).toBe(
+      '/v1/sso/oidc/callback?code=[Redacted]&state=[Redacted]&flag',
+    );
+    expect(redactUrl('/healthz')).toBe('/healthz');
+  });
+});
+
+describe('loggerOptions', () => {
+  it('redacts headers, bodies and secret fields that code logs by mistake, not error codes', async () => {
+    const written: string[] = [];
+    const app = Fastify({ logger: loggerOptions({ write: (line) => written.push(line) }) });
+    app.post('/echo', async (request) => {
+      request.log.info({ headers: request.headers, body: request.body }, 'whole request');
+      request.log.info({ password: 'p4ssw0rd-logged', member: { session_token: 'tok-logged' } });
+      request.log.warn({ err: Object.assign(new Error('refused'), { code: 'ECONNREFUSED' }) });
+      return {};
+    });
+    await app.inject({
+      method: 'POST',
+      url: '/echo?code=query-code-logged',
+      headers: { authorization: 'Basic c2VjcmV0LWxvZ2dlZA==', cookie: 'sid=cookie-logged' },
+      payload: { password: 'body-password-logged' },
+    });
+    await app.close();
+    const log = written.join('');
+    for (const value of [
+      'c2VjcmV0LWxvZ2dlZA==',
+      'cookie-logged',
+      'body-password-logged',
+      'p4ssw0rd-logged',
+      'tok-logged',
+      'query-code-logged',
+    ]) {
+      expect(log).not.toContain(value);
+    }
+    expect(log).toContain('ECONNREFUSED');
+    expect(log).toContain('[Redacted]');
+    const incoming = written
+      .map((line) => JSON.parse(line) as { msg: string; req?: Record<string, unknown> })
+      .find((entry) => entry.msg === 'incoming request');
+    expect(incoming?.req).toMatchObject({
+      method: 'POST',
+      url: '/echo?code=[Redacted]',
+      remoteAddress: '127.0.0.1',
+    });
+  });
+});
