@@ -115,7 +115,10 @@ async function expectAcceptable(endpoint: Endpoint, c: Case): Promise<void> {
   } catch (error) {
     const code = (error as { code?: string }).code;
     const tooLarge = (c.body?.length ?? 0) > BODY_LIMIT;
-    if (tooLarge && (code === 'ECONNRESET' || code === 'EPIPE')) return;
+    // A GET or HEAD is answered without reading its body: the connection may close while a
+    // large one is still being sent. The server answering /healthz at the end is what counts.
+    const unread = (c.method === 'GET' || c.method === 'HEAD') && (c.body?.length ?? 0) > 0;
+    if ((tooLarge || unread) && (code === 'ECONNRESET' || code === 'EPIPE')) return;
     throw error;
   }
   const found = problem(endpoint, c, res);

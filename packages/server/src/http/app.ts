@@ -37,6 +37,7 @@ import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
 import { loggerOptions } from './logging.js';
 import { installSecurityHeaders } from './security-headers.js';
+import { installNulGuard } from './nul-guard.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -237,6 +238,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     installBodyParsers(app);
     await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
     installCors(app, ctx);
+    installNulGuard(app);
     installErrorModel(app, resolved.docsBase);
     registerBootstrap(app, ctx);
     registerEvents(app, ctx);

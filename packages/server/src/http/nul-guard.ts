@@ -1,0 +1,45 @@
+/**
+ * Refuses text holding U+0000 anywhere in a request: in the path, the query or the JSON body.
+ * PostgreSQL cannot store the character in text columns, so such a value would fail deep inside
+ * a query; no identifier, address or name has a use for it. Answered 400 `invalid_request`.
+ */
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from './errors.js';
+
+const NUL = '\u0000';
+
+/** Whether any string in a parsed JSON value holds NUL (iteratively: bodies may nest deeply). */
+export function holdsNul(value: unknown): boolean {
+  const pending: unknown[] = [value];
+  while (pending.length > 0) {
+    const next = pending.pop();
+    if (typeof next === 'string') {
+      if (next.includes(NUL)) return true;
+    } else if (Array.isArray(next)) {
+      pending.push(...(next as unknown[]));
+    } else if (typeof next === 'object' && next !== null) {
+      for (const [key, item] of Object.entries(next)) {
+        if (key.includes(NUL)) return true;
+        pending.push(item);
+      }
+    }
+  }
+  return false;
+}
+
+/**
+ * Installs the check before validation, for every route.
+ *
+ * @example
+ * installNulGuard(app);
+ */
+export function installNulGuard(app: FastifyInstance): void {
+  app.addHook('preValidation', (request, _reply, done) => {
+    const url = request.raw.url ?? '';
+    if (/%00/i.test(url) || url.includes(NUL) || holdsNul(request.body)) {
+      done(new ApiError('invalid_request', 'Text may not contain the NUL character (U+0000).'));
+      return;
+    }
+    done();
+  });
+}
