@@ -4,7 +4,7 @@ import { isFailure } from '../result.js';
 import { listProviders, setProvider } from '../products/oauth/service.js';
 import { choice, defineCommand, oneOf, option, UsageError } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
-import { withRuntime } from './open.js';
+import { withProject } from './open.js';
 
 function describe(p: OAuthProviderSettings): string {
   return (
@@ -28,9 +28,7 @@ export const oauthShow = defineCommand({
   options: { project: option('ID', 'The project').required() },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withRuntime(io, async ({ ctx }) => {
-      const project = await ctx.projects.byId(values.project);
-      if (!project) throw new UsageError(`No project ${values.project}`);
+    await withProject(io, values.project, async (ctx, project) => {
       io.stdout((await listProviders(ctx, project)).map(describe).join('\n'));
     });
   },
@@ -60,9 +58,7 @@ export const oauthSet = defineCommand({
   },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withRuntime(io, async ({ ctx }) => {
-      const project = await ctx.projects.byId(values.project);
-      if (!project) throw new UsageError(`No project ${values.project}`);
+    await withProject(io, values.project, async (ctx, project) => {
       const result = await setProvider(ctx, project, values.provider, {
         enabled: values.enabled === undefined ? true : values.enabled === 'true',
         ...(values['client-id'] ? { client_id: values['client-id'] } : {}),

@@ -1,6 +1,7 @@
 /** What the management commands share: opening the database from the environment, finding an organization. */
 import { configFromEnv, resolveConfig } from '../config.js';
-import type { Logger } from '../context.js';
+import type { Context, Logger } from '../context.js';
+import type { Project } from '../products/projects/service.js';
 import type { Admin } from '../products/projects/admin.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { UsageError, type CliIo } from './command.js';
@@ -30,6 +31,25 @@ export async function withRuntime<T>(
   } finally {
     await runtime.close();
   }
+}
+
+/**
+ * Opens the database like {@link withRuntime} and runs `work` with the project of that id; an
+ * unknown id is a usage error.
+ *
+ * @example
+ * await withProject(io, values.project, async (ctx, project) => listProviders(ctx, project));
+ */
+export async function withProject<T>(
+  io: CliIo,
+  projectId: string,
+  work: (ctx: Context, project: Project) => Promise<T>,
+): Promise<T> {
+  return withRuntime(io, async ({ ctx }) => {
+    const project = await ctx.projects.byId(projectId);
+    if (!project) throw new UsageError(`No project ${projectId}`);
+    return work(ctx, project);
+  });
 }
 
 /**

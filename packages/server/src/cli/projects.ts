@@ -17,7 +17,7 @@ import {
   type Parser,
 } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
-import { withRuntime } from './open.js';
+import { withProject, withRuntime } from './open.js';
 
 /** Creates a project and prints its id, public token and secret key (shown only this once). */
 export const projectCreate = defineCommand({
@@ -101,9 +101,7 @@ export const projectShow = defineCommand({
   options: { project: option('ID', 'The project').required() },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withRuntime(io, async ({ ctx }) => {
-      const project = await ctx.projects.byId(values.project);
-      if (!project) throw new UsageError(`No project ${values.project}`);
+    await withProject(io, values.project, async (ctx, project) => {
       io.stdout(describeSettings(projectSettings(project)));
     });
   },
@@ -183,9 +181,7 @@ export const projectUpdate = defineCommand({
     for (const { kinds, url } of values['redirect-url']) {
       for (const kind of kinds) (redirects[kind] ??= []).push(url);
     }
-    await withRuntime(io, async ({ ctx }) => {
-      const project = await ctx.projects.byId(values.project);
-      if (!project) throw new UsageError(`No project ${values.project}`);
+    await withProject(io, values.project, async (ctx, project) => {
       const complexity = values['password-luds-complexity'];
       const minimum = values['password-luds-minimum-count'];
       const policy = values['password-policy'];
