@@ -52,6 +52,8 @@ export const ERROR_TYPES = [
   'otp_code_not_found',
   'totp_not_found',
   'endpoint_not_found',
+  // 408
+  'request_timeout',
   // 429
   'too_many_requests',
   // 500, 503
@@ -109,6 +111,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
   otp_code_not_found: 404,
   totp_not_found: 404,
   endpoint_not_found: 404,
+  request_timeout: 408,
   too_many_requests: 429,
   internal_server_error: 500,
   sms_delivery_failed: 503,

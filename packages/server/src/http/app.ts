@@ -3,6 +3,7 @@ import type { IncomingMessage } from 'node:http';
 import type { Socket } from 'node:net';
 import { randomUUID } from 'node:crypto';
 import { environmentOf } from '@gatehouse/protocol';
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import Fastify, {
   type FastifyError,
   type FastifyInstance,
@@ -58,7 +59,6 @@ function requestId(raw: IncomingMessage): string {
 /** Why Node's HTTP parser refused a request, for the error body (its codes are `HPE_*`). */
 const CLIENT_ERRORS: Record<string, string> = {
   HPE_HEADER_OVERFLOW: 'The request headers are too large.',
-  ERR_HTTP_REQUEST_TIMEOUT: 'The request took too long to arrive.',
 };
 
 const HEAD = Buffer.from('HEAD ');
@@ -78,11 +78,20 @@ function answerClientError(
     // An answer to HEAD has no body, or the client would read it as the next response.
     const head = Buffer.isBuffer(error.rawPacket) && error.rawPacket.subarray(0, 5).equals(HEAD);
     const id = `request-id-test-${randomUUID()}`;
-    const message = CLIENT_ERRORS[error.code ?? ''] ?? 'The request is malformed HTTP.';
-    const apiError = schemaError([{ dataPath: '', message }]);
+    // A client too slow to send its request is told so (408); anything else is malformed (400).
+    const apiError =
+      error.code === 'ERR_HTTP_REQUEST_TIMEOUT'
+        ? new ApiError('request_timeout', 'The request took too long to arrive.')
+        : schemaError([
+            {
+              dataPath: '',
+              message: CLIENT_ERRORS[error.code ?? ''] ?? 'The request is malformed HTTP.',
+            },
+          ]);
     const body = JSON.stringify(errorBody(apiError, id, docsBase));
+    const reason = apiError.status === 408 ? 'Request Timeout' : 'Bad Request';
     socket.write(
-      `HTTP/1.1 ${apiError.status} Bad Request\r\n` +
+      `HTTP/1.1 ${apiError.status} ${reason}\r\n` +
         `Content-Type: application/json; charset=utf-8\r\n` +
         `Content-Length: ${Buffer.byteLength(body)}\r\n` +
         `X-Request-Id: ${id}\r\n` +
@@ -238,7 +247,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     installBodyParsers(app);
     await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
     installCors(app, ctx);
-    installNulGuard(app);
+    installNulGuard(app, [ENDPOINTS.events.path]);
     installErrorModel(app, resolved.docsBase);
     registerBootstrap(app, ctx);
     registerEvents(app, ctx);

@@ -63,6 +63,8 @@ const MEANINGS: Readonly<Record<ErrorType, string>> = {
   otp_code_not_found: 'No text-message code is pending: it expired, was used, or was never sent.',
   totp_not_found: 'The member has no authenticator app registered.',
   endpoint_not_found: 'No endpoint has this method and path.',
+  request_timeout:
+    'The request did not arrive within the server’s time limit (`REQUEST_TIMEOUT_MS`); the connection is closed.',
   too_many_requests: 'A rate limit was reached; `Retry-After` says when to try again.',
   internal_server_error: 'Something failed on the server; trying again may work.',
   sms_delivery_failed: 'The text message could not be sent; trying again later may work.',

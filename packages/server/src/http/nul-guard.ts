@@ -28,13 +28,18 @@ export function holdsNul(value: unknown): boolean {
 }
 
 /**
- * Installs the check before validation, for every route.
+ * Installs the check before validation, for every route but `except` (telemetry, whose batches
+ * are never refused whole: its own checks drop the items that hold NUL).
  *
  * @example
- * installNulGuard(app);
+ * installNulGuard(app, [ENDPOINTS.events.path]);
  */
-export function installNulGuard(app: FastifyInstance): void {
+export function installNulGuard(app: FastifyInstance, except: readonly string[] = []): void {
   app.addHook('preValidation', (request, _reply, done) => {
+    if (except.includes(request.routeOptions.url ?? '')) {
+      done();
+      return;
+    }
     const url = request.raw.url ?? '';
     if (/%00/i.test(url) || url.includes(NUL) || holdsNul(request.body)) {
       done(new ApiError('invalid_request', 'Text may not contain the NUL character (U+0000).'));
