@@ -84,6 +84,23 @@ const errorReference = endpoint<string>()({
   body: null,
 });
 
+/** The phone-parsing page the published UI frames (docs/protocol.md §12), and its library. */
+const servicesPage = endpoint<string>()({
+  method: 'GET',
+  path: '/clientside-services/index.html',
+  credential: 'none',
+  summary:
+    'The phone-parsing page (§12): answers parsedPhoneNumber over a MessageChannel; frameable by the projects’ authorized origins only.',
+  body: null,
+});
+const servicesPageLibrary = endpoint<string>()({
+  method: 'GET',
+  path: '/clientside-services/libphonenumber.js',
+  credential: 'none',
+  summary: 'libphonenumber-js for the phone-parsing page.',
+  body: null,
+});
+
 export const ENDPOINTS = {
   ...SDK_ENDPOINTS,
   ...MANAGEMENT_ENDPOINTS,
@@ -97,6 +114,8 @@ export const ENDPOINTS = {
   readyz,
   metrics,
   errorReference,
+  servicesPage,
+  servicesPageLibrary,
 } as const;
 export type EndpointName = keyof typeof ENDPOINTS;
 

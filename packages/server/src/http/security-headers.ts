@@ -70,6 +70,8 @@ export interface PagePolicy {
      */
     oneTapScriptUrl?: string;
   };
+  /** Scripts may also come from this origin (a page that loads a library it serves). */
+  selfScripts?: boolean;
   /** Origins that may frame the page (`'self'` for its own); none when empty or absent. */
   frameAncestors?: readonly string[];
 }
@@ -98,7 +100,9 @@ export function pageDirectives(policy: PagePolicy): Record<string, string[]> {
   if (!policy.widget) {
     return {
       'default-src': ["'none'"],
-      ...(scripts.length > 0 ? { 'script-src': scripts } : {}),
+      ...(scripts.length > 0 || policy.selfScripts
+        ? { 'script-src': [...(policy.selfScripts ? ["'self'"] : []), ...scripts] }
+        : {}),
       ...(styles.length > 0 ? { 'style-src': styles } : {}),
       'img-src': ["'self'"],
       'form-action': ["'self'"],

@@ -53,3 +53,9 @@ export async function hasLiveProject(db: Db): Promise<boolean> {
     .executeTakeFirst();
   return row !== undefined;
 }
+
+/** Every origin any project authorizes, once each (the pages their apps may frame). */
+export async function allAuthorizedOrigins(db: Db): Promise<string[]> {
+  const rows = await db.selectFrom('projects').select('authorized_origins').execute();
+  return [...new Set(rows.flatMap((r) => JSON.parse(r.authorized_origins) as string[]))];
+}
