@@ -167,6 +167,31 @@ export async function discoverOrganizations(
 const PKCE_MISMATCH = 'The pkce_code_verifier does not match the pkce_code_challenge of this link.';
 
 /** Redeems a discovery link: result DR with a fresh IST. */
+/**
+ * Discovery for an address a factor has just proved (a discovery link, OAuth): a new IST
+ * carrying the factor, and the organizations the address reaches.
+ *
+ * @example
+ * return startDiscovery(trx, project, token.email, [emailFactor(token.email, '', now)], now);
+ */
+export async function startDiscovery(
+  db: Db,
+  project: Project,
+  email: string,
+  factors: AuthenticationFactor[],
+  now: number,
+): Promise<Omit<DiscoveryResult, 'request_id' | 'status_code'>> {
+  const ist = await createIntermediateSession(db, project, { email, factors }, now);
+  return {
+    intermediate_session_token: ist,
+    email_address: email,
+    discovered_organizations: await discoverOrganizations(db, project, email, {
+      factors,
+      organizationId: null,
+    }),
+  };
+}
+
 export async function authenticateDiscoveryLink(
   ctx: Context,
   project: Project,
@@ -186,16 +211,7 @@ export async function authenticateDiscoveryLink(
     if (token === 'not_found') {
       return discoveryLinkNotFound();
     }
-    const factors = [emailFactor(token.email, '', now)];
-    const ist = await createIntermediateSession(trx, project, { email: token.email, factors }, now);
-    return {
-      intermediate_session_token: ist,
-      email_address: token.email,
-      discovered_organizations: await discoverOrganizations(trx, project, token.email, {
-        factors,
-        organizationId: null,
-      }),
-    };
+    return startDiscovery(trx, project, token.email, [emailFactor(token.email, '', now)], now);
   });
 }
 

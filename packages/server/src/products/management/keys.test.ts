@@ -95,6 +95,22 @@ describe('signing key rotation', () => {
     expect(anonymous.status).toBe(401);
   });
 
+  it('takes concurrent rotations without losing the signing key', async () => {
+    h.clock.advance(11_000);
+    const statuses = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        h.call(ENDPOINTS.rotateSigningKey, { body: {} }).then((r) => r.status),
+      ),
+    );
+    expect(statuses.every((s) => s === 200 || s === 429)).toBe(true);
+    expect(statuses).toContain(200);
+    // Whatever won, new JWTs are signed by a published key and verify on both instances.
+    const jwt = (await h.login()).session_jwt;
+    expect(await jwksKids(h.url)).toContain(kidOf(jwt));
+    expect(await authenticateJwt(h.url, jwt)).toBe(200);
+    expect(await authenticateJwt(b.url, jwt)).toBe(200);
+  });
+
   it('drops a retired key from the JWKS once its last JWT has expired', async () => {
     h.clock.advance(11_000);
     const old = await h.login();

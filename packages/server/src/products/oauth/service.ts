@@ -21,12 +21,11 @@ import * as oidc from 'openid-client';
 import type { z } from 'zod';
 import { completePrimary } from '../../auth/primary.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
-import { createIntermediateSession } from '../../auth/intermediate.js';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { hashToken, newToken, safeEqual } from '../../crypto/random.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthProvidersTable, OAuthRequestsTable } from '../../store/schema.js';
-import { discoverOrganizations } from '../discovery/service.js';
+import { startDiscovery } from '../discovery/service.js';
 import { issueLinkToken, redeemLinkToken } from '../magic-links/store.js';
 import { memberRemoved } from '../members/errors.js';
 import {
@@ -648,14 +647,6 @@ export async function authenticateOAuthDiscovery(
     if (token === 'not_found' || !token.details) return oauthTokenNotFound();
     const details = JSON.parse(token.details) as TokenDetails;
     const factors = [oauthFactor(details.provider, token.email, now)];
-    const ist = await createIntermediateSession(trx, project, { email: token.email, factors }, now);
-    return {
-      intermediate_session_token: ist,
-      email_address: token.email,
-      discovered_organizations: await discoverOrganizations(trx, project, token.email, {
-        factors,
-        organizationId: null,
-      }),
-    };
+    return startDiscovery(trx, project, token.email, factors, now);
   });
 }
