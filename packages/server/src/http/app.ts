@@ -247,8 +247,8 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     installMetrics(app, metrics);
     installBodyParsers(app);
     await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
-    installCors(app, ctx);
     installNulGuard(app, [ENDPOINTS.events.path]);
+    installCors(app, ctx);
     installErrorModel(app, resolved.docsBase);
     registerBootstrap(app, ctx);
     registerEvents(app, ctx);

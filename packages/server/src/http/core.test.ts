@@ -238,6 +238,9 @@ describe('the NUL character', () => {
     expect([inPath.status, inPath.error?.error_type]).toEqual([400, 'invalid_request']);
     const inQuery = await h.request('/v1/public/sso/start?connection_id=%00');
     expect(inQuery.status).toBe(400);
+    // Also where a hook before validation looks the value up (CORS and the bootstrap token).
+    const inToken = await h.request('/sdk/v1/projects/bootstrap/%00');
+    expect([inToken.status, inToken.error?.error_type]).toEqual([400, 'invalid_request']);
     expect(
       expectOk(
         await h.call(ENDPOINTS.getOrganization, {

@@ -35,16 +35,20 @@ export function holdsNul(value: unknown): boolean {
  * installNulGuard(app, [ENDPOINTS.events.path]);
  */
 export function installNulGuard(app: FastifyInstance, except: readonly string[] = []): void {
-  app.addHook('preValidation', (request, _reply, done) => {
-    if (except.includes(request.routeOptions.url ?? '')) {
-      done();
-      return;
-    }
+  const refused = () =>
+    new ApiError('invalid_request', 'Text may not contain the NUL character (U+0000).');
+  const exempt = (url: string | undefined) => except.includes(url ?? '');
+  // The path and query first, before any hook (CORS looks up the project a path names).
+  app.addHook('onRequest', (request, _reply, done) => {
     const url = request.raw.url ?? '';
-    if (/%00/i.test(url) || url.includes(NUL) || holdsNul(request.body)) {
-      done(new ApiError('invalid_request', 'Text may not contain the NUL character (U+0000).'));
-      return;
-    }
-    done();
+    done(
+      !exempt(request.routeOptions.url) && (/%00/i.test(url) || url.includes(NUL))
+        ? refused()
+        : undefined,
+    );
+  });
+  // The body once parsed.
+  app.addHook('preValidation', (request, _reply, done) => {
+    done(!exempt(request.routeOptions.url) && holdsNul(request.body) ? refused() : undefined);
   });
 }
