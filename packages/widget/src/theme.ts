@@ -81,7 +81,7 @@ const DEFAULTS = {
   '--gh-input-bg': '#ffffff',
   '--gh-input-border': '#8296a1',
   '--gh-input-radius': '4px',
-  '--gh-input-placeholder': '#6a7c86',
+  '--gh-input-placeholder': '#657781',
   '--gh-input-text': '#19303d',
   '--gh-button-height': px(BUTTON_HEIGHT_PX),
   '--gh-input-height': px(INPUT_HEIGHT_PX),

@@ -22,7 +22,7 @@ import type { EffectContext, WidgetEnvironment } from './machine/effects.js';
 import { describeError } from './machine/errors.js';
 import { isRenderedScreen } from './machine/screens.js';
 import { readResetEmail } from './machine/reset-email.js';
-import { initialState, type StartContext } from './machine/state.js';
+import { initialState, type StartContext, type WidgetState } from './machine/state.js';
 import { createMachineStore } from './machine/store.js';
 import { readResetToken, readUrlToken } from './machine/urls.js';
 import { Spinner } from './parts/spinner.js';
@@ -38,7 +38,8 @@ function browserEnvironment(): WidgetEnvironment {
     replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
     now: () => Date.now(),
     toastError: (message) => {
-      toast.error(message);
+      // Errors interrupt; other toasts keep the library's polite status (docs/widget.md §11).
+      toast.error(message, { ariaProps: { role: 'alert', 'aria-live': 'assertive' } });
     },
     toastSuccess: (message) => {
       toast.success(message);
@@ -99,6 +100,8 @@ export interface WidgetAppProps {
   callbacks?: WidgetCallbacks;
   /** Replaces parts of the browser environment (tests). */
   environment?: Partial<WidgetEnvironment>;
+  /** Changes the state the widget mounts with (tests that render one screen directly). */
+  startState?: (state: WidgetState) => WidgetState;
 }
 
 /**
@@ -111,6 +114,7 @@ export function WidgetApp({
   styles = {},
   callbacks = {},
   environment,
+  startState = (state) => state,
 }: WidgetAppProps) {
   const [setup] = useState(() => {
     const resolved = resolveConfig(config);
@@ -127,7 +131,12 @@ export function WidgetApp({
       resetToken: resetFlow ? readResetToken(env.location.search) : null,
       storedResetEmail: readResetEmail(env, client.publicToken),
     };
-    return { resolved, env, urlToken, store: createMachineStore(initialState(start), resolved) };
+    return {
+      resolved,
+      env,
+      urlToken,
+      store: createMachineStore(startState(initialState(start)), resolved),
+    };
   });
   const { resolved, env, urlToken, store } = setup;
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
