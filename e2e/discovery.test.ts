@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { expectLoggedIn, pressOn, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
 
@@ -59,4 +60,22 @@ test('a used discovery link shows the error screen', async () => {
     .getByText('Something went wrong. Try again later or contact your admin for help.')
     .waitFor();
   await page.close();
+});
+
+test('discovery with the keyboard alone', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.demo.url}/_app`);
+  await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
+  const seen = await inboxIds(env.demo.url);
+  await typeInto(page, page.getByRole('textbox', { name: 'Email' }), DEMO_ADMIN_EMAIL);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+
+  const { link } = await waitForEmailLink(env.demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
+  await page.goto(link);
+  await page.getByText('Select an organization to continue').waitFor();
+  await pressOn(page, page.getByRole('button', { name: /Acme Corp/ }));
+  await expectLoggedIn(page, DEMO_ADMIN_EMAIL, 'Acme Corp');
+  await context.close();
 });

@@ -4,7 +4,14 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
-import { enrollTotp, expectLoggedIn, waitForSmsCode } from './steps.js';
+import {
+  enrollTotp,
+  enrollTotpByKeyboard,
+  expectLoggedIn,
+  pressOn,
+  typeInto,
+  waitForSmsCode,
+} from './steps.js';
 
 const env = useBrowserAndDemo();
 
@@ -168,4 +175,78 @@ test('a wrong passcode shows "Invalid passcode, please try again." and the right
   await page.getByRole('button', { name: 'Done' }).click();
   await expectLoggedIn(page, email, 'Wrong Co');
   await context.close();
+});
+
+/** `primaryLogin` with the keyboard alone. */
+async function primaryLoginByKeyboard(page: Page, slug: string, name: string, email: string) {
+  await page.goto(`${env.demo.url}/_app/org/${slug}`);
+  await page.getByRole('heading', { name: `Continue to ${name}` }).waitFor();
+  const seen = await inboxIds(env.demo.url);
+  await typeInto(page, page.getByRole('textbox', { name: 'Email' }), email);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+  const { link } = await waitForEmailLink(env.demo.url, email, 'multi_tenant_magic_links', seen);
+  await page.goto(link);
+}
+
+test('TOTP enrollment and backup codes with the keyboard alone', async () => {
+  const { email } = await mfaOrganization('kb-totp-co', 'Kb Totp Co');
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await primaryLoginByKeyboard(page, 'kb-totp-co', 'Kb Totp Co', email);
+  await enrollTotpByKeyboard(page);
+  const [download] = await Promise.all([
+    page.waitForEvent('download'),
+    pressOn(page, page.getByRole('button', { name: 'Download file' })),
+  ]);
+  expect(download.suggestedFilename()).toBe('Kb Totp Co-backup-codes.txt');
+  await pressOn(page, page.getByRole('button', { name: 'Done' }));
+  await expectLoggedIn(page, email, 'Kb Totp Co');
+  await context.close();
+});
+
+test('SMS enrollment with the keyboard alone', async () => {
+  const { email } = await mfaOrganization('kb-sms-co', 'Kb Sms Co');
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await primaryLoginByKeyboard(page, 'kb-sms-co', 'Kb Sms Co', email);
+  await page.getByRole('heading', { name: 'Set up Multi-Factor Authentication' }).waitFor();
+  await pressOn(page, page.getByRole('button', { name: 'Text me a code' }));
+  await page
+    .getByRole('heading', { name: 'Enter your phone number to set up Multi-Factor Authentication' })
+    .waitFor();
+  const seen = await inboxIds(env.demo.url);
+  await typeInto(page, page.getByRole('textbox', { name: 'Phone number' }), '4155550172');
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Enter passcode' }).waitFor();
+  const code = await waitForSmsCode(env.demo.url, '+14155550172', seen);
+  await typeInto(page, page.getByRole('textbox', { name: 'Passcode' }), code);
+  await expectLoggedIn(page, email, 'Kb Sms Co');
+  await context.close();
+});
+
+test('a backup code instead of the authenticator app, with the keyboard alone', async () => {
+  const { email } = await mfaOrganization('kb-backup-co', 'Kb Backup Co');
+  const first = await env.browser.newContext();
+  const enrolling = await first.newPage();
+  await primaryLoginByKeyboard(enrolling, 'kb-backup-co', 'Kb Backup Co', email);
+  await enrollTotpByKeyboard(enrolling);
+  const codes = await enrolling.locator('.gh-codes li').allTextContents();
+  await pressOn(enrolling, enrolling.getByRole('button', { name: 'Done' }));
+  await expectLoggedIn(enrolling, email, 'Kb Backup Co');
+  await first.close();
+
+  const second = await env.browser.newContext();
+  const page = await second.newPage();
+  await primaryLoginByKeyboard(page, 'kb-backup-co', 'Kb Backup Co', email);
+  await page.getByRole('heading', { name: 'Enter verification code' }).waitFor();
+  await pressOn(
+    page,
+    page.getByRole('button', { name: "Can't access your authenticator app? Use a backup code" }),
+  );
+  await page.getByRole('heading', { name: 'Enter backup code' }).waitFor();
+  await typeInto(page, page.getByRole('textbox', { name: 'Enter backup code' }), codes[0]!);
+  await page.keyboard.press('Enter');
+  await expectLoggedIn(page, email, 'Kb Backup Co');
+  await second.close();
 });

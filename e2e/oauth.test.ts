@@ -4,7 +4,7 @@ import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
 import { inboxIds, manageDemo, useBrowserAndDemo } from './harness.js';
-import { expectLoggedIn, waitForSmsCode } from './steps.js';
+import { expectLoggedIn, pressOn, typeInto, waitForSmsCode } from './steps.js';
 
 const env = useBrowserAndDemo();
 let google: OidcIdp;
@@ -126,5 +126,21 @@ test('an organization that requires MFA asks for a text-message code after Googl
   await page.getByRole('heading', { name: 'Enter passcode' }).waitFor();
   await page.getByLabel('Passcode').fill(await waitForSmsCode(env.demo.url, '+14155550199', seen));
   await expectLoggedIn(page, 'gavin@hooli.test', 'Strict Hooli');
+  await context.close();
+});
+
+test('Microsoft discovery with the keyboard alone', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.demo.url}/_app`);
+  await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
+  await pressOn(page, page.getByRole('button', { name: 'Continue with Microsoft' }));
+  await page.getByRole('heading', { name: 'Test OpenID provider' }).waitFor();
+  await typeInto(page, page.getByLabel('Email'), 'monica@hooli.test');
+  await typeInto(page, page.getByLabel('Password'), 'microsoft-password');
+  await page.keyboard.press('Enter');
+  await page.getByText('Select an organization to continue').waitFor();
+  await pressOn(page, page.getByRole('button', { name: /Hooli/ }));
+  await expectLoggedIn(page, 'monica@hooli.test', 'Hooli');
   await context.close();
 });

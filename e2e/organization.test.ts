@@ -2,6 +2,7 @@ import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { expectLoggedIn, pressOn, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
 
@@ -89,4 +90,30 @@ test('the organization page finds its organization by either host name, and says
     expect(header).not.toContain('Account');
     await context.close();
   }
+});
+
+test('organization flow with the keyboard alone', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.demo.url}/_app/org/acme`);
+  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  const seen = await inboxIds(env.demo.url);
+  await typeInto(page, page.getByRole('textbox', { name: 'Email' }), DEMO_ADMIN_EMAIL);
+  await pressOn(page, page.getByRole('button', { name: 'Continue with email' }));
+  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+  // 'Try again' leads back to the form, which keeps the address.
+  await pressOn(page, page.getByRole('button', { name: 'Try again' }));
+  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  await pressOn(page, page.getByRole('button', { name: 'Continue with email' }));
+  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+
+  const { link } = await waitForEmailLink(
+    env.demo.url,
+    DEMO_ADMIN_EMAIL,
+    'multi_tenant_magic_links',
+    seen,
+  );
+  await page.goto(link);
+  await expectLoggedIn(page, DEMO_ADMIN_EMAIL, 'Acme Corp');
+  await context.close();
 });

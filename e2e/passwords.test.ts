@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { DEMO_ORG_SLUG } from '@gatehouse/demo';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { expectLoggedIn, pressOn, tabTo, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
 
@@ -150,5 +151,32 @@ test('no password yet: verify the e-mail, then set a password', async () => {
     .toBe(`Signed in as ${email} (Acme Corp)`);
 
   expect(await passwordLoginStatus(email, NEW_STRONG)).toBe(200);
+  await context.close();
+});
+
+test('password sign-in and a wrong password, with the keyboard alone', async () => {
+  const email = await memberWithPassword('pw-keyboard');
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.demo.url}/_app/org/${DEMO_ORG_SLUG}`);
+  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  await pressOn(page, page.getByRole('button', { name: 'Use a password instead' }));
+  await page.getByRole('heading', { name: 'Log in with email and password' }).waitFor();
+  await typeInto(page, page.getByRole('textbox', { name: 'Email' }), email);
+  const password = page.getByLabel('Password', { exact: true });
+  await typeInto(page, password, 'not-my-password');
+  await page.keyboard.press('Enter');
+  await page
+    .getByText('Invalid email or password. Please try again or use the link below to get help.')
+    .waitFor();
+
+  // Shift+Tab back to the field, show the password with Space, and correct it.
+  await tabTo(page, password, { backwards: true });
+  await page.keyboard.press('ControlOrMeta+A');
+  await page.keyboard.type(STRONG);
+  await pressOn(page, page.getByRole('button', { name: 'Show password' }), 'Space');
+  expect(await password.getAttribute('type')).toBe('text');
+  await pressOn(page, page.getByRole('button', { name: 'Continue', exact: true }));
+  await expectLoggedIn(page, email, 'Acme Corp');
   await context.close();
 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Organization } from '@gatehouse/protocol';
 import { startOidcIdp, startSamlIdp, type OidcIdp, type SamlIdp } from '@gatehouse/testing/idp';
 import { inboxIds, manageDemo, useBrowserAndDemo, waitForEmailLink } from './harness.js';
-import { enrollTotp, expectLoggedIn } from './steps.js';
+import { enrollTotp, expectLoggedIn, pressOn, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
 let saml: SamlIdp;
@@ -187,5 +187,21 @@ test('discovery: choosing an organization that allows only SSO goes straight to 
   await page.getByRole('heading', { name: 'Test IdP' }).waitFor();
   await signInAtIdp(page, 'sso-only@umbrella.test', 'umbrella-password');
   await expectLoggedIn(page, 'sso-only@umbrella.test', 'Umbrella');
+  await context.close();
+});
+
+test('SAML from the organization page with the keyboard alone', async () => {
+  const org = await organization('kb-globex', 'Kb Globex');
+  await samlConnection(org, 'Kb Globex Okta');
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.demo.url}/_app/org/kb-globex`);
+  await page.getByRole('heading', { name: 'Continue to Kb Globex' }).waitFor();
+  await pressOn(page, page.getByRole('button', { name: 'Continue with Kb Globex Okta' }));
+  await page.getByRole('heading', { name: 'Test IdP' }).waitFor();
+  await typeInto(page, page.getByLabel('Email'), 'grace@globex.test');
+  await typeInto(page, page.getByLabel('Password'), 'saml-password');
+  await page.keyboard.press('Enter');
+  await expectLoggedIn(page, 'grace@globex.test', 'Kb Globex');
   await context.close();
 });

@@ -1,6 +1,9 @@
-/** Browser steps several suites share: authenticator-app enrolment and the signed-in check. */
+/**
+ * Browser steps several suites share: authenticator-app enrolment, the signed-in check, and moving
+ * through the widget with the keyboard alone.
+ */
 import { createHmac } from 'node:crypto';
-import type { Page } from 'playwright-core';
+import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
 
 /** RFC 6238 (SHA-1, 30 s, 6 digits), written out here so the server's own code is not trusted. */
@@ -86,4 +89,64 @@ export async function waitForSmsCode(
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
   throw new Error(`No SMS reached ${to} within 15 s`);
+}
+
+/** Whether the element `target` finds has the keyboard focus. Reads the page; never acts on it. */
+function hasFocus(target: Locator): Promise<boolean> {
+  return target.evaluate((element) => element === document.activeElement);
+}
+
+/**
+ * Presses Tab (or Shift+Tab with `backwards`) until `target` has the focus, as a keyboard user
+ * moves through a page; nothing when it has it already, a failure when `max` presses miss it.
+ */
+export async function tabTo(
+  page: Page,
+  target: Locator,
+  options: { backwards?: boolean; max?: number } = {},
+): Promise<void> {
+  await target.waitFor();
+  if (await hasFocus(target)) return;
+  const key = options.backwards ? 'Shift+Tab' : 'Tab';
+  for (let presses = 0; presses < (options.max ?? 40); presses++) {
+    await page.keyboard.press(key);
+    if (await hasFocus(target)) return;
+  }
+  throw new Error(`${key} never reached ${target.toString()}`);
+}
+
+/** Tabs to a control and presses a key on it: Enter by default, Space for toggles. */
+export async function pressOn(page: Page, target: Locator, key = 'Enter'): Promise<void> {
+  await tabTo(page, target);
+  await page.keyboard.press(key);
+}
+
+/** Tabs to a field and types into it, key by key. */
+export async function typeInto(page: Page, target: Locator, text: string): Promise<void> {
+  await tabTo(page, target);
+  await page.keyboard.type(text);
+}
+
+/**
+ * `enrollTotp` with the keyboard alone: from the MFA prompt of an unenrolled member to the backup
+ * codes screen. Returns the secret.
+ */
+export async function enrollTotpByKeyboard(page: Page): Promise<string> {
+  await page.getByRole('heading', { name: 'Set up Multi-Factor Authentication' }).waitFor();
+  await pressOn(page, page.getByRole('button', { name: 'Use an authenticator app' }));
+  await page
+    .getByRole('heading', { name: 'Scan the QR code to link your authenticator app' })
+    .waitFor();
+  await page.getByRole('img', { name: 'QR code for your authenticator app' }).waitFor();
+  await pressOn(page, page.getByRole('button', { name: 'Having trouble scanning?' }));
+  await page.getByRole('heading', { name: 'Having trouble scanning the QR code?' }).waitFor();
+  const secret = ((await page.locator('.gh-secret').textContent()) ?? '')
+    .replace(/\s/g, '')
+    .toUpperCase();
+  await pressOn(page, page.getByRole('button', { name: 'Continue' }));
+  await page.getByRole('heading', { name: 'Enter verification code' }).waitFor();
+  // The six digits submit by themselves.
+  await typeInto(page, page.getByRole('textbox', { name: 'Passcode' }), totpCode(secret));
+  await page.getByRole('heading', { name: 'Save your backup codes!' }).waitFor();
+  return secret;
 }

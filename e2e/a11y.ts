@@ -1,0 +1,67 @@
+/**
+ * Accessibility checks the browser suites share: axe at WCAG 2.1 AA, and the screen fixture page
+ * (packages/widget/src/test/screen-fixture.tsx) served from the widget's sources by Vite.
+ */
+import { fileURLToPath } from 'node:url';
+import { AxeBuilder } from '@axe-core/playwright';
+import type { Page } from 'playwright-core';
+import { expect } from 'vitest';
+
+/** The rule sets the widget is held to (docs/widget.md §11). */
+export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
+
+/**
+ * Runs axe on the page (or inside `include`, a selector) and fails with every violation, its
+ * rule, help text and the offending elements. The page must come from `browser.newContext()`:
+ * axe-core/playwright refuses pages of the browser's default context.
+ */
+export async function expectNoAxeViolations(page: Page, label: string, include?: string) {
+  let builder = new AxeBuilder({ page }).withTags(WCAG_AA_TAGS);
+  if (include) builder = builder.include(include);
+  const { violations } = await builder.analyze();
+  const described = violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.html).join('\n  ')}`,
+  );
+  expect(described, `axe violations on ${label}`).toEqual([]);
+}
+
+export interface FixtureServer {
+  url: string;
+  close(): Promise<void>;
+}
+
+/** Serves the screen fixture page with Vite on a free loopback port. */
+export async function startFixtureServer(): Promise<FixtureServer> {
+  const { createServer, defaultClientConditions } = await import('vite');
+  const root = fileURLToPath(new URL('../packages/widget/', import.meta.url));
+  const html =
+    '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget screens</title>' +
+    '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
+    '<body><main><div id="root"></div></main>' +
+    '<script type="module" src="/src/test/screen-fixture.tsx"></script></body></html>';
+  const server = await createServer({
+    configFile: false,
+    root,
+    logLevel: 'error',
+    cacheDir: fileURLToPath(new URL('../node_modules/.vite-a11y-fixture', import.meta.url)),
+    oxc: { jsx: { runtime: 'automatic' } },
+    resolve: { conditions: ['source', ...defaultClientConditions] },
+    server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
+    plugins: [
+      {
+        name: 'gatehouse-screen-fixture-page',
+        configureServer(vite) {
+          vite.middlewares.use((req, res, next) => {
+            if (!req.url?.startsWith('/fixture')) return next();
+            res.setHeader('content-type', 'text/html; charset=utf-8');
+            res.end(html);
+          });
+        },
+      },
+    ],
+  });
+  await server.listen();
+  const address = server.httpServer?.address();
+  if (!address || typeof address === 'string') throw new Error('the fixture server has no port');
+  return { url: `http://127.0.0.1:${address.port}/fixture`, close: () => server.close() };
+}
