@@ -1,6 +1,7 @@
 import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { expectNoAxeViolations } from './a11y.js';
 import { expectLoggedIn, pressOn, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
@@ -68,14 +69,18 @@ test('discovery with the keyboard alone', async () => {
   await page.goto(`${env.demo.url}/_app`);
   await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
   const seen = await inboxIds(env.demo.url);
+  await expectNoAxeViolations(page, 'Main', '.gh-root');
   await typeInto(page, page.getByRole('textbox', { name: 'Email' }), DEMO_ADMIN_EMAIL);
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+  await expectNoAxeViolations(page, 'EmailConfirmation', '.gh-root');
 
   const { link } = await waitForEmailLink(env.demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
   await page.goto(link);
   await page.getByText('Select an organization to continue').waitFor();
+  await expectNoAxeViolations(page, 'Discovery', '.gh-root');
   await pressOn(page, page.getByRole('button', { name: /Acme Corp/ }));
   await expectLoggedIn(page, DEMO_ADMIN_EMAIL, 'Acme Corp');
+  await expectNoAxeViolations(page, 'LoggedIn', '.gh-root');
   await context.close();
 });

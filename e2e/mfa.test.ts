@@ -4,6 +4,7 @@ import { readFile } from 'node:fs/promises';
 import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { expectNoAxeViolations } from './a11y.js';
 import {
   enrollTotp,
   enrollTotpByKeyboard,
@@ -194,7 +195,10 @@ test('TOTP enrollment and backup codes with the keyboard alone', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
   await primaryLoginByKeyboard(page, 'kb-totp-co', 'Kb Totp Co', email);
+  await page.getByRole('heading', { name: 'Set up Multi-Factor Authentication' }).waitFor();
+  await expectNoAxeViolations(page, 'MFAEnrollmentSelection', '.gh-root');
   await enrollTotpByKeyboard(page);
+  await expectNoAxeViolations(page, 'RecoveryCodeSave', '.gh-root');
   const [download] = await Promise.all([
     page.waitForEvent('download'),
     pressOn(page, page.getByRole('button', { name: 'Download file' })),
@@ -215,10 +219,12 @@ test('SMS enrollment with the keyboard alone', async () => {
   await page
     .getByRole('heading', { name: 'Enter your phone number to set up Multi-Factor Authentication' })
     .waitFor();
+  await expectNoAxeViolations(page, 'SMSOTPEnrollment', '.gh-root');
   const seen = await inboxIds(env.demo.url);
   await typeInto(page, page.getByRole('textbox', { name: 'Phone number' }), '4155550172');
   await page.keyboard.press('Enter');
   await page.getByRole('heading', { name: 'Enter passcode' }).waitFor();
+  await expectNoAxeViolations(page, 'SMSOTPEntry', '.gh-root');
   const code = await waitForSmsCode(env.demo.url, '+14155550172', seen);
   await typeInto(page, page.getByRole('textbox', { name: 'Passcode' }), code);
   await expectLoggedIn(page, email, 'Kb Sms Co');
@@ -240,11 +246,13 @@ test('a backup code instead of the authenticator app, with the keyboard alone', 
   const page = await second.newPage();
   await primaryLoginByKeyboard(page, 'kb-backup-co', 'Kb Backup Co', email);
   await page.getByRole('heading', { name: 'Enter verification code' }).waitFor();
+  await expectNoAxeViolations(page, 'TOTPEntry', '.gh-root');
   await pressOn(
     page,
     page.getByRole('button', { name: "Can't access your authenticator app? Use a backup code" }),
   );
   await page.getByRole('heading', { name: 'Enter backup code' }).waitFor();
+  await expectNoAxeViolations(page, 'RecoveryCodeEntry', '.gh-root');
   await typeInto(page, page.getByRole('textbox', { name: 'Enter backup code' }), codes[0]!);
   await page.keyboard.press('Enter');
   await expectLoggedIn(page, email, 'Kb Backup Co');

@@ -3,6 +3,7 @@ import type { BrowserContext, Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { DEMO_ORG_SLUG } from '@gatehouse/demo';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { expectNoAxeViolations } from './a11y.js';
 import { expectLoggedIn, pressOn, tabTo, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
@@ -169,6 +170,7 @@ test('password sign-in and a wrong password, with the keyboard alone', async () 
   await page
     .getByText('Invalid email or password. Please try again or use the link below to get help.')
     .waitFor();
+  await expectNoAxeViolations(page, 'PasswordAuthenticate with an error', '.gh-root');
 
   // Shift+Tab back to the field, show the password with Space, and correct it.
   await tabTo(page, password, { backwards: true });
