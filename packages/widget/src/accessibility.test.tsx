@@ -1,10 +1,15 @@
 /**
- * The accessibility attributes of every screen (docs/widget.md §11): labelled fields, errors tied
+ * The accessibility attributes of every screen (docs/widget.md §13): labelled fields, errors tied
  * to their fields and announced, the one-time-code field, toasts in live regions.
  */
 import { cleanup, render, screen, waitFor } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
-import { FIXTURE_CASES, fixtureClient, type FixtureCase } from './test/screen-cases.js';
+import {
+  FIXTURE_CASES,
+  SCREEN_CASES,
+  fixtureClient,
+  type FixtureCase,
+} from './test/screen-cases.js';
 import { WidgetApp } from './widget-app.js';
 
 afterEach(cleanup);
@@ -90,7 +95,7 @@ describe('form errors', () => {
   });
 
   it('a field without an error is not marked invalid', async () => {
-    await renderCase(FIXTURE_CASES.TOTPEntry);
+    await renderCase(SCREEN_CASES.TOTPEntry);
     const field = screen.getByLabelText('Passcode');
     expect(field.hasAttribute('aria-invalid')).toBe(false);
     expect(field.hasAttribute('aria-describedby')).toBe(false);
@@ -98,7 +103,7 @@ describe('form errors', () => {
   });
 
   it('the error screen is an alert', async () => {
-    await renderCase(FIXTURE_CASES.Error);
+    await renderCase(SCREEN_CASES.Error);
     expect(screen.getByRole('alert').textContent).toContain('Looks like there was an error!');
   });
 });
@@ -130,17 +135,17 @@ describe('live regions', () => {
   });
 
   it('"Logging in..." is a polite live region and the spinner is a named status', async () => {
-    await renderCase(FIXTURE_CASES.LoggingIn);
+    await renderCase(SCREEN_CASES.LoggingIn);
     expect(
       screen.getByText('Logging in...').closest('[aria-live]')?.getAttribute('aria-live'),
     ).toBe('polite');
     cleanup();
-    await renderCase(FIXTURE_CASES.Loading);
+    await renderCase(SCREEN_CASES.Loading);
     expect(screen.getByRole('status').getAttribute('aria-label')).toBeTruthy();
   });
 
   it('password strength feedback is polite', async () => {
-    await renderCase(FIXTURE_CASES.PasswordResetForm);
+    await renderCase(SCREEN_CASES.PasswordResetForm);
     const field = screen.getByLabelText('New password');
     const strength = document.getElementById(
       field.getAttribute('aria-describedby')!.split(' ')[0]!,

@@ -1,4 +1,4 @@
-/** The default theme meets WCAG 2.1 AA contrast (docs/widget.md §11), computed here from its colours. */
+/** The default theme meets WCAG AA contrast (docs/widget.md §13), its ratios computed here. */
 import { describe, expect, it } from 'vitest';
 import { themeVariables, type ThemeVariable } from './theme.js';
 

@@ -38,7 +38,7 @@ function browserEnvironment(): WidgetEnvironment {
     replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
     now: () => Date.now(),
     toastError: (message) => {
-      // Errors interrupt; other toasts keep the library's polite status (docs/widget.md §11).
+      // Errors interrupt; other toasts keep the library's polite status (docs/widget.md §13).
       toast.error(message, { ariaProps: { role: 'alert', 'aria-live': 'assertive' } });
     },
     toastSuccess: (message) => {
