@@ -3,6 +3,7 @@ import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { pressOn, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
 let partnerSite: Server;
@@ -103,4 +104,22 @@ test('an unauthorized origin is refused', async () => {
   await page.getByRole('alert').first().waitFor();
   expect(await page.getByText('Check your email').count()).toBe(0);
   await page.close();
+});
+
+test('the widget on another origin, with the keyboard alone', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  const host = `http://localhost:${port}`;
+  await page.goto(`${host}/`);
+  await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
+  const seen = await inboxIds(env.demo.url);
+  await typeInto(page, page.getByRole('textbox', { name: 'Email' }), DEMO_ADMIN_EMAIL);
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Check your email' }).waitFor();
+  const { link } = await waitForEmailLink(env.demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
+  await page.goto(link);
+  await pressOn(page, page.getByRole('button', { name: /Acme Corp/ }));
+  await page.getByText('Success!').waitFor();
+  expect((await context.cookies(host)).map((c) => c.name)).toContain('gatehouse_session');
+  await context.close();
 });

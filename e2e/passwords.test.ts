@@ -182,3 +182,33 @@ test('password sign-in and a wrong password, with the keyboard alone', async () 
   await expectLoggedIn(page, email, 'Acme Corp');
   await context.close();
 });
+
+test('forgot password with the keyboard alone: reset e-mail, new password, signed in', async () => {
+  const email = await memberWithPassword('pw-keyboard-forgot');
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.demo.url}/_app/org/${DEMO_ORG_SLUG}`);
+  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  await pressOn(page, page.getByRole('button', { name: 'Use a password instead' }));
+  await typeInto(page, page.getByRole('textbox', { name: 'Email' }), email);
+  await pressOn(page, page.getByRole('button', { name: 'Having trouble signing in? Get help' }));
+  await page.getByRole('heading', { name: 'Check your email for help signing in!' }).waitFor();
+  const seen = await inboxIds(env.demo.url);
+  // The address carries over; Enter in its field sends the reset e-mail.
+  await tabTo(page, page.getByRole('textbox', { name: 'Email' }));
+  await page.keyboard.press('Enter');
+  await page.getByRole('heading', { name: 'Check your email!' }).waitFor();
+  await expectNoAxeViolations(page, 'PasswordSetNewConfirmation', '.gh-root');
+
+  const { link } = await waitForEmailLink(env.demo.url, email, 'multi_tenant_passwords', seen);
+  await page.goto(link);
+  await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
+  const meter = page.getByRole('meter', { name: 'Password strength' });
+  await typeInto(page, page.getByLabel('New password', { exact: true }), NEW_STRONG);
+  await expect.poll(() => meter.getAttribute('aria-valuenow')).toBe('4');
+  await expectNoAxeViolations(page, 'PasswordResetForm', '.gh-root');
+  await page.keyboard.press('Enter');
+  await expectLoggedIn(page, email, 'Acme Corp');
+  expect(await passwordLoginStatus(email, NEW_STRONG)).toBe(200);
+  await context.close();
+});
