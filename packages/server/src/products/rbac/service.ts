@@ -6,6 +6,7 @@ import type {
   RbacResource,
   RbacRole,
 } from '@gatehouse/protocol';
+import { RBAC_ID_PATTERN } from '@gatehouse/protocol/endpoints';
 import type { Context, Db } from '../../context.js';
 import { allOrNothing, type Failure } from '../../result.js';
 import type { Project } from '../projects/service.js';
@@ -130,6 +131,15 @@ export async function authorize(
     : unauthorizedAction(resourceId, action);
 }
 
+/** Path ids follow the body's id rule (docs/protocol.md: role and resource ids). */
+function badId(kind: 'role' | 'resource', id: string): Failure | null {
+  return RBAC_ID_PATTERN.test(id)
+    ? null
+    : invalidPolicy(
+        `The ${kind} id must be 1 to 64 letters, digits, _ - . or :, starting with a letter or digit.`,
+      );
+}
+
 const unique = <T>(values: readonly T[]): T[] => [...new Set(values)];
 
 function toRole(roleId: string, input: RoleInput): RbacRole {
@@ -214,6 +224,8 @@ export async function setRole(
   roleId: string,
   input: RoleInput,
 ): Promise<RbacPolicy | Failure> {
+  const refused = badId('role', roleId);
+  if (refused) return refused;
   const role = toRole(roleId, input);
   return changePolicy(ctx, project, (current) => ({
     ...current,
@@ -245,6 +257,8 @@ export async function setResource(
   input: ResourceInput,
 ): Promise<RbacPolicy | Failure> {
   if (isBuiltInResource(resourceId)) return builtInResource(resourceId);
+  const refused = badId('resource', resourceId);
+  if (refused) return refused;
   const resource = toResource(resourceId, input);
   return changePolicy(ctx, project, (current) => ({
     ...current,
