@@ -7,7 +7,7 @@ import { organizationById } from '../organizations/store.js';
 import type { MembersTable } from '../../store/schema.js';
 import { normalizePhoneNumber } from '../otp-sms/phone.js';
 import type { Failure } from '../../result.js';
-import { memberById, phoneNumberTaken, updateMemberRow } from './store.js';
+import { markMemberDeleted, memberById, phoneNumberTaken, updateMemberRow } from './store.js';
 import { invalidPhoneNumber, memberNotFound } from './errors.js';
 import { duplicatePhoneNumber } from '../otp-sms/errors.js';
 
@@ -141,7 +141,7 @@ export async function deleteOrganizationMember(
     const found = await organizationMember(trx, projectId, organizationId, memberId);
     if ('failure' in found) return found;
     const now = ctx.now();
-    await updateMemberRow(trx, memberId, { status: 'deleted', updated_at: isoAt(now) });
+    if (!(await markMemberDeleted(trx, memberId, now))) return memberNotFound();
     await endMemberSessions(trx, { projectId, memberId, email: found.member.email_address }, now);
     return { member_id: memberId };
   });

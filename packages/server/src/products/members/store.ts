@@ -249,6 +249,20 @@ export async function updateMemberRow(
   await db.updateTable('members').set(set).where('id', '=', memberId).execute();
 }
 
+/**
+ * Marks a member deleted; false when it already was. Conditional, so of concurrent deletions of
+ * one member exactly one succeeds.
+ */
+export async function markMemberDeleted(db: Db, memberId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('members')
+    .set({ status: 'deleted', updated_at: isoAt(now) })
+    .where('id', '=', memberId)
+    .where('status', '!=', 'deleted')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Where a member belongs and its address, by id alone (project checks are the caller's). */
 export async function memberAddress(
   db: Db,

@@ -432,6 +432,31 @@ describe('member-session endpoints (§7.10)', () => {
     expect((await h.call(ENDPOINTS.memberMe)).status).toBe(401);
   });
 
+  it('refuse every other kind of credential', async () => {
+    const secret = basic(h.project.project_id, h.project.secret);
+    expect((await h.call(ENDPOINTS.memberMe, { authorization: secret })).status).toBe(401);
+    const publicOnly = basic(h.project.public_token, h.project.public_token);
+    expect((await h.call(ENDPOINTS.rbacPolicyGet, { authorization: publicOnly })).status).toBe(401);
+    const withSession = basic(h.project.public_token, boss);
+    const asSession = await h.call(ENDPOINTS.rbacRoleSet, {
+      params: { role_id: 'sneaky' },
+      body: { permissions: [] },
+      authorization: withSession,
+    });
+    expect(asSession.status).toBe(401);
+    // A JWT or a made-up token in place of the session token is no session.
+    const jwt = (await h.login('boss@acme.test')).session_jwt;
+    for (const token of [jwt, 'x'.repeat(43)]) {
+      const res = await h.call(ENDPOINTS.organizationUpdateMe, {
+        token,
+        body: { organization_name: 'Nope' },
+      });
+      expect(res.status).toBe(404);
+      expect(expectError(res).error_type).toBe('session_not_found');
+    }
+    expect((await policy()).roles.map((r) => r.role_id)).not.toContain('sneaky');
+  });
+
   it('let a member change their own name and metadata, and nothing else', async () => {
     const updated = expectOk(
       await h.call(ENDPOINTS.memberUpdateSelf, {
@@ -560,6 +585,17 @@ describe('member-session endpoints (§7.10)', () => {
       params: { member_id: target.member_id },
     });
     expect(expectError(again).error_type).toBe('member_not_found');
+  });
+
+  it('delete a member once when asked many times at once', async () => {
+    const target = await addMember('twice@acme.test');
+    const answers = await Promise.all(
+      Array.from({ length: 6 }, () =>
+        h.call(ENDPOINTS.memberDelete, { token: boss, params: { member_id: target.member_id } }),
+      ),
+    );
+    expect(answers.filter((a) => a.status === 200)).toHaveLength(1);
+    expect(answers.filter((a) => a.status === 404)).toHaveLength(5);
   });
 
   it('apply a permission taken away at once, whatever the session says', async () => {
