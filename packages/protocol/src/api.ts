@@ -258,3 +258,26 @@ export interface RevokeSessionsResult extends Ack {
   member_id: string;
   revoked_session_ids: string[];
 }
+
+/** Management API: the project's RBAC policy, built-in roles and resources included. */
+export interface RbacPolicyResult extends Ack {
+  policy: RbacPolicy;
+}
+
+/** A member-session call about the caller or one member of their organization (§7.10). */
+export interface MemberSelfResult extends Ack {
+  member_id: string;
+  member: Member;
+  organization: Organization;
+}
+
+/** A member deleted from the caller's organization (§7.10). */
+export interface MemberDeleteResult extends Ack {
+  member_id: string;
+}
+
+/** `me/members/search` (§7.10): one page of the caller's organization's members. */
+export interface OrganizationMembersSearchResult extends Ack {
+  members: Member[];
+  results_metadata: { total: number; next_cursor: string | null };
+}

@@ -42,6 +42,8 @@ export interface Organization {
   sso_jit_provisioning?: string;
   email_invites?: string;
   sso_jit_provisioning_allowed_connections?: string[];
+  /** Roles granted by e-mail domain (source `email_assignment`). */
+  rbac_email_implicit_role_assignments?: EmailRoleAssignment[];
   created_at?: string;
   updated_at?: string;
 }
@@ -56,6 +58,7 @@ export type OrganizationSlugSubset = Omit<
   | 'sso_jit_provisioning'
   | 'email_invites'
   | 'sso_jit_provisioning_allowed_connections'
+  | 'rbac_email_implicit_role_assignments'
   | 'created_at'
   | 'updated_at'
 >;
@@ -158,7 +161,25 @@ export interface RbacPermission {
   actions: string[];
 }
 
+export interface RbacRole {
+  role_id: string;
+  description: string;
+  permissions: RbacPermission[];
+}
+
+export interface RbacResource {
+  resource_id: string;
+  description: string;
+  actions: string[];
+}
+
 export interface RbacPolicy {
-  roles: { role_id: string; description: string; permissions: RbacPermission[] }[];
-  resources: { resource_id: string; description: string; actions: string[] }[];
+  roles: RbacRole[];
+  resources: RbacResource[];
+}
+
+/** An organization's rule granting a role to every member whose address is at a domain. */
+export interface EmailRoleAssignment {
+  domain: string;
+  role_id: string;
 }

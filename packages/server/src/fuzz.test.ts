@@ -542,7 +542,7 @@ beforeAll(async () => {
     const email = `sam@${slug}.test`;
     const member = await h.admin.createMember(h.project.project_id, scratch.organization_id, {
       email_address: email,
-      roles: ['stytch_admin'],
+      roles: ['admin'],
     });
     const mfa = await mfaOrganization(h, `${slug}-mfa`);
     const login = await magicLogin(h, email, scratch.organization_id);
@@ -576,6 +576,8 @@ beforeAll(async () => {
       provider: 'google',
       public_token: h.project.public_token,
       project_id: h.project.project_id,
+      role_id: 'fuzz-role',
+      resource_id: 'fuzz-resource',
     };
   };
   await refreshScratch();

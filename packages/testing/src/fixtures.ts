@@ -52,6 +52,7 @@ export function organization(overrides: Partial<Organization> = {}): Organizatio
     sso_jit_provisioning: 'NOT_ALLOWED',
     email_invites: 'ALL_ALLOWED',
     sso_jit_provisioning_allowed_connections: [],
+    rbac_email_implicit_role_assignments: [],
     created_at: CREATED_AT,
     updated_at: CREATED_AT,
     ...overrides,

@@ -13,6 +13,7 @@ import { endpoint } from './endpoint.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
 import { NAVIGATION_ENDPOINTS } from './navigation.js';
 import { OAUTH_ENDPOINTS } from './oauth.js';
+import { RBAC_ENDPOINTS } from './rbac.js';
 import { SDK_ENDPOINTS } from './sdk.js';
 import { SSO_ENDPOINTS } from './sso.js';
 
@@ -107,6 +108,7 @@ export const ENDPOINTS = {
   ...NAVIGATION_ENDPOINTS,
   ...SSO_ENDPOINTS,
   ...OAUTH_ENDPOINTS,
+  ...RBAC_ENDPOINTS,
   jwks,
   jwksByProject,
   openApi,
@@ -129,6 +131,15 @@ export {
   samlConnectionFields,
   samlMetadataFields,
 } from './sso.js';
+export {
+  RBAC_ENDPOINTS,
+  RBAC_ACTION_PATTERN,
+  RBAC_ID_PATTERN,
+  emailRoleAssignments,
+  rbacPolicyFields,
+  rbacResourceFields,
+  rbacRoleFields,
+} from './rbac.js';
 export * from './endpoint.js';
 export * as fields from './fields.js';
 export { openApiDocument } from './openapi.js';

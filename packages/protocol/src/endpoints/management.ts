@@ -11,6 +11,7 @@ import type {
 } from '../api.js';
 import { endpoint } from './endpoint.js';
 import * as f from './fields.js';
+import { emailRoleAssignments } from './rbac.js';
 
 const organizationSettings = {
   organization_logo_url: f.url.optional(),
@@ -22,6 +23,7 @@ const organizationSettings = {
   sso_jit_provisioning: f.ssoJitChoice.optional(),
   sso_jit_provisioning_allowed_connections: z.array(f.id).max(100).optional(),
   sso_default_connection_id: f.id.nullable().optional(),
+  rbac_email_implicit_role_assignments: emailRoleAssignments.optional(),
 };
 
 const ORGANIZATION = '/v1/b2b/organizations/:organization_id';
@@ -147,9 +149,10 @@ export const MANAGEMENT_ENDPOINTS = {
     method: 'PUT',
     path: MEMBER,
     credential: 'secret',
-    summary: "Changes a member's name and MFA settings.",
+    summary: "Changes a member's name, MFA settings and directly assigned roles.",
     body: z.object({
       name: z.string().max(256).optional(),
+      roles: z.array(z.string().min(1).max(64)).max(50).optional(),
       mfa_enrolled: z.boolean().optional(),
       mfa_phone_number: z.string().max(64).optional(),
       mfa_phone_number_verified: z.boolean().optional(),

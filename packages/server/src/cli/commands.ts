@@ -6,6 +6,7 @@ import { projectCreate, projectShow, projectUpdate } from './projects.js';
 import { migrate, serve } from './server.js';
 import { oauthSet, oauthShow } from './oauth.js';
 import { keysRotate, keysRotateServerKey } from './keys.js';
+import { rbacSet, rbacShow } from './rbac.js';
 import { sessionRevoke } from './sessions.js';
 import { ssoCreateOidc, ssoCreateSaml, ssoDelete, ssoList, ssoUpdate } from './sso.js';
 
@@ -27,6 +28,8 @@ export const COMMANDS: readonly Command[] = [
   memberCreate,
   memberUpdate,
   sessionRevoke,
+  rbacShow,
+  rbacSet,
   ssoList,
   ssoCreateSaml,
   ssoCreateOidc,

@@ -8,16 +8,18 @@ import { organizationIdOf, withRuntime } from './open.js';
 export const memberCreate = defineCommand({
   name: ['member', 'create'],
   summary: 'Create a member of an organization (optionally with a password)',
-  usage: '--project ID --org ORG_ID_OR_SLUG --email E [--name N] [--password P]',
+  usage: '--project ID --org ORG_ID_OR_SLUG --email E [--name N] [--password P] [--role R]…',
   description:
     'Creates an active member of an organization. With --password, the member can log in with ' +
-    'that password; it must satisfy the project’s password policy.',
+    'that password; it must satisfy the project’s password policy. Each --role must be a role of ' +
+    'the project’s RBAC policy (`gatehouse rbac show`); every member has member.',
   options: {
     project: option('ID', 'The project').required(),
     org: option('ORG_ID_OR_SLUG', 'The organization, by id or slug').required(),
     email: option('E', 'The member’s e-mail address').required(),
     name: option('N', 'The member’s name'),
     password: option('P', 'A password to sign in with'),
+    role: option('R', 'A role to assign directly (repeatable)').repeatable(),
   },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
@@ -26,9 +28,11 @@ export const memberCreate = defineCommand({
       const member = await admin.createMember(values.project, orgId, {
         email_address: values.email,
         ...(values.name === undefined ? {} : { name: values.name }),
+        ...(values.role.length > 0 ? { roles: values.role } : {}),
       });
       io.stdout(
-        `Member created.\nmember_id: ${member.member_id}\nemail:     ${member.email_address}\n`,
+        `Member created.\nmember_id: ${member.member_id}\nemail:     ${member.email_address}\n` +
+          `roles:     ${member.roles.map((r) => r.role_id).join(', ')}\n`,
       );
       if (values.password !== undefined) {
         const withPassword = await admin.setMemberPassword(values.project, member.member_id, {

@@ -24,6 +24,7 @@ import { registerOtpSms } from '../products/otp-sms/routes.js';
 import { registerRecoveryCodes } from '../products/recovery-codes/routes.js';
 import { registerTotp } from '../products/totp/routes.js';
 import { registerPasswords } from '../products/passwords/routes.js';
+import { registerRbac } from '../products/rbac/routes.js';
 import type { Admin } from '../products/projects/admin.js';
 import { openRuntime } from '../runtime.js';
 import { registerSessions } from '../products/sessions/routes.js';
@@ -265,6 +266,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerSsoConnections(app, ctx);
     registerOAuth(app, ctx);
     registerManagement(app, ctx);
+    registerRbac(app, ctx);
     registerServicesPage(app, ctx);
     registerOpenApi(app);
     registerOperations(app, ctx, metrics);

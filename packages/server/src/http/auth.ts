@@ -5,7 +5,10 @@ import { isOriginAllowed } from '../products/projects/policy.js';
 import type { Project } from '../products/projects/service.js';
 import type { PresentedSession } from '../auth/complete.js';
 import { findLiveSession } from '../auth/sessions.js';
-import { ApiError } from './errors.js';
+import type { Member } from '@gatehouse/protocol';
+import { memberById } from '../products/members/store.js';
+import { authorize } from '../products/rbac/service.js';
+import { ApiError, unwrap } from './errors.js';
 
 /** An authenticated SDK call: the project, and the session token if one was sent. */
 export interface SdkCaller {
@@ -110,4 +113,39 @@ export async function secretCaller(ctx: Context, request: FastifyRequest): Promi
     );
   }
   return project;
+}
+
+/** A member-session call (docs/protocol.md §7.10): the project, the session and its member. */
+export interface MemberCaller {
+  project: Project;
+  session: PresentedSession;
+  member: Member;
+}
+
+/**
+ * Authenticates a call that needs a live session and loads its member; with `permission`, also
+ * refuses (403 `unauthorized_action`) a member whose current roles do not grant it under the
+ * project's current policy. Roles are read from the database, never from the JWT, so a role
+ * taken away applies at once.
+ *
+ * @example
+ * const { member } = await memberCaller(ctx, request, ['stytch.member', 'delete']);
+ */
+export async function memberCaller(
+  ctx: Context,
+  request: FastifyRequest,
+  permission?: readonly [resourceId: string, action: string],
+): Promise<MemberCaller> {
+  const caller = await sdkCaller(ctx, request);
+  const session = await requiredSession(ctx, caller);
+  const member = await memberById(ctx.db, caller.project.id, session.row.member_id);
+  if (!member || member.status === 'deleted') {
+    throw new ApiError('session_not_found', 'The session is unknown, expired or revoked.');
+  }
+  if (permission) {
+    const roles = member.roles.map((r) => r.role_id);
+    const refused = await authorize(ctx.db, caller.project.id, roles, ...permission);
+    if (refused) unwrap(refused);
+  }
+  return { project: caller.project, session, member };
 }

@@ -469,6 +469,24 @@ const projectWatermark: Migration = {
   },
 };
 
+// Custom RBAC: each project's own roles and resources (and extensions of the built-in roles) as
+// one JSON document per project, and each organization's e-mail domain → role rules.
+const rbacPolicies: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('rbac_policies')
+      .addColumn('project_id', 'text', (c) => c.primaryKey().references('projects.id'))
+      .addColumn('roles', 'text', (c) => c.notNull())
+      .addColumn('resources', 'text', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+    await db.schema
+      .alterTable('organizations')
+      .addColumn('rbac_email_implicit_role_assignments', 'text', (c) => c.notNull().defaultTo('[]'))
+      .execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -482,6 +500,7 @@ const migrations: Record<string, Migration> = {
   '0010_signing_key_rotation': signingKeyRotation,
   '0011_project_session_lifetime': projectSessionLifetime,
   '0012_project_watermark': projectWatermark,
+  '0013_rbac_policies': rbacPolicies,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -61,6 +61,21 @@ export interface OrganizationsTable {
   sso_default_connection_id: string | null;
   sso_jit_provisioning: string;
   sso_jit_provisioning_allowed_connections: Json;
+  /**
+   * `[{domain, role_id}]`: roles granted by e-mail domain (source `email_assignment`). Optional
+   * so that rows are written without it, as the schema before it had none; reads default to `[]`.
+   */
+  rbac_email_implicit_role_assignments?: Json;
+}
+
+/** A project's own RBAC roles and resources; the built-in ones are in code (products/rbac). */
+export interface RbacPoliciesTable {
+  project_id: string;
+  /** `[{role_id, description, permissions}]`, including extensions of `member` and `admin`. */
+  roles: Json;
+  /** `[{resource_id, description, actions}]`, custom resources only. */
+  resources: Json;
+  updated_at: Timestamp;
 }
 
 export interface OrganizationDomainsTable {
@@ -378,6 +393,7 @@ export interface Database {
   password_failures: PasswordFailuresTable;
   rate_limit_backoffs: RateLimitBackoffsTable;
   factor_failures: FactorFailuresTable;
+  rbac_policies: RbacPoliciesTable;
 }
 
 /** A database handle or an open transaction: services accept either. */

@@ -1,12 +1,12 @@
 /** Bootstrap (§6): the project settings the client reads once when it is built. */
-import type { BootstrapData } from '@gatehouse/protocol';
+import type { BootstrapData, RbacPolicy } from '@gatehouse/protocol';
 import type { Project } from '../projects/service.js';
-import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
 
-/** The bootstrap data of a project, without the envelope fields. */
+/** The bootstrap data of a project, without the envelope fields; `policy` is the project's (§6). */
 export function bootstrapData(
   project: Project,
   emailDomain: string,
+  policy: RbacPolicy,
 ): Omit<BootstrapData, 'request_id' | 'status_code'> {
   return {
     disable_sdk_watermark: !project.displayWatermark,
@@ -28,6 +28,6 @@ export function bootstrapData(
           }
         : null,
     dfp_protected_auth_enabled: false,
-    rbac_policy: DEFAULT_RBAC_POLICY,
+    rbac_policy: policy,
   };
 }

@@ -2,7 +2,13 @@
 import { isValidEmail, type Member, type Organization } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
 import { unlockFactors } from '../../auth/factor-lockout.js';
-import { createMember, memberById, type CreateMemberInput } from '../members/store.js';
+import {
+  createMember,
+  memberById,
+  replaceDirectRoles,
+  type CreateMemberInput,
+} from '../members/store.js';
+import { checkEmailRoleRules, checkRoleIdsForAssignment } from '../rbac/service.js';
 import {
   SLUG_PATTERN,
   createOrganization,
@@ -35,6 +41,12 @@ export async function manageCreateOrganization(
   }
   const publicDomain = refusePublicDomains(input.email_allowed_domains ?? []);
   if (publicDomain) return publicDomain;
+  const badRules = await checkEmailRoleRules(
+    ctx.db,
+    project.id,
+    input.rbac_email_implicit_role_assignments,
+  );
+  if (badRules) return badRules;
   const org = await ctx.db
     .transaction()
     .execute((trx) => createOrganization(trx, project.id, project.environment, input, ctx.now()));
@@ -62,15 +74,19 @@ export async function manageCreateMember(
   }
   const organization = await organizationById(ctx.db, project.id, organizationId);
   if (!organization) return organizationNotFound();
-  const member = await ctx.db
-    .transaction()
-    .execute((trx) =>
-      createMember(trx, project.id, project.environment, organizationId, input, ctx.now()),
+  return allOrNothing(ctx.db, async (trx) => {
+    const refused = await checkRoleIdsForAssignment(trx, project.id, input.roles ?? [], ctx.now());
+    if (refused) return refused;
+    const member = await createMember(
+      trx,
+      project.id,
+      project.environment,
+      organizationId,
+      input,
+      ctx.now(),
     );
-  if (member === 'email_taken') {
-    return memberEmailTaken();
-  }
-  return { member, organization };
+    return member === 'email_taken' ? memberEmailTaken() : { member, organization };
+  });
 }
 
 /** A member of one of the project's organizations. */
@@ -146,6 +162,12 @@ export async function manageUpdateOrganization(
 ): Promise<Organization | Failure> {
   const publicDomain = refusePublicDomains(patch.email_allowed_domains ?? []);
   if (publicDomain) return publicDomain;
+  const badRules = await checkEmailRoleRules(
+    ctx.db,
+    project.id,
+    patch.rbac_email_implicit_role_assignments,
+  );
+  if (badRules) return badRules;
   return allOrNothing(ctx.db, async (trx) => {
     const refused = await checkSsoSettings(trx, project.id, organizationId, patch);
     if (refused) return refused;
@@ -170,16 +192,27 @@ export async function manageUnlockMfa(
   return found;
 }
 
-/** Changes a member's name or MFA settings. */
+/**
+ * Changes a member's name, MFA settings or directly assigned roles (`roles` replaces them;
+ * `member` always stays, and roles from e-mail rules and SSO groups are untouched).
+ */
 export async function manageUpdateMember(
   ctx: Context,
   project: Project,
   organizationId: string,
   memberId: string,
-  patch: MemberMfaPatch,
+  patch: MemberMfaPatch & { roles?: string[] | undefined },
 ): Promise<{ member: Member; organization: Organization } | Failure> {
   const found = await manageGetMember(ctx, project, organizationId, memberId);
   if ('failure' in found) return found;
-  const member = await updateMember(ctx.db, project.id, memberId, patch, ctx.now());
-  return 'failure' in member ? member : { member, organization: found.organization };
+  const { roles, ...rest } = patch;
+  return allOrNothing(ctx.db, async (trx) => {
+    if (roles !== undefined) {
+      const refused = await checkRoleIdsForAssignment(trx, project.id, roles, ctx.now());
+      if (refused) return refused;
+      await replaceDirectRoles(trx, memberId, roles);
+    }
+    const member = await updateMember(trx, project.id, memberId, rest, ctx.now());
+    return 'failure' in member ? member : { member, organization: found.organization };
+  });
 }

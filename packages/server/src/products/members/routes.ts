@@ -1,13 +1,25 @@
-/** POST /sdk/v1/b2b/organizations/members/search: anonymous member lookup (§7.4). */
+/**
+ * POST /sdk/v1/b2b/organizations/members/search: anonymous member lookup (§7.4); and the
+ * member-session endpoints about members (§7.10), each guarded by the project's RBAC policy.
+ */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { route } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { sdkCaller } from '../../http/auth.js';
+import { memberCaller, sdkCaller } from '../../http/auth.js';
+import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { organizationById } from '../organizations/store.js';
-import { memberByEmail, normalizeEmail } from './store.js';
+import { memberByEmail, normalizeEmail, searchMembers } from './store.js';
+import {
+  deleteOrganizationMember,
+  organizationMember,
+  updateOrganizationMember,
+} from './service.js';
+
+/** The most members one search page holds when the caller names no limit. */
+const DEFAULT_PAGE = 100;
 
 /** Registers the member search route. */
 export function registerMembers(app: FastifyInstance, ctx: Context): void {
@@ -34,5 +46,72 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
             }
           : null,
     });
+  });
+
+  route(app, ENDPOINTS.memberMe, async (request) => {
+    const { project, member } = await memberCaller(ctx, request);
+    const self = await organizationMember(
+      ctx.db,
+      project.id,
+      member.organization_id,
+      member.member_id,
+    );
+    return ok(request, unwrap(self));
+  });
+
+  route(app, ENDPOINTS.memberUpdateSelf, async (request, parse) => {
+    const { project, member } = await memberCaller(ctx, request, ['stytch.self', 'update']);
+    const body = parse();
+    const updated = await updateOrganizationMember(
+      ctx,
+      project.id,
+      member.organization_id,
+      member.member_id,
+      body,
+    );
+    return ok(request, unwrap(updated));
+  });
+
+  route(app, ENDPOINTS.organizationMembersSearch, async (request, parse) => {
+    const { member } = await memberCaller(ctx, request, ['stytch.member', 'search']);
+    const body = parse();
+    const offset = body.cursor ? Number(body.cursor) : 0;
+    const limit = body.limit ?? DEFAULT_PAGE;
+    const found = await searchMembers(ctx.db, member.organization_id, body.query, {
+      offset,
+      limit,
+    });
+    const next = offset + found.members.length;
+    return ok(request, {
+      members: found.members,
+      results_metadata: {
+        total: found.total,
+        next_cursor: next < found.total ? String(next) : null,
+      },
+    });
+  });
+
+  route(app, ENDPOINTS.memberUpdate, async (request, parse) => {
+    const { project, member } = await memberCaller(ctx, request, ['stytch.member', 'update']);
+    const body = parse();
+    const updated = await updateOrganizationMember(
+      ctx,
+      project.id,
+      member.organization_id,
+      request.params.member_id,
+      body,
+    );
+    return ok(request, unwrap(updated));
+  });
+
+  route(app, ENDPOINTS.memberDelete, async (request) => {
+    const { project, member } = await memberCaller(ctx, request, ['stytch.member', 'delete']);
+    const deleted = await deleteOrganizationMember(
+      ctx,
+      project.id,
+      member.organization_id,
+      request.params.member_id,
+    );
+    return ok(request, unwrap(deleted));
   });
 }

@@ -1,16 +1,29 @@
 /** Changing a member's MFA settings: enrollment, phone number, default method. */
-import type { Member, MfaMethod } from '@gatehouse/protocol';
-import { isoAt, type Db } from '../../context.js';
+import type { Member, MfaMethod, Organization } from '@gatehouse/protocol';
+import { isoAt, type Context, type Db } from '../../context.js';
+import { endMemberSessions } from '../../auth/revocation.js';
+import { allOrNothing, fail } from '../../result.js';
+import { organizationById } from '../organizations/store.js';
 import type { MembersTable } from '../../store/schema.js';
 import { normalizePhoneNumber } from '../otp-sms/phone.js';
 import type { Failure } from '../../result.js';
-import { memberById, phoneNumberTaken, updateMemberRow } from './store.js';
+import { markMemberDeleted, memberById, phoneNumberTaken, updateMemberRow } from './store.js';
 import { invalidPhoneNumber, memberNotFound } from './errors.js';
 import { duplicatePhoneNumber } from '../otp-sms/errors.js';
+
+/** The most characters a member's untrusted metadata takes, as JSON. */
+const METADATA_MAX_CHARS = 4096;
+
+const metadataTooLarge = (): Failure =>
+  fail(
+    'invalid_request',
+    `untrusted_metadata may take at most ${METADATA_MAX_CHARS} characters as JSON.`,
+  );
 
 /** The MFA fields an update may change; absent fields stay as they are. */
 export interface MemberMfaPatch {
   name?: string | undefined;
+  untrusted_metadata?: Record<string, unknown> | undefined;
   mfa_enrolled?: boolean | undefined;
   /** Any usual format, stored as E.164; `''` removes the number. */
   mfa_phone_number?: string | undefined;
@@ -36,6 +49,11 @@ export async function updateMember(
   if (!member) return memberNotFound();
   const set: Partial<MembersTable> = { updated_at: isoAt(now) };
   if (patch.name !== undefined) set.name = patch.name;
+  if (patch.untrusted_metadata !== undefined) {
+    const json = JSON.stringify(patch.untrusted_metadata);
+    if (json.length > METADATA_MAX_CHARS) return metadataTooLarge();
+    set.untrusted_metadata = json;
+  }
   if (patch.mfa_enrolled !== undefined) set.mfa_enrolled = patch.mfa_enrolled ? 1 : 0;
   if (patch.default_mfa_method !== undefined) set.default_mfa_method = patch.default_mfa_method;
   if (patch.mfa_phone_number !== undefined) {
@@ -61,4 +79,70 @@ export async function updateMember(
   }
   await updateMemberRow(db, memberId, set);
   return (await memberById(db, projectId, memberId)) ?? memberNotFound();
+}
+
+/** A member of an organization with it, as the member-session endpoints answer (§7.10). */
+export interface MemberWithOrganization {
+  member_id: string;
+  member: Member;
+  organization: Organization;
+}
+
+/**
+ * A member of the caller's organization by id: `member_not_found` for ids of other
+ * organizations or projects and for deleted members, so ids cannot be probed across tenants.
+ *
+ * @example
+ * const target = await organizationMember(ctx.db, project.id, caller.organization_id, memberId);
+ */
+export async function organizationMember(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+  memberId: string,
+): Promise<MemberWithOrganization | Failure> {
+  const member = await memberById(db, projectId, memberId);
+  if (!member || member.organization_id !== organizationId || member.status === 'deleted') {
+    return memberNotFound();
+  }
+  const organization = await organizationById(db, projectId, organizationId);
+  if (!organization) return memberNotFound();
+  return { member_id: member.member_id, member, organization };
+}
+
+/**
+ * Changes the name or untrusted metadata of a member of the caller's organization (the caller's
+ * permission checked by the route).
+ */
+export async function updateOrganizationMember(
+  ctx: Context,
+  projectId: string,
+  organizationId: string,
+  memberId: string,
+  patch: Pick<MemberMfaPatch, 'name' | 'untrusted_metadata'>,
+): Promise<MemberWithOrganization | Failure> {
+  const found = await organizationMember(ctx.db, projectId, organizationId, memberId);
+  if ('failure' in found) return found;
+  const member = await updateMember(ctx.db, projectId, memberId, patch, ctx.now());
+  return 'failure' in member ? member : { ...found, member };
+}
+
+/**
+ * Removes a member of the caller's organization: status `deleted`, every session and IST of
+ * theirs ended in the same transaction.
+ */
+export async function deleteOrganizationMember(
+  ctx: Context,
+  projectId: string,
+  organizationId: string,
+  memberId: string,
+): Promise<{ member_id: string } | Failure> {
+  return allOrNothing(ctx.db, async (trx) => {
+    const found = await organizationMember(trx, projectId, organizationId, memberId);
+    if ('failure' in found) return found;
+    const now = ctx.now();
+    if (!(await markMemberDeleted(trx, memberId, now))) return memberNotFound();
+    await endMemberSessions(trx, { projectId, memberId, email: found.member.email_address }, now);
+    return { member_id: memberId };
+  });
 }

@@ -1,5 +1,6 @@
 /** The members product's store: member rows and their roles (creation, lookups, activation) and the wire shape of §5. */
 import type {
+  EmailRoleAssignment,
   Environment,
   Member,
   MemberRole,
@@ -11,10 +12,10 @@ import { newId } from '../../crypto/random.js';
 import { preparedQuery } from '../../store/prepared.js';
 import type { MembersTable } from '../../store/schema.js';
 import { insertUnlessDuplicate } from '../../store/unique.js';
+import { effectivePolicy, MEMBER_ROLE } from '../rbac/policy.js';
+import { customPolicyOf } from '../rbac/store.js';
 
-/** The roles every member has, and the extra role of an organization's creator (§14). */
-export const MEMBER_ROLE = 'member';
-export const ADMIN_ROLE = 'admin';
+export { ADMIN_ROLE, MEMBER_ROLE } from '../rbac/policy.js';
 
 /** Fields accepted when creating a member. */
 export interface CreateMemberInput {
@@ -156,6 +157,7 @@ export async function createMember(
       roles.map((role_id) => ({ member_id: row.id, role_id, source_type: 'direct_assignment' })),
     )
     .execute();
+  await grantEmailRoles(db, projectId, organizationId, row.id, email);
   const [member] = await withRoles(db, [row]);
   return member ?? 'email_taken';
 }
@@ -247,6 +249,20 @@ export async function updateMemberRow(
   await db.updateTable('members').set(set).where('id', '=', memberId).execute();
 }
 
+/**
+ * Marks a member deleted; false when it already was. Conditional, so of concurrent deletions of
+ * one member exactly one succeeds.
+ */
+export async function markMemberDeleted(db: Db, memberId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('members')
+    .set({ status: 'deleted', updated_at: isoAt(now) })
+    .where('id', '=', memberId)
+    .where('status', '!=', 'deleted')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Where a member belongs and its address, by id alone (project checks are the caller's). */
 export async function memberAddress(
   db: Db,
@@ -257,4 +273,160 @@ export async function memberAddress(
     .select(['project_id', 'organization_id', 'email'])
     .where('id', '=', memberId)
     .executeTakeFirst();
+}
+
+/** The roles the rules give an address: those of its exact domain. */
+function rolesForEmail(rules: readonly EmailRoleAssignment[], email: string): string[] {
+  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
+  return [...new Set(rules.filter((r) => r.domain === domain).map((r) => r.role_id))];
+}
+
+/** Role ids of the project's current policy (rules naming a deleted role give nothing). */
+async function knownRoles(db: Db, projectId: string): Promise<Set<string>> {
+  return new Set(effectivePolicy(await customPolicyOf(db, projectId)).roles.map((r) => r.role_id));
+}
+
+/** Gives a new member the roles of the organization's e-mail domain rules. */
+async function grantEmailRoles(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+  memberId: string,
+  email: string,
+): Promise<void> {
+  // selectAll: a database one migration older has no rules column, and no rules.
+  const org = await db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('id', '=', organizationId)
+    .executeTakeFirst();
+  const rules = JSON.parse(
+    org?.rbac_email_implicit_role_assignments ?? '[]',
+  ) as EmailRoleAssignment[];
+  const matching = rolesForEmail(rules, email);
+  if (matching.length === 0) return;
+  const known = await knownRoles(db, projectId);
+  const roles = matching.filter((r) => known.has(r));
+  if (roles.length === 0) return;
+  await db
+    .insertInto('member_roles')
+    .values(
+      roles.map((role_id) => ({ member_id: memberId, role_id, source_type: 'email_assignment' })),
+    )
+    .execute();
+}
+
+/**
+ * Recomputes the `email_assignment` roles of every member of an organization under new rules
+ * (in the transaction that saves them).
+ */
+export async function replaceEmailRoles(
+  db: Db,
+  organizationId: string,
+  rules: readonly EmailRoleAssignment[],
+): Promise<void> {
+  const members = await db
+    .selectFrom('members')
+    .select(['id', 'email', 'project_id'])
+    .where('organization_id', '=', organizationId)
+    .execute();
+  await db
+    .deleteFrom('member_roles')
+    .where('source_type', '=', 'email_assignment')
+    .where('member_id', 'in', (q) =>
+      q.selectFrom('members').select('id').where('organization_id', '=', organizationId),
+    )
+    .execute();
+  const first = members[0];
+  if (!first || rules.length === 0) return;
+  const known = await knownRoles(db, first.project_id);
+  const rows = members.flatMap((m) =>
+    rolesForEmail(rules, m.email)
+      .filter((r) => known.has(r))
+      .map((role_id) => ({ member_id: m.id, role_id, source_type: 'email_assignment' })),
+  );
+  // Bounded batches: one statement's parameters are limited (SQLite 32766, PostgreSQL 65535).
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('member_roles')
+      .values(rows.slice(i, i + 1000))
+      .execute();
+  }
+}
+
+/**
+ * Replaces a member's directly assigned roles; `member` always stays. Role ids are checked by
+ * the caller against the project's policy.
+ */
+export async function replaceDirectRoles(
+  db: Db,
+  memberId: string,
+  roles: readonly string[],
+): Promise<void> {
+  await db
+    .deleteFrom('member_roles')
+    .where('member_id', '=', memberId)
+    .where('source_type', '=', 'direct_assignment')
+    .execute();
+  await db
+    .insertInto('member_roles')
+    .values(
+      [...new Set([MEMBER_ROLE, ...roles])].map((role_id) => ({
+        member_id: memberId,
+        role_id,
+        source_type: 'direct_assignment',
+      })),
+    )
+    .execute();
+}
+
+/** One condition of a member search (§7.10 `me/members/search`); lists are never empty. */
+export type MemberSearchOperand =
+  | { filter_name: 'member_ids'; filter_value: string[] }
+  | { filter_name: 'member_emails'; filter_value: string[] }
+  | { filter_name: 'statuses'; filter_value: MemberStatus[] }
+  | { filter_name: 'member_roles'; filter_value: string[] };
+
+/** A page of an organization's members matching the query, oldest first, and how many match. */
+export async function searchMembers(
+  db: Db,
+  organizationId: string,
+  query: { operator: 'AND' | 'OR'; operands: MemberSearchOperand[] } | undefined,
+  page: { offset: number; limit: number },
+): Promise<{ members: Member[]; total: number }> {
+  const base = db.selectFrom('members').where('organization_id', '=', organizationId);
+  const filtered =
+    query && query.operands.length > 0
+      ? base.where((eb) => {
+          const conditions = query.operands.map((o) => {
+            switch (o.filter_name) {
+              case 'member_ids':
+                return eb('id', 'in', o.filter_value);
+              case 'member_emails':
+                return eb('email', 'in', o.filter_value.map(normalizeEmail));
+              case 'statuses':
+                return eb('status', 'in', o.filter_value);
+              case 'member_roles':
+                return eb('id', 'in', (q) =>
+                  q
+                    .selectFrom('member_roles')
+                    .select('member_id')
+                    .where('role_id', 'in', o.filter_value),
+                );
+            }
+          });
+          return query.operator === 'AND' ? eb.and(conditions) : eb.or(conditions);
+        })
+      : base;
+  const count = await filtered
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .executeTakeFirst();
+  const rows = await filtered
+    .selectAll()
+    .orderBy('created_at')
+    .orderBy('id')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return { members: await withRoles(db, rows), total: Number(count?.n ?? 0) };
 }

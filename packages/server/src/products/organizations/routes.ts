@@ -1,13 +1,19 @@
-/** POST /sdk/v1/b2b/organizations/search: anonymous lookup of an organization by slug (§7.4). */
+/**
+ * POST /sdk/v1/b2b/organizations/search: anonymous lookup of an organization by slug (§7.4); and
+ * GET/PUT /sdk/v1/b2b/organizations/me, the caller's own organization (§7.10).
+ */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { route } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { sdkCaller } from '../../http/auth.js';
+import { memberCaller, sdkCaller } from '../../http/auth.js';
+import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
+import { manageUpdateOrganization } from '../management/service.js';
+import { organizationNotFound } from './errors.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { toSlugSubset } from '@gatehouse/protocol';
-import { organizationBySlug } from './store.js';
+import { organizationById, organizationBySlug } from './store.js';
 
 /** Registers the organization search route. */
 export function registerOrganizations(app: FastifyInstance, ctx: Context): void {
@@ -23,5 +29,18 @@ export function registerOrganizations(app: FastifyInstance, ctx: Context): void 
     ]);
     const org = await organizationBySlug(ctx.db, caller.project.id, body.organization_slug);
     return ok(request, { organization: org ? toSlugSubset(org) : null });
+  });
+
+  route(app, ENDPOINTS.organizationMe, async (request) => {
+    const { project, member } = await memberCaller(ctx, request);
+    const org = await organizationById(ctx.db, project.id, member.organization_id);
+    return ok(request, { organization: unwrap(org ?? organizationNotFound()) });
+  });
+
+  route(app, ENDPOINTS.organizationUpdateMe, async (request, parse) => {
+    const { project, member } = await memberCaller(ctx, request, ['stytch.organization', 'update']);
+    const body = parse();
+    const org = await manageUpdateOrganization(ctx, project, member.organization_id, body);
+    return ok(request, { organization: unwrap(org) });
   });
 }

@@ -5,6 +5,7 @@ import {
   type AuthMethod,
   type AuthMethodsPolicy,
   type EmailJitProvisioning,
+  type EmailRoleAssignment,
   type Environment,
   type MfaPolicy,
   type Organization,
@@ -27,10 +28,25 @@ export interface CreateOrganizationInput {
   organization_logo_url?: string;
   /** Who may join through SSO without an account (default `ALL_ALLOWED`). */
   sso_jit_provisioning?: 'ALL_ALLOWED' | 'RESTRICTED' | 'NOT_ALLOWED';
+  /** Roles by e-mail domain; role ids checked by the caller. */
+  rbac_email_implicit_role_assignments?: EmailRoleAssignment[];
 }
 
 /** Slugs: 2–128 characters of lowercase letters, digits and `-._~`. */
 export const SLUG_PATTERN = /^[a-z0-9._~-]{2,128}$/;
+
+/** E-mail role rules with lowercased domains and without duplicates. */
+export function normalizeEmailRoles(assignments: EmailRoleAssignment[]): EmailRoleAssignment[] {
+  const seen = new Set<string>();
+  return assignments
+    .map((a) => ({ domain: a.domain.trim().toLowerCase(), role_id: a.role_id }))
+    .filter((a) => {
+      const key = `${a.domain} ${a.role_id}`;
+      if (seen.has(key)) return false;
+      seen.add(key);
+      return true;
+    });
+}
 
 /** The domain part of an e-mail address, lowercased. */
 export function domainOf(email: string): string {
@@ -79,6 +95,14 @@ export async function createOrganization(
     sso_default_connection_id: null,
     sso_jit_provisioning: input.sso_jit_provisioning ?? 'ALL_ALLOWED',
     sso_jit_provisioning_allowed_connections: '[]',
+    // Left out when empty, so the row also fits a database one migration older (upgrades).
+    ...(input.rbac_email_implicit_role_assignments?.length
+      ? {
+          rbac_email_implicit_role_assignments: JSON.stringify(
+            normalizeEmailRoles(input.rbac_email_implicit_role_assignments),
+          ),
+        }
+      : {}),
   };
   // The check above cannot see a concurrent call's uncommitted slug: the unique index decides.
   if (!(await insertOrganization(db, row, domains))) return 'slug_taken';

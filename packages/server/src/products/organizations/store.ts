@@ -1,5 +1,5 @@
 /** The organizations product's store: organization rows, their JIT domains, and the wire shape of §5. */
-import type { Organization, SsoConnectionRef } from '@gatehouse/protocol';
+import type { EmailRoleAssignment, Organization, SsoConnectionRef } from '@gatehouse/protocol';
 import type {
   AuthMethod,
   AuthMethodsPolicy,
@@ -34,6 +34,9 @@ export function toOrganization(row: OrganizationsTable): Organization {
     sso_jit_provisioning_allowed_connections: JSON.parse(
       row.sso_jit_provisioning_allowed_connections,
     ) as string[],
+    rbac_email_implicit_role_assignments: JSON.parse(
+      row.rbac_email_implicit_role_assignments ?? '[]',
+    ) as EmailRoleAssignment[],
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -5,6 +5,7 @@ import {
   type AuthMethod,
   type AuthMethodsPolicy,
   type EmailJitProvisioning,
+  type EmailRoleAssignment,
   type MfaMethod,
   type MfaMethodsPolicy,
   type MfaPolicy,
@@ -12,6 +13,8 @@ import {
 } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import type { OrganizationsTable } from '../../store/schema.js';
+import { replaceEmailRoles } from '../members/store.js';
+import { normalizeEmailRoles } from './service.js';
 import { organizationById, replaceJitDomains, updateOrganizationRow } from './store.js';
 
 /** The settings an update may change; absent fields stay as they are. */
@@ -31,12 +34,15 @@ export interface OrganizationPatch {
   sso_jit_provisioning_allowed_connections?: string[] | undefined;
   /** An active connection of this organization (checked by the caller), or null for none. */
   sso_default_connection_id?: string | null | undefined;
+  /** Roles by e-mail domain (role ids checked by the caller); members' roles follow at once. */
+  rbac_email_implicit_role_assignments?: EmailRoleAssignment[] | undefined;
 }
 
 /**
  * Applies a patch to an organization of the project; null when there is none. As at creation,
  * an `ALL_ALLOWED` policy lists every method, so the organization object stays self-consistent.
- * Several statements: run it in a transaction when the patch changes the allowed domains.
+ * Several statements: run it in a transaction when the patch changes the allowed domains or the
+ * e-mail role rules.
  *
  * @example
  * await updateOrganization(db, project.id, org.organization_id, { mfa_policy: 'REQUIRED_FOR_ALL' }, Date.now());
@@ -88,6 +94,11 @@ export async function updateOrganization(
     set.email_allowed_domains = JSON.stringify(domains);
     // The lookup table that discovery reads must say the same as the organization's own list.
     await replaceJitDomains(db, projectId, organizationId, domains);
+  }
+  if (patch.rbac_email_implicit_role_assignments !== undefined) {
+    const rules = normalizeEmailRoles(patch.rbac_email_implicit_role_assignments);
+    set.rbac_email_implicit_role_assignments = JSON.stringify(rules);
+    await replaceEmailRoles(db, organizationId, rules);
   }
   await updateOrganizationRow(db, projectId, organizationId, set);
   return organizationById(db, projectId, organizationId);

@@ -17,6 +17,7 @@ import { organizationById, organizationBySlug } from '../organizations/store.js'
 import { setMemberPassword } from '../passwords/service.js';
 import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
 import { listProviders } from '../oauth/service.js';
+import { checkRoleIds } from '../rbac/service.js';
 import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
 
 /** Administration of projects, organizations and members, without HTTP. */
@@ -143,6 +144,8 @@ export function createAdmin(ctx: Context): Admin {
       if (!(await organizationById(ctx.db, project.id, organizationId))) {
         throw new TypeError(`Unknown organization: ${organizationId}`);
       }
+      const unknownRole = await checkRoleIds(ctx.db, project.id, input.roles ?? []);
+      if (unknownRole) throw new TypeError(unknownRole.message);
       const member = await ctx.db
         .transaction()
         .execute((trx) =>

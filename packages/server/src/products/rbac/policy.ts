@@ -1,8 +1,15 @@
-/** The role-based access policy published in bootstrap: the `member` and `admin` roles (§14). */
-import type { RbacPolicy } from '@gatehouse/protocol';
-import { ADMIN_ROLE, MEMBER_ROLE } from '../members/store.js';
+/**
+ * The role-based access policy (docs/protocol.md §6, §14): the built-in `member` and `admin`
+ * roles and `stytch.*` resources, how a project's own roles and resources merge with them, and
+ * the permission check every enforcing endpoint uses.
+ */
+import type { RbacPermission, RbacPolicy, RbacResource, RbacRole } from '@gatehouse/protocol';
 
-/** The policy every project has until custom roles exist. */
+/** The roles every member has, and the extra role of an organization's creator (§14). */
+export const MEMBER_ROLE = 'member';
+export const ADMIN_ROLE = 'admin';
+
+/** The policy every project starts with; its roles cannot be removed nor its resources changed. */
 export const DEFAULT_RBAC_POLICY: RbacPolicy = {
   roles: [
     {
@@ -47,3 +54,119 @@ export const DEFAULT_RBAC_POLICY: RbacPolicy = {
     },
   ],
 };
+
+/** A project's own part of the policy, as stored: custom roles and resources, and extensions. */
+export interface CustomPolicy {
+  /** Custom roles, and entries for `member`/`admin` holding only what they add. */
+  roles: RbacRole[];
+  /** Custom resources only; `stytch.*` ids are the built-in ones'. */
+  resources: RbacResource[];
+}
+
+export const EMPTY_CUSTOM_POLICY: CustomPolicy = { roles: [], resources: [] };
+
+/** Whether a role is one of the built-in roles, which may be extended but never removed. */
+export function isBuiltInRole(roleId: string): boolean {
+  return DEFAULT_RBAC_POLICY.roles.some((r) => r.role_id === roleId);
+}
+
+/** Whether a resource id is reserved for the built-in resources. */
+export function isBuiltInResource(resourceId: string): boolean {
+  return resourceId.startsWith('stytch.');
+}
+
+/** Permissions of two lists merged by resource; `*` absorbs every other action. */
+export function mergePermissions(
+  a: readonly RbacPermission[],
+  b: readonly RbacPermission[],
+): RbacPermission[] {
+  const byResource = new Map<string, Set<string>>();
+  for (const p of [...a, ...b]) {
+    const actions = byResource.get(p.resource_id) ?? new Set<string>();
+    for (const action of p.actions) actions.add(action);
+    byResource.set(p.resource_id, actions);
+  }
+  return [...byResource].map(([resource_id, actions]) => ({
+    resource_id,
+    actions: actions.has('*') ? ['*'] : [...actions],
+  }));
+}
+
+/**
+ * The policy a project publishes and enforces: the built-in roles (with their extensions) and
+ * resources, then the project's own.
+ *
+ * @example
+ * effectivePolicy({ roles: [{ role_id: 'billing', description: '', permissions: [] }], resources: [] });
+ */
+export function effectivePolicy(custom: CustomPolicy): RbacPolicy {
+  const roles = DEFAULT_RBAC_POLICY.roles.map((builtIn) => {
+    const extension = custom.roles.find((r) => r.role_id === builtIn.role_id);
+    return extension
+      ? {
+          role_id: builtIn.role_id,
+          description: extension.description || builtIn.description,
+          permissions: mergePermissions(builtIn.permissions, extension.permissions),
+        }
+      : builtIn;
+  });
+  return {
+    roles: [...roles, ...custom.roles.filter((r) => !isBuiltInRole(r.role_id))],
+    resources: [...DEFAULT_RBAC_POLICY.resources, ...custom.resources],
+  };
+}
+
+/**
+ * Why a custom policy is inconsistent, or null: duplicate ids, reserved resource ids, and
+ * permissions naming a resource or an action that does not exist.
+ */
+export function policyProblem(custom: CustomPolicy): string | null {
+  const resources = new Map<string, RbacResource>();
+  for (const r of DEFAULT_RBAC_POLICY.resources) resources.set(r.resource_id, r);
+  for (const r of custom.resources) {
+    if (isBuiltInResource(r.resource_id)) {
+      return `The resource id ${r.resource_id} is reserved: ids starting with stytch. are built in.`;
+    }
+    if (resources.has(r.resource_id)) return `The resource ${r.resource_id} is listed twice.`;
+    resources.set(r.resource_id, r);
+  }
+  const seen = new Set<string>();
+  for (const role of custom.roles) {
+    if (seen.has(role.role_id)) return `The role ${role.role_id} is listed twice.`;
+    seen.add(role.role_id);
+    for (const p of role.permissions) {
+      const resource = resources.get(p.resource_id);
+      if (!resource) {
+        return `The role ${role.role_id} refers to the resource ${p.resource_id}, which does not exist.`;
+      }
+      const missing = p.actions.find((a) => a !== '*' && !resource.actions.includes(a));
+      if (missing !== undefined) {
+        return `The role ${role.role_id} refers to the action ${missing}, which the resource ${p.resource_id} does not have.`;
+      }
+    }
+  }
+  return null;
+}
+
+/**
+ * Whether any of the roles grants `action` on `resourceId` under the policy; role ids the policy
+ * does not know grant nothing.
+ *
+ * @example
+ * isAllowed(DEFAULT_RBAC_POLICY, ['member'], 'stytch.member', 'delete'); // false
+ */
+export function isAllowed(
+  policy: RbacPolicy,
+  roles: readonly string[],
+  resourceId: string,
+  action: string,
+): boolean {
+  return policy.roles.some(
+    (role) =>
+      roles.includes(role.role_id) &&
+      role.permissions.some(
+        (p) =>
+          p.resource_id === resourceId && (p.actions.includes('*') || p.actions.includes(action)),
+      ),
+  );
+}

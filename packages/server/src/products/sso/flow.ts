@@ -26,7 +26,7 @@ import { allowsAuthMethod } from '../organizations/service.js';
 import { organizationById } from '../organizations/store.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
-import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
+import { projectPolicy } from '../rbac/service.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
@@ -357,10 +357,15 @@ export async function finishOidc(
 }
 
 /** The roles an IdP's groups give under a connection's group assignments. */
-function rolesFromGroups(row: SsoConnectionsTable, groups: readonly string[]): string[] {
+async function rolesFromGroups(
+  db: Db,
+  row: SsoConnectionsTable,
+  groups: readonly string[],
+): Promise<string[]> {
   const assignments =
     row.kind === 'saml' ? samlSettings(row).group_roles : oidcSettings(row).group_roles;
-  const known = new Set(DEFAULT_RBAC_POLICY.roles.map((r) => r.role_id));
+  // A role deleted from the policy since the mapping was saved is skipped.
+  const known = new Set((await projectPolicy(db, row.project_id)).roles.map((r) => r.role_id));
   return [
     ...new Set(
       assignments
@@ -430,7 +435,7 @@ async function signInFederated(
     member = made;
     created = true;
   }
-  await replaceGroupRoles(db, member.member_id, rolesFromGroups(row, identity.groups));
+  await replaceGroupRoles(db, member.member_id, await rolesFromGroups(db, row, identity.groups));
   const token = await issueLinkToken(
     db,
     {

@@ -8,8 +8,8 @@ import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
 import type { Failure } from '../../result.js';
-import { memberById } from '../members/store.js';
-import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
+import { memberById, roleIds } from '../members/store.js';
+import { authorize } from '../rbac/service.js';
 import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';
 import {
   createOidcConnection,
@@ -113,18 +113,6 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
   });
 }
 
-/** Whether any of the roles grants an action on `stytch.sso`. */
-function mayManageSso(roles: readonly string[], action: string): boolean {
-  return DEFAULT_RBAC_POLICY.roles.some(
-    (role) =>
-      roles.includes(role.role_id) &&
-      role.permissions.some(
-        (p) =>
-          p.resource_id === 'stytch.sso' && (p.actions.includes('*') || p.actions.includes(action)),
-      ),
-  );
-}
-
 /** Registers the connection management routes: the management API and the SDK's §7.10 endpoints. */
 export function registerSsoConnections(app: FastifyInstance, ctx: Context): void {
   /** The caller's project and organization, if their session's roles allow `action` on SSO. */
@@ -132,13 +120,10 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     const caller = await sdkCaller(ctx, request);
     const session = await requiredSession(ctx, caller);
     const self = await memberById(ctx.db, caller.project.id, session.row.member_id);
-    if (
-      !self ||
-      !mayManageSso(
-        self.roles.map((r) => r.role_id),
-        action,
-      )
-    ) {
+    const refused = self
+      ? await authorize(ctx.db, caller.project.id, roleIds(self), 'stytch.sso', action)
+      : true;
+    if (refused) {
       throw new ApiError(
         'unauthorized_action',
         'Your roles do not allow managing this organization’s SSO connections.',

@@ -21,7 +21,7 @@ import { newId } from '../../crypto/random.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
 import { organizationById } from '../organizations/store.js';
 import type { Project } from '../projects/service.js';
-import { DEFAULT_RBAC_POLICY } from '../rbac/policy.js';
+import { checkRoleIds } from '../rbac/service.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import {
   EMPTY_OIDC_SETTINGS,
@@ -65,12 +65,17 @@ export type OidcInput = z.output<typeof oidcConnectionFields>;
 
 const notFound = (): Failure => connectionNotInOrganization();
 
-function checkGroupRoles(assignments: GroupRoleAssignment[] | undefined): Failure | null {
-  const known = new Set(DEFAULT_RBAC_POLICY.roles.map((r) => r.role_id));
-  const unknown = assignments?.find((a) => !known.has(a.role_id));
-  return unknown
-    ? fail('invalid_request', `There is no role ${unknown.role_id} in the project's RBAC policy.`)
-    : null;
+/** Group assignments may name only roles of the project's policy. */
+async function checkGroupRoles(
+  db: Db,
+  projectId: string,
+  assignments: GroupRoleAssignment[] | undefined,
+): Promise<Failure | null> {
+  return checkRoleIds(
+    db,
+    projectId,
+    (assignments ?? []).map((a) => a.role_id),
+  );
 }
 
 /** An IdP URL: https, or http on a loopback host (an IdP on the same machine). */
@@ -175,7 +180,7 @@ async function applySaml(
   };
   const invalid =
     checkIdpUrl(settings.idp_sso_url, 'idp_sso_url') ??
-    checkGroupRoles(input.saml_group_implicit_role_assignments);
+    (await checkGroupRoles(db, row.project_id, input.saml_group_implicit_role_assignments));
   if (invalid) return invalid;
 
   const now = ctx.now();
@@ -345,10 +350,15 @@ export async function deleteSamlCertificate(
  */
 async function nextOidc(
   ctx: Context,
+  projectId: string,
   row: SsoConnectionsTable | null,
   input: OidcInput,
 ): Promise<{ settings: OidcSettings; secret: string | null } | Failure> {
-  const invalid = checkGroupRoles(input.oidc_group_implicit_role_assignments);
+  const invalid = await checkGroupRoles(
+    ctx.db,
+    projectId,
+    input.oidc_group_implicit_role_assignments,
+  );
   if (invalid) return invalid;
   const current = row ? oidcSettings(row) : EMPTY_OIDC_SETTINGS;
   const secret =
@@ -421,7 +431,7 @@ export async function createOidcConnection(
 ): Promise<{ connection: OidcConnection } | Failure> {
   const missing = await checkOrganization(ctx.db, project, organizationId);
   if (missing) return missing;
-  const next = await nextOidc(ctx, null, input);
+  const next = await nextOidc(ctx, project.id, null, input);
   if (isFailure(next)) return next;
   return allOrNothing(ctx.db, async (trx) => {
     const row = newRow(
@@ -448,7 +458,7 @@ export async function updateOidcConnection(
 ): Promise<{ connection: OidcConnection } | Failure> {
   const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
   if (isFailure(existing)) return existing;
-  const next = await nextOidc(ctx, existing, input);
+  const next = await nextOidc(ctx, project.id, existing, input);
   if (isFailure(next)) return next;
   return allOrNothing(ctx.db, async (trx) => {
     const row = await ownConnection(trx, project, organizationId, connectionId, 'oidc');

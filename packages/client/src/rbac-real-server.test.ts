@@ -1,0 +1,105 @@
+// The client's RBAC checks against a policy the server defines: a custom resource and role made
+// through the management API, a member signed in with that role, and isAuthorized,
+// isAuthorizedSync and allPermissions answering from the real bootstrap and session.
+// @vitest-environment happy-dom
+// @vitest-environment-options {"url": "http://localhost:3000/"}
+import { request as httpRequest } from 'node:http';
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import { startHarness, type Harness } from '@gatehouse/testing/server';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { createClient } from './client.js';
+import { resetBrowserState } from './test/fake-api.js';
+import type { GatehouseClient } from './types.js';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+
+let h: Harness;
+const clients: GatehouseClient[] = [];
+
+beforeAll(async () => {
+  h = await startHarness();
+  // The management API as a host backend calls it: node's HTTP, outside the page's CORS rules.
+  const put = (path: string, body: unknown) =>
+    new Promise<void>((resolve, reject) => {
+      const req = httpRequest(
+        `${h.url}${path}`,
+        {
+          method: 'PUT',
+          headers: {
+            'content-type': 'application/json',
+            authorization: `Basic ${Buffer.from(`${h.project.project_id}:${h.project.secret}`).toString('base64')}`,
+          },
+        },
+        (res) => {
+          let text = '';
+          res.on('data', (chunk: Buffer) => (text += chunk.toString()));
+          res.on('end', () =>
+            res.statusCode === 200 ? resolve() : reject(new Error(`${path}: ${text}`)),
+          );
+        },
+      );
+      req.on('error', reject);
+      req.end(JSON.stringify(body));
+    });
+  await put(ENDPOINTS.rbacResourceSet.path.replace(':resource_id', 'reports'), {
+    description: 'Reports',
+    actions: ['read', 'export', 'delete'],
+  });
+  await put(ENDPOINTS.rbacRoleSet.path.replace(':role_id', 'analyst'), {
+    description: 'Reads and exports reports',
+    permissions: [{ resource_id: 'reports', actions: ['read', 'export'] }],
+  });
+  await h.admin.createMember(h.project.project_id, h.org.organization_id, {
+    email_address: 'ana@acme.test',
+    roles: ['analyst'],
+  });
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+afterEach(() => {
+  for (const client of clients.splice(0)) client.destroy();
+  resetBrowserState();
+});
+
+async function signedIn(email: string): Promise<GatehouseClient> {
+  const client = createClient(h.project.public_token, { baseUrl: h.url });
+  clients.push(client);
+  await client.magicLinks.email.loginOrSignup({
+    email_address: email,
+    organization_id: h.org.organization_id,
+  });
+  await client.magicLinks.authenticate({
+    magic_links_token: await h.lastToken(email),
+    session_duration_minutes: 60,
+  });
+  return client;
+}
+
+describe('client RBAC against a server-defined policy', () => {
+  it('grants the custom role exactly what the server says', async () => {
+    const client = await signedIn('ana@acme.test');
+    expect(await client.rbac.isAuthorized('reports', 'read')).toBe(true);
+    expect(await client.rbac.isAuthorized('reports', 'export')).toBe(true);
+    expect(await client.rbac.isAuthorized('reports', 'delete')).toBe(false);
+    expect(client.rbac.isAuthorizedSync('reports', 'export')).toBe(true);
+    expect(client.rbac.isAuthorizedSync('stytch.organization', 'update')).toBe(false);
+    const all = await client.rbac.allPermissions();
+    expect(all.reports).toEqual({ read: true, export: true, delete: false });
+    // The built-in member role still applies alongside the custom one.
+    expect(all['stytch.member']?.search).toBe(true);
+    expect(all['stytch.member']?.delete).toBe(false);
+  });
+
+  it('grants a member without the role none of it', async () => {
+    const client = await signedIn('ada@acme.test');
+    expect(await client.rbac.isAuthorized('reports', 'read')).toBe(false);
+    expect((await client.rbac.allPermissions()).reports).toEqual({
+      read: false,
+      export: false,
+      delete: false,
+    });
+  });
+});

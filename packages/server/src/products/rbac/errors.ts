@@ -1,0 +1,31 @@
+/** The expected failures of the RBAC product, as values (docs/contributing.md, habit 4). */
+import { fail, type Failure } from '../../result.js';
+
+/** The policy after the change would be inconsistent; the message says how. */
+export const invalidPolicy = (message: string): Failure => fail('invalid_request', message);
+
+/** A role id that the project's policy does not define. */
+export const unknownRole = (roleId: string): Failure =>
+  fail('invalid_request', `There is no role ${roleId} in the project's RBAC policy.`);
+
+/** `member` and `admin` exist in every project. */
+export const builtInRole = (roleId: string): Failure =>
+  fail(
+    'invalid_request',
+    `The built-in role ${roleId} cannot be deleted; its added permissions can be changed.`,
+  );
+
+/** The `stytch.*` resources are fixed. */
+export const builtInResource = (resourceId: string): Failure =>
+  fail('invalid_request', `The built-in resource ${resourceId} cannot be changed or deleted.`);
+
+/** Deleting a role or resource the policy does not have. */
+export const notInPolicy = (kind: 'role' | 'resource', id: string): Failure =>
+  fail('invalid_request', `There is no custom ${kind} ${id} in the project's RBAC policy.`);
+
+/** The caller's roles do not grant the action. */
+export const unauthorizedAction = (resourceId: string, action: string): Failure =>
+  fail(
+    'unauthorized_action',
+    `Your roles do not allow the action ${action} on ${resourceId} in this organization.`,
+  );
