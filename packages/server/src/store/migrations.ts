@@ -469,6 +469,22 @@ const projectWatermark: Migration = {
   },
 };
 
+// A project may require a captcha token on D calls, verified with its provider (docs/protocol.md §7).
+const captchaSettings: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('captcha_settings')
+      .addColumn('project_id', 'text', (c) => c.primaryKey().references('projects.id'))
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('provider', 'text', (c) => c.notNull())
+      .addColumn('site_key', 'text', (c) => c.notNull())
+      .addColumn('secret_encrypted', 'text')
+      .addColumn('min_score', 'double precision', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -482,6 +498,7 @@ const migrations: Record<string, Migration> = {
   '0010_signing_key_rotation': signingKeyRotation,
   '0011_project_session_lifetime': projectSessionLifetime,
   '0012_project_watermark': projectWatermark,
+  '0013_captcha_settings': captchaSettings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

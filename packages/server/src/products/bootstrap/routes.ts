@@ -6,6 +6,7 @@ import type { Context } from '../../context.js';
 import { checkOrigin } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
+import { bootstrapCaptcha } from '../captcha/service.js';
 import { bootstrapData } from './service.js';
 
 /** Registers the bootstrap route. */
@@ -14,6 +15,7 @@ export function registerBootstrap(app: FastifyInstance, ctx: Context): void {
     const project = await ctx.projects.byPublicToken(request.params.public_token);
     if (!project) throw new ApiError('unauthorized_credentials', 'The public token is unknown.');
     checkOrigin(project, request);
-    return ok(request, bootstrapData(project, ctx.config.emailDomain));
+    const captcha = await bootstrapCaptcha(ctx, project);
+    return ok(request, bootstrapData(project, ctx.config.emailDomain, captcha));
   });
 }
