@@ -9,8 +9,7 @@ describe('error types', () => {
       if (type === 'internal_server_error') expect(status).toBe(500);
       else if (type === 'sms_delivery_failed' || type === 'captcha_unavailable') {
         expect(status).toBe(503);
-      }
-      else {
+      } else {
         expect(status, type).toBeGreaterThanOrEqual(400);
         expect(status, type).toBeLessThan(500);
       }
