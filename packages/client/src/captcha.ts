@@ -4,17 +4,10 @@
  * before each one. Bootstrap names only the site key; the provider and its script URL come from
  * the client's options.
  */
-import { CAPTCHA_ACTION, type CaptchaProviderName } from '@gatehouse/protocol';
+import { CAPTCHA_ACTION, CAPTCHA_SCRIPT_URLS, type CaptchaProviderName } from '@gatehouse/protocol';
 import type { BootstrapSource } from './bootstrap.js';
 import { GatehouseCaptchaError } from './errors.js';
 import type { CaptchaOptions } from './types.js';
-
-/** Where each provider serves its browser script (`{siteKey}` is replaced). */
-export const CAPTCHA_SCRIPT_URLS: Readonly<Record<CaptchaProviderName, string>> = {
-  turnstile: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
-  recaptcha: 'https://www.google.com/recaptcha/api.js?render={siteKey}',
-  hcaptcha: 'https://js.hcaptcha.com/1/api.js?render=explicit',
-};
 
 /** How long loading the script and solving may take before the call gives up. */
 const TOKEN_TIMEOUT_MS = 60_000;

@@ -9,6 +9,16 @@ export const CAPTCHA_PROVIDERS: readonly CaptchaProviderName[] = [
   'hcaptcha',
 ];
 
+/**
+ * Where each provider serves its browser script (`{siteKey}` is replaced by the site key): the
+ * client's default, which its options may replace.
+ */
+export const CAPTCHA_SCRIPT_URLS: Readonly<Record<CaptchaProviderName, string>> = {
+  turnstile: 'https://challenges.cloudflare.com/turnstile/v0/api.js?render=explicit',
+  recaptcha: 'https://www.google.com/recaptcha/api.js?render={siteKey}',
+  hcaptcha: 'https://js.hcaptcha.com/1/api.js?render=explicit',
+};
+
 /** The action name the browser asks a token for, and the server expects back from reCAPTCHA. */
 export const CAPTCHA_ACTION = 'LOGIN';
 

@@ -38,7 +38,8 @@ function browserEnvironment(): WidgetEnvironment {
     replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
     now: () => Date.now(),
     toastError: (message) => {
-      toast.error(message);
+      // Keyed by its text: an effect that toasts a failure reported as a toast already shows one.
+      toast.error(message, { id: message });
     },
     toastSuccess: (message) => {
       toast.success(message);
