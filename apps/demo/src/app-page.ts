@@ -17,6 +17,8 @@ export interface AppPageOptions {
   oneTap?: boolean;
   /** Where Google Identity Services is loaded from; the client's default when absent. */
   googleOneTapScriptUrl?: string;
+  /** The project's captcha provider and script URL, when the project has captcha on. */
+  captcha?: { provider: string; scriptUrl?: string };
 }
 
 // Runs in the browser. Creates one client, mounts the widget with it, and mirrors the session in
@@ -24,9 +26,11 @@ export interface AppPageOptions {
 const HOST_SCRIPT = `
 const cfg = JSON.parse(document.getElementById('demo-config').textContent);
 const here = location.origin + location.pathname;
-const client = Gatehouse.createClient(cfg.publicToken, cfg.googleOneTapScriptUrl
-  ? { baseUrl: cfg.baseUrl, googleOneTapScriptUrl: cfg.googleOneTapScriptUrl }
-  : { baseUrl: cfg.baseUrl });
+const client = Gatehouse.createClient(cfg.publicToken, Object.assign(
+  { baseUrl: cfg.baseUrl },
+  cfg.googleOneTapScriptUrl ? { googleOneTapScriptUrl: cfg.googleOneTapScriptUrl } : {},
+  cfg.captcha ? { captcha: cfg.captcha } : {},
+));
 const status = document.getElementById('session-status');
 const signOut = document.getElementById('sign-out');
 const account = document.getElementById('account-link');
@@ -100,6 +104,7 @@ export function renderAppPage(options: AppPageOptions): string {
     oauthProviders: options.oauthProviders ?? [],
     oneTap: options.oneTap ?? false,
     googleOneTapScriptUrl: options.googleOneTapScriptUrl ?? null,
+    captcha: options.captcha ?? null,
   };
   const scripts = `<script type="application/json" id="demo-config">${jsonForScript(config)}</script>
 <script type="module" src="${escapeHtml(options.widgetScriptUrl)}"></script>

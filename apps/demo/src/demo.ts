@@ -5,7 +5,12 @@ import { createServer as createNetServer } from 'node:net';
 import { dirname, join, sep } from 'node:path';
 import type { FastifyInstance, FastifyReply } from 'fastify';
 import { applyPagePolicy, configFromEnv, createServer, type ServerConfig } from '@gatehouse/server';
-import { DEFAULT_SESSION_COOKIE } from '@gatehouse/protocol';
+import {
+  CAPTCHA_PROVIDERS,
+  CAPTCHA_SCRIPT_URLS,
+  DEFAULT_SESSION_COOKIE,
+  type CaptchaProviderName,
+} from '@gatehouse/protocol';
 import { renderAccountPage, renderSignedOutPage } from './account-page.js';
 import { APP_PAGE_INLINE_SCRIPTS, renderAppPage } from './app-page.js';
 import { PAGE_STYLE } from './html.js';
@@ -26,7 +31,20 @@ export interface DemoOptions {
    * (`https://accounts.google.com/gsi/client`), or `GOOGLE_ONE_TAP_SCRIPT_URL`.
    */
   googleOneTapScriptUrl?: string;
+  /**
+   * The captcha provider of the demo project and where the widget loads its script, for when the
+   * project has captcha on (`gatehouse captcha set`). Default `CAPTCHA_PROVIDER` and
+   * `CAPTCHA_SCRIPT_URL`, else reCAPTCHA from Google.
+   */
+  captcha?: { provider: CaptchaProviderName; scriptUrl?: string };
 }
+
+/** The origins a real provider's challenge loads from besides its script's (docs/security.md). */
+const CAPTCHA_EXTRA_ORIGINS: Readonly<Record<CaptchaProviderName, readonly string[]>> = {
+  turnstile: [],
+  recaptcha: ['https://www.gstatic.com'],
+  hcaptcha: ['https://hcaptcha.com', 'https://*.hcaptcha.com'],
+};
 
 export interface DemoHandle {
   url: string;
@@ -109,6 +127,15 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     options.googleOneTapScriptUrl ??
     process.env.GOOGLE_ONE_TAP_SCRIPT_URL ??
     'https://accounts.google.com/gsi/client';
+  const envProvider = CAPTCHA_PROVIDERS.find((p) => p === process.env.CAPTCHA_PROVIDER);
+  const captcha = options.captcha ?? {
+    provider: envProvider ?? 'recaptcha',
+    ...(process.env.CAPTCHA_SCRIPT_URL ? { scriptUrl: process.env.CAPTCHA_SCRIPT_URL } : {}),
+  };
+  const captchaOrigins = [
+    new URL(captcha.scriptUrl ?? CAPTCHA_SCRIPT_URLS[captcha.provider]).origin,
+    ...(captcha.scriptUrl ? [] : CAPTCHA_EXTRA_ORIGINS[captcha.provider]),
+  ];
 
   app.get('/', async (_request, reply) => reply.redirect('/_app'));
 
@@ -117,7 +144,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
    * the project's own origins (read per request: they may change while the demo runs). The
    * widget pages also run the widget, which calls the API at the public URL.
    */
-  const securePage = async (reply: FastifyReply, widget: boolean, oneTap = false) => {
+  const securePage = async (
+    reply: FastifyReply,
+    widget: boolean,
+    oneTap = false,
+    captchaOn = false,
+  ) => {
     const settings = await app.gatehouse.getProject(project.project_id);
     applyPagePolicy(reply, {
       ...(widget
@@ -126,6 +158,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
             widget: {
               apiOrigins: [new URL(publicUrl).origin],
               ...(oneTap ? { oneTapScriptUrl } : {}),
+              ...(captchaOn ? { captchaOrigins } : {}),
             },
           }
         : { inlineStyles: [PAGE_STYLE] }),
@@ -140,7 +173,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
       (p) => p.enabled,
     );
     const oneTap = providers.some((p) => p.provider === 'google' && p.onetap_client_id !== '');
-    await securePage(reply, true, oneTap);
+    const captchaOn = (await app.gatehouse.captchaSettings(project.project_id)).enabled;
+    await securePage(reply, true, oneTap, captchaOn);
     return reply.type('text/html').send(
       renderAppPage({
         publicToken: project.public_token,
@@ -151,6 +185,7 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
         oauthProviders: providers.map((p) => p.provider),
         oneTap,
         googleOneTapScriptUrl: oneTapScriptUrl,
+        ...(captchaOn ? { captcha } : {}),
       }),
     );
   };

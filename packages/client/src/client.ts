@@ -1,9 +1,16 @@
 /** `createClient`: wires transport, session store, refresh, PKCE, bootstrap, telemetry and RBAC. */
-import { PATHS, type Ack, type AuthResult, type FullSessionResult } from '@gatehouse/protocol';
+import {
+  CAPTCHA_PATHS,
+  PATHS,
+  type Ack,
+  type AuthResult,
+  type FullSessionResult,
+} from '@gatehouse/protocol';
 import { loadBootstrap } from './bootstrap.js';
+import type { Captcha } from './captcha.js';
 import type { ClientContext } from './context.js';
 import { createTokenCookies } from './cookies.js';
-import { GatehouseUsageError, isUnrecoverableError } from './errors.js';
+import { GatehouseCaptchaError, GatehouseUsageError, isUnrecoverableError } from './errors.js';
 import { createDiscoveryMethods } from './discovery.js';
 import { createFederatedMethods } from './federated.js';
 import { GOOGLE_IDENTITY_SCRIPT_URL } from './one-tap.js';
@@ -87,7 +94,28 @@ export function createClient(publicToken: string, options: ClientOptions = {}): 
     transport.request('GET', PATHS.bootstrap(publicToken)),
   );
 
-  const post = <T>(path: string, body: object) => transport.request<T>('POST', path, body);
+  // Loaded only when the project has captcha on, so other pages never download it.
+  let captcha: Promise<Captcha> | null = null;
+  const captchaToken = async () => {
+    if (!(await bootstrap.ready).captchaSettings.enabled) return undefined;
+    captcha ??= import('./captcha.js').then(
+      (m) => m.createCaptcha(bootstrap, options.captcha),
+      (error: unknown) => {
+        captcha = null;
+        throw new GatehouseCaptchaError(`Its code did not load (${String(error)}).`);
+      },
+    );
+    return (await captcha).token();
+  };
+  // D calls carry a fresh captcha token when the project has captcha on (docs/protocol.md §7).
+  const post = async <T>(path: string, body: object) => {
+    const captcha_token = CAPTCHA_PATHS.has(path) ? await captchaToken() : undefined;
+    return transport.request<T>(
+      'POST',
+      path,
+      captcha_token === undefined ? body : { ...body, captcha_token },
+    );
+  };
   const intermediateToken = () => cookies.readIntermediateSessionToken() ?? undefined;
   const applied = <T extends ApplicableResult>(result: T): T => {
     store.apply(result);

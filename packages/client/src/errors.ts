@@ -93,6 +93,21 @@ export class GatehouseAPIUnreachableError extends GatehouseError {
 }
 
 /**
+ * The project has captcha on and no token could be had: the provider's script did not load, or
+ * the challenge failed or timed out. Nothing was sent to the server.
+ *
+ * @example
+ * if (e instanceof GatehouseCaptchaError) showToast('The captcha could not be completed.');
+ */
+export class GatehouseCaptchaError extends GatehouseError {
+  override name = 'GatehouseCaptchaError';
+
+  constructor(details: string) {
+    super(`The captcha could not be completed. ${details}`);
+  }
+}
+
+/**
  * The caller misused the API (missing or mistyped argument, no browser). Raised before any request.
  *
  * @example

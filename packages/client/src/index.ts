@@ -13,6 +13,7 @@ export {
   GatehouseAPIError,
   GatehouseAPISchemaError,
   GatehouseAPIUnreachableError,
+  GatehouseCaptchaError,
   GatehouseUsageError,
   isUnrecoverableError,
   type GatehouseAPIErrorFields,

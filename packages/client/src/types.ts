@@ -3,6 +3,7 @@ import type {
   Ack,
   AuthResult,
   BootstrapData,
+  CaptchaProviderName,
   DiscoveryOrganizationsResult,
   DiscoveryResult,
   FullSessionResult,
@@ -69,6 +70,23 @@ export interface ClientOptions {
    * `https://accounts.google.com/gsi/client`. Tests and mirrors point it elsewhere.
    */
   googleOneTapScriptUrl?: string;
+  /**
+   * The captcha provider the project uses, and where its script is loaded from (default the
+   * provider's own URL). Used only when bootstrap says captcha is on; default provider
+   * `recaptcha`.
+   */
+  captcha?: CaptchaOptions;
+}
+
+/** The client's captcha options (`createClient(token, { captcha })`, docs/widget.md). */
+export interface CaptchaOptions {
+  /** The project's provider, as set on the server; default `recaptcha`. */
+  provider?: CaptchaProviderName;
+  /**
+   * Where the provider's script is loaded from; default the provider's own URL. `{siteKey}` is
+   * replaced by the project's site key.
+   */
+  scriptUrl?: string;
 }
 
 /** The hosts a client talks to, resolved from its options (docs/protocol.md §1). */

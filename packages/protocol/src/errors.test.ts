@@ -3,12 +3,13 @@ import { ERROR_STATUS, ERROR_TYPES, UNRECOVERABLE_ERROR_TYPES } from './errors.j
 import { environmentOf } from './tokens.js';
 
 describe('error types', () => {
-  it('gives every error type a 4xx status, except the internal error and an SMS outage', () => {
+  it('gives every error type a 4xx status, except the internal error and provider outages', () => {
     for (const type of ERROR_TYPES) {
       const status = ERROR_STATUS[type];
       if (type === 'internal_server_error') expect(status).toBe(500);
-      else if (type === 'sms_delivery_failed') expect(status).toBe(503);
-      else {
+      else if (type === 'sms_delivery_failed' || type === 'captcha_unavailable') {
+        expect(status).toBe(503);
+      } else {
         expect(status, type).toBeGreaterThanOrEqual(400);
         expect(status, type).toBeLessThan(500);
       }

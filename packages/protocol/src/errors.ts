@@ -21,6 +21,8 @@ export const ERROR_TYPES = [
   'oidc_discovery_failed',
   'sso_connection_inactive',
   'oauth_provider_not_configured',
+  'captcha_required',
+  'invalid_captcha',
   // 401
   'unauthorized_credentials',
   // 403
@@ -59,6 +61,7 @@ export const ERROR_TYPES = [
   // 500, 503
   'internal_server_error',
   'sms_delivery_failed',
+  'captcha_unavailable',
 ] as const;
 
 export type ErrorType = (typeof ERROR_TYPES)[number];
@@ -83,6 +86,8 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
   oidc_discovery_failed: 400,
   sso_connection_inactive: 400,
   oauth_provider_not_configured: 400,
+  captcha_required: 400,
+  invalid_captcha: 400,
   unauthorized_credentials: 401,
   email_jit_provisioning_not_allowed: 403,
   invalid_email_for_jit_provisioning: 403,
@@ -115,6 +120,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
   too_many_requests: 429,
   internal_server_error: 500,
   sms_delivery_failed: 503,
+  captcha_unavailable: 503,
 };
 
 /**

@@ -15,3 +15,4 @@ export * from './paths.js';
 export * from './subsets.js';
 export * from './sso.js';
 export * from './oauth.js';
+export * from './captcha.js';

@@ -36,5 +36,29 @@ export const PATHS = {
   oauthDiscoveryAuthenticate: '/b2b/oauth/discovery/authenticate',
 } as const;
 
+/**
+ * The `D` calls (docs/protocol.md §7): the client adds `captcha_token` to them when the project
+ * has captcha on. The endpoint table marks the same calls `captcha: true` (checked by a test).
+ */
+export const CAPTCHA_PATHS: ReadonlySet<string> = new Set<string>([
+  PATHS.magicLinksDiscoverySend,
+  PATHS.magicLinksAuthenticate,
+  PATHS.magicLinksDiscoveryAuthenticate,
+  PATHS.passwordsAuthenticate,
+  PATHS.passwordsResetStart,
+  PATHS.passwordsResetByEmail,
+  PATHS.passwordsResetExisting,
+  PATHS.passwordsResetSession,
+  PATHS.ssoAuthenticate,
+  PATHS.oauthAuthenticate,
+  PATHS.oauthDiscoveryAuthenticate,
+  PATHS.smsSend,
+  PATHS.smsAuthenticate,
+  PATHS.totpCreate,
+  PATHS.totpAuthenticate,
+  PATHS.recoveryCodesRecover,
+  PATHS.recoveryCodesRotate,
+]);
+
 /** The JWKS of session JWTs, relative to the server origin. */
 export const JWKS_PATH = '/.well-known/jwks.json';

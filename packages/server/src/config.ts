@@ -118,6 +118,13 @@ export interface ServerConfig {
    */
   passwordBreachRangeUrl?: string | null;
   /**
+   * Where every captcha token is verified (a `siteverify`-compatible endpoint), instead of the
+   * project's provider's own: a proxy, or a stand-in in tests. Default: the provider's.
+   */
+  captchaVerifyUrl?: string | null;
+  /** How long a captcha provider may take to answer; default 5000 ms, then 503. */
+  captchaTimeoutMs?: number;
+  /**
    * Password guessing overrides; default 5 free attempts per address and IP, then waits of 1 s
    * doubling up to 15 minutes, and at most 100 failed attempts per address per 60 minutes.
    */
@@ -173,6 +180,8 @@ export interface ResolvedConfig {
   trustProxy: false | number | string[];
   rateLimits: RateLimitConfig;
   passwordBreachRangeUrl: string | null;
+  captchaVerifyUrl: string | null;
+  captchaTimeoutMs: number;
   passwordThrottle: PasswordThrottleConfig;
   sessionMaxLifetimeMinutes: number;
   eventRetentionDays: number;
@@ -210,6 +219,8 @@ export const DEFAULT_PASSWORD_THROTTLE: PasswordThrottleConfig = {
 export const DEFAULT_SESSION_MAX_LIFETIME_MINUTES = 43_200;
 /** The body limit of every route that sets none of its own: JSON bodies here are small. */
 export const DEFAULT_BODY_LIMIT_BYTES = 256 * 1024;
+/** How long a captcha provider may take to verify a token before the call fails with 503. */
+export const DEFAULT_CAPTCHA_TIMEOUT_MS = 5000;
 /** Time to receive a whole request; generous for real clients, short for trickling ones. */
 export const DEFAULT_REQUEST_TIMEOUT_MS = 30_000;
 /** Below the 30 s an orchestrator usually waits after SIGTERM before it kills the process. */
@@ -238,6 +249,14 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
     trustProxy: resolveTrustProxy(config.trustProxy),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
     passwordBreachRangeUrl: config.passwordBreachRangeUrl ?? null,
+    captchaVerifyUrl: config.captchaVerifyUrl ?? null,
+    captchaTimeoutMs: wholeNumber(
+      'captchaTimeoutMs (CAPTCHA_TIMEOUT_MS)',
+      config.captchaTimeoutMs,
+      DEFAULT_CAPTCHA_TIMEOUT_MS,
+      1,
+      'milliseconds',
+    ),
     passwordThrottle: passwordThrottle(config),
     sessionMaxLifetimeMinutes: sessionMaxLifetime(config.sessionMaxLifetimeMinutes),
     eventRetentionDays: eventRetentionDays(config.eventRetentionDays),
@@ -419,6 +438,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   }
   if (env.GATEHOUSE_DEV_INBOX === 'true' || env.GATEHOUSE_DEV_INBOX === '1') config.devInbox = true;
   if (env.PASSWORD_BREACH_RANGE_URL) config.passwordBreachRangeUrl = env.PASSWORD_BREACH_RANGE_URL;
+  if (env.CAPTCHA_VERIFY_URL) config.captchaVerifyUrl = env.CAPTCHA_VERIFY_URL;
   if (env.SESSION_MAX_LIFETIME_MINUTES) {
     config.sessionMaxLifetimeMinutes = Number(env.SESSION_MAX_LIFETIME_MINUTES);
   }
@@ -429,6 +449,7 @@ export function configFromEnv(env: NodeJS.ProcessEnv = process.env): ServerConfi
   if (env.BODY_LIMIT_BYTES) config.bodyLimitBytes = digits(env.BODY_LIMIT_BYTES);
   if (env.REQUEST_TIMEOUT_MS) config.requestTimeoutMs = digits(env.REQUEST_TIMEOUT_MS);
   if (env.SHUTDOWN_GRACE_MS) config.shutdownGraceMs = digits(env.SHUTDOWN_GRACE_MS);
+  if (env.CAPTCHA_TIMEOUT_MS) config.captchaTimeoutMs = digits(env.CAPTCHA_TIMEOUT_MS);
   if (env.METRICS_TOKEN) config.metricsToken = env.METRICS_TOKEN;
   if (env.SMS_PROVIDER_URL) {
     config.sms = {

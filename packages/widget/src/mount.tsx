@@ -1,7 +1,7 @@
 /** Mounting the widget into any page element, optionally inside a shadow root. */
 import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
-import { createClient } from '@gatehouse/client';
+import { createClient, type CaptchaOptions } from '@gatehouse/client';
 import type { GatehouseClient } from './client.js';
 import type { WidgetConfig } from './config.js';
 import type { WidgetCallbacks } from './machine/callbacks.js';
@@ -14,6 +14,8 @@ export interface MountOptions {
   /** The Gatehouse server origin, when the widget creates its own client. */
   baseUrl?: string;
   client?: GatehouseClient;
+  /** The captcha provider and script URL, when the widget creates its own client. */
+  captcha?: CaptchaOptions;
   config: WidgetConfig;
   styles?: WidgetStyles;
   callbacks?: WidgetCallbacks;
@@ -56,7 +58,10 @@ export function mount(target: Element | string, options: MountOptions): MountedW
     if (!options.publicToken) {
       throw new TypeError('Gatehouse: mount needs a client or a publicToken.');
     }
-    client = createClient(options.publicToken, { baseUrl: options.baseUrl });
+    client = createClient(options.publicToken, {
+      baseUrl: options.baseUrl,
+      ...(options.captcha ? { captcha: options.captcha } : {}),
+    });
   }
   const shadow = options.enableShadowDOM ?? options.config.enableShadowDOM ?? false;
   const container = shadow

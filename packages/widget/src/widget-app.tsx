@@ -38,8 +38,9 @@ function browserEnvironment(): WidgetEnvironment {
     replaceUrl: (url) => window.history.replaceState(window.history.state, '', url),
     now: () => Date.now(),
     toastError: (message) => {
-      // Errors interrupt; other toasts keep the library's polite status (docs/widget.md §13).
-      toast.error(message, { ariaProps: { role: 'alert', 'aria-live': 'assertive' } });
+      // Errors interrupt; other toasts keep the library's polite status (docs/widget.md §13). Keyed by
+      // its text: an effect that toasts a failure reported as a toast already shows one.
+      toast.error(message, { id: message, ariaProps: { role: 'alert', 'aria-live': 'assertive' } });
     },
     toastSuccess: (message) => {
       toast.success(message);

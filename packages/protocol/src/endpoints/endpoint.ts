@@ -20,6 +20,11 @@ export interface Endpoint<
   /** The path on the server's origin; `:name` segments are path parameters. */
   readonly path: Path;
   readonly credential: Credential;
+  /**
+   * A `D` call (docs/protocol.md §7): it may carry `captcha_token`, and needs one when the
+   * project has captcha on (docs/protocol.md §6).
+   */
+  readonly captcha?: true;
   /** One line for the reference. */
   readonly summary: string;
   /** The JSON body's schema; null when the endpoint takes none. */

@@ -10,6 +10,7 @@
  * const body: RequestOf<typeof ENDPOINTS.organizationsSearch> = { organization_slug: 'acme' };
  */
 import { endpoint } from './endpoint.js';
+import { CAPTCHA_ENDPOINTS } from './captcha.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
 import { NAVIGATION_ENDPOINTS } from './navigation.js';
 import { OAUTH_ENDPOINTS } from './oauth.js';
@@ -109,6 +110,7 @@ export const ENDPOINTS = {
   ...SSO_ENDPOINTS,
   ...OAUTH_ENDPOINTS,
   ...RBAC_ENDPOINTS,
+  ...CAPTCHA_ENDPOINTS,
   jwks,
   jwksByProject,
   openApi,
@@ -125,6 +127,7 @@ export { SDK_ENDPOINTS, MAX_EVENTS_PER_BATCH } from './sdk.js';
 export { MANAGEMENT_ENDPOINTS, projectSettingsFields } from './management.js';
 export { NAVIGATION_ENDPOINTS } from './navigation.js';
 export { OAUTH_ENDPOINTS, oauthProviderFields } from './oauth.js';
+export { CAPTCHA_ENDPOINTS, captchaSettingsFields } from './captcha.js';
 export {
   SSO_ENDPOINTS,
   oidcConnectionFields,

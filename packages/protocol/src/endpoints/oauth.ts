@@ -36,6 +36,7 @@ export const OAUTH_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/oauth/authenticate',
     credential: 'A',
+    captcha: true,
     summary:
       'Redeems the token an OAuth sign-in returned with: result AM plus provider_values (§7.6).',
     body: z.object({
@@ -50,6 +51,7 @@ export const OAUTH_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/oauth/discovery/authenticate',
     credential: 'A',
+    captcha: true,
     summary: 'Redeems a discovery OAuth token: result DR (§7.6).',
     body: z.object({
       discovery_oauth_token: f.id,

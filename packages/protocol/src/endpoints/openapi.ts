@@ -36,6 +36,10 @@ const ERROR_BODY = {
   },
 };
 
+const CAPTCHA_NOTE =
+  'A `D` call: when the project has captcha on, the body carries `captcha_token` (a token the ' +
+  'captcha provider issued for the action `LOGIN`), checked before anything else.';
+
 /**
  * The OpenAPI document of a table of endpoints: one operation per entry, its request body's JSON
  * Schema drawn from the zod schema, its credential as a security requirement.
@@ -58,7 +62,9 @@ export function openApiDocument(
     const operation: Record<string, unknown> = {
       operationId: name,
       summary: e.summary,
-      description: CREDENTIAL_NOTE[e.credential],
+      description: e.captcha
+        ? `${CREDENTIAL_NOTE[e.credential]} ${CAPTCHA_NOTE}`
+        : CREDENTIAL_NOTE[e.credential],
       security: SECURITY[e.credential],
       ...(params.length > 0 ? { parameters: params } : {}),
       ...(e.body

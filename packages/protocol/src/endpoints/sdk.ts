@@ -69,6 +69,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/magic_links/email/discovery/send',
     credential: 'A',
+    captcha: true,
     summary: 'E-mails a discovery link (§7.1).',
     body: z.object({
       email_address: f.email,
@@ -82,6 +83,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/magic_links/authenticate',
     credential: 'A',
+    captcha: true,
     summary: 'Redeems a login or sign-up link: result AM (§7.1).',
     body: z.object({
       magic_links_token: f.id,
@@ -95,6 +97,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/magic_links/discovery/authenticate',
     credential: 'A',
+    captcha: true,
     summary: 'Redeems a discovery link: result DR (§7.1).',
     body: z.object({
       discovery_magic_links_token: f.id,
@@ -106,6 +109,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/passwords/authenticate',
     credential: 'A',
+    captcha: true,
     summary: 'Signs in with e-mail and password: result AM (§7.2).',
     body: z.object({
       organization_id: f.id,
@@ -122,6 +126,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/passwords/email/reset/start',
     credential: 'A',
+    captcha: true,
     summary: 'E-mails a password reset link (§7.2).',
     body: z.object({
       organization_id: f.id,
@@ -143,6 +148,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/passwords/email/reset',
     credential: 'A',
+    captcha: true,
     summary: 'Sets a new password with a reset link: result AM (§7.2).',
     body: z.object({
       password_reset_token: f.id,
@@ -157,6 +163,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/passwords/existing_password/reset',
     credential: 'A',
+    captcha: true,
     summary: 'Replaces a password given the current one: result AM (§7.2).',
     body: z.object({
       organization_id: f.id,
@@ -171,6 +178,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/passwords/session/reset',
     credential: 'S',
+    captcha: true,
     summary: "Sets the signed-in member's password: result F (§7.2).",
     body: z.object({ password: f.password }),
   }),
@@ -228,6 +236,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/sso/authenticate',
     credential: 'A',
+    captcha: true,
     summary: 'Redeems the token an SSO sign-in returned with: result AM (§7.6).',
     body: z.object({
       sso_token: f.id,
@@ -283,6 +292,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/otps/sms/send',
     credential: 'I',
+    captcha: true,
     summary: 'Texts a one-time code to the member (§7.7).',
     body: z.object({
       ...mfaCaller,
@@ -294,6 +304,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/otps/sms/authenticate',
     credential: 'I',
+    captcha: true,
     summary: 'Checks a texted code: result F (§7.7).',
     body: z.object({
       ...mfaCaller,
@@ -306,6 +317,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/totp',
     credential: 'I',
+    captcha: true,
     summary: 'Starts an authenticator-app registration (§7.7).',
     body: z.object({
       ...mfaCaller,
@@ -321,6 +333,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/totp/authenticate',
     credential: 'I',
+    captcha: true,
     summary: 'Checks an authenticator-app code: result F (§7.7).',
     body: z.object({
       ...mfaCaller,
@@ -334,6 +347,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/recovery_codes/recover',
     credential: 'I',
+    captcha: true,
     summary: 'Passes MFA with a recovery code: result F (§7.7).',
     body: z.object({
       ...mfaCaller,
@@ -345,6 +359,7 @@ export const SDK_ENDPOINTS = {
     method: 'POST',
     path: '/sdk/v1/b2b/recovery_codes/rotate',
     credential: 'S',
+    captcha: true,
     summary: "Replaces the member's recovery codes (§7.7).",
     body: null,
   }),

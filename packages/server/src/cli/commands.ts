@@ -5,6 +5,7 @@ import { orgCreate, orgUpdate } from './organizations.js';
 import { projectCreate, projectShow, projectUpdate } from './projects.js';
 import { migrate, serve } from './server.js';
 import { oauthSet, oauthShow } from './oauth.js';
+import { captchaSet, captchaShow } from './captcha.js';
 import { keysRotate, keysRotateServerKey } from './keys.js';
 import { rbacSet, rbacShow } from './rbac.js';
 import { sessionRevoke } from './sessions.js';
@@ -37,6 +38,8 @@ export const COMMANDS: readonly Command[] = [
   ssoDelete,
   oauthShow,
   oauthSet,
+  captchaShow,
+  captchaSet,
   keysRotate,
   keysRotateServerKey,
 ];

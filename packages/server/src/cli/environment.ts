@@ -100,6 +100,20 @@ export const SERVER_SETTINGS: readonly Setting[] = [
     fallback: 'none; only the offline list is checked',
   },
   {
+    name: 'CAPTCHA_VERIFY_URL',
+    description:
+      'A siteverify-compatible endpoint that checks every captcha token instead of the ' +
+      'project’s provider’s own (a proxy, or a stand-in)',
+    fallback: 'the provider’s: Turnstile, reCAPTCHA or hCaptcha siteverify',
+  },
+  {
+    name: 'CAPTCHA_TIMEOUT_MS',
+    description:
+      'How long the captcha provider may take to check a token before the call fails with 503 ' +
+      'captcha_unavailable',
+    fallback: '5000',
+  },
+  {
     name: 'TRUST_PROXY',
     description:
       'The reverse proxies in front of the server, so that per-IP rate limits see client ' +

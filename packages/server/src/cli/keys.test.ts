@@ -34,6 +34,11 @@ beforeAll(async () => {
       },
     }),
   );
+  expectOk(
+    await h.call(ENDPOINTS.setCaptcha, {
+      body: { provider: 'turnstile', site_key: 'rotation-site', secret_key: 'rotation-captcha' },
+    }),
+  );
 });
 
 afterAll(async () => {
@@ -53,13 +58,16 @@ async function cli(...argv: string[]) {
 
 /** Every sealed value the suite's data holds. */
 async function sealedValues(): Promise<string[]> {
-  const [keys, totp, codes, providers] = await Promise.all([
+  const [keys, totp, codes, providers, captcha] = await Promise.all([
     h.db.selectFrom('signing_keys').select('private_key as v').execute(),
     h.db.selectFrom('totp_registrations').select('secret_encrypted as v').execute(),
     h.db.selectFrom('recovery_codes').select('code_encrypted as v').execute(),
     h.db.selectFrom('oauth_providers').select('secret_encrypted as v').execute(),
+    h.db.selectFrom('captcha_settings').select('secret_encrypted as v').execute(),
   ]);
-  return [...keys, ...totp, ...codes, ...providers].map((r) => r.v ?? '').filter(Boolean);
+  return [...keys, ...totp, ...codes, ...providers, ...captcha]
+    .map((r) => r.v ?? '')
+    .filter(Boolean);
 }
 
 describe('gatehouse keys rotate-server-key', () => {
@@ -82,12 +90,13 @@ describe('gatehouse keys rotate-server-key', () => {
 
   it('re-encrypts every sealed value, which then opens with the new key only', async () => {
     const before = await sealedValues();
-    expect(before.length).toBeGreaterThanOrEqual(13);
+    expect(before.length).toBeGreaterThanOrEqual(14);
     const res = await cli('keys', 'rotate-server-key', '--from', h.serverKey, '--to', newKey);
     expect(res.code).toBe(0);
     expect(res.stdout).toContain('totp_registrations.secret_encrypted: 1');
     expect(res.stdout).toContain('recovery_codes.code_encrypted: 10');
     expect(res.stdout).toContain('oauth_providers.secret_encrypted: 1');
+    expect(res.stdout).toContain('captcha_settings.secret_encrypted: 1');
 
     const after = await sealedValues();
     const oldBox = new SecretBox(Buffer.from(h.serverKey, 'hex'));

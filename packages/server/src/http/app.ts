@@ -29,6 +29,7 @@ import type { Admin } from '../products/projects/admin.js';
 import { openRuntime } from '../runtime.js';
 import { registerSessions } from '../products/sessions/routes.js';
 import { registerOAuth } from '../products/oauth/routes.js';
+import { registerCaptcha } from '../products/captcha/routes.js';
 import { registerServicesPage } from '../products/services-page/routes.js';
 import { registerSso, registerSsoConnections } from '../products/sso/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
@@ -265,6 +266,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerSso(app, ctx);
     registerSsoConnections(app, ctx);
     registerOAuth(app, ctx);
+    registerCaptcha(app, ctx);
     registerManagement(app, ctx);
     registerRbac(app, ctx);
     registerServicesPage(app, ctx);

@@ -1,4 +1,5 @@
 /** Request authentication: public token (+ session) for the SDK API, secret key for the management API. */
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { isOriginAllowed } from '../products/projects/policy.js';
@@ -8,6 +9,7 @@ import { findLiveSession } from '../auth/sessions.js';
 import type { Member } from '@gatehouse/protocol';
 import { memberById } from '../products/members/store.js';
 import { authorize } from '../products/rbac/service.js';
+import { checkCaptcha } from '../products/captcha/service.js';
 import { ApiError, unwrap } from './errors.js';
 
 /** An authenticated SDK call: the project, and the session token if one was sent. */
@@ -65,7 +67,22 @@ export function checkOrigin(project: Project, request: FastifyRequest): void {
   }
 }
 
-/** Authenticates an SDK call by public token (401 if bad) and checks its origin (403). */
+/** The `D` calls (docs/protocol.md §7), by method and path: they need a captcha token when on. */
+const CAPTCHA_ROUTES = new Set(
+  Object.values(ENDPOINTS)
+    .filter((e) => 'captcha' in e && e.captcha)
+    .map((e) => `${e.method} ${e.path}`),
+);
+
+/** Requests whose captcha token was already checked: a token is spent at the provider. */
+const captchaChecked = new WeakSet<FastifyRequest>();
+
+/**
+ * Authenticates an SDK call by public token (401 if bad) and checks its origin (403). On a `D`
+ * call of a project with captcha on, it then checks the `captcha_token` with the provider,
+ * before the handler reads the body or acts (400 `captcha_required`/`invalid_captcha`, 503
+ * `captcha_unavailable`).
+ */
 export async function sdkCaller(ctx: Context, request: FastifyRequest): Promise<SdkCaller> {
   const credential = parseBasic(request.headers.authorization);
   if (!credential || !credential.user.startsWith('public-token-')) throw badCredentials();
@@ -74,6 +91,19 @@ export async function sdkCaller(ctx: Context, request: FastifyRequest): Promise<
     project = (await ctx.projects.byPublicToken(credential.user)) ?? undefined;
     if (!project) throw badCredentials();
     checkOrigin(project, request);
+  }
+  if (
+    CAPTCHA_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`) &&
+    !captchaChecked.has(request)
+  ) {
+    captchaChecked.add(request);
+    const body = request.body;
+    const token =
+      typeof body === 'object' && body !== null && !Array.isArray(body)
+        ? (body as Record<string, unknown>).captcha_token
+        : undefined;
+    const refused = await checkCaptcha(ctx, project, token, request.ip);
+    if (refused) unwrap(refused);
   }
   const anonymous = credential.secret === credential.user || credential.secret === '';
   return { project, sessionToken: anonymous ? null : credential.secret };

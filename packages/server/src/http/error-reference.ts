@@ -30,6 +30,10 @@ const MEANINGS: Readonly<Record<ErrorType, string>> = {
   oidc_discovery_failed: 'The issuer’s discovery document could not be read.',
   sso_connection_inactive: 'The SSO connection is not fully configured yet.',
   oauth_provider_not_configured: 'This OAuth provider is off, or its client is not set up.',
+  captcha_required:
+    'The project has captcha on and this call carried no `captcha_token`: solve the captcha and send its token.',
+  invalid_captcha:
+    'The captcha provider refused the `captcha_token`: wrong, expired, already used, for another site, or scored too low.',
   unauthorized_credentials:
     'Bad or unknown credentials: public token, session, password or code; or an MFA call for another member.',
   email_jit_provisioning_not_allowed: 'The organization does not let people join by e-mail.',
@@ -68,6 +72,8 @@ const MEANINGS: Readonly<Record<ErrorType, string>> = {
   too_many_requests: 'A rate limit was reached; `Retry-After` says when to try again.',
   internal_server_error: 'Something failed on the server; trying again may work.',
   sms_delivery_failed: 'The text message could not be sent; trying again later may work.',
+  captcha_unavailable:
+    'The captcha provider did not answer in time to check the token; trying again later may work.',
 };
 
 /** The page, built once: it only changes with the server. */

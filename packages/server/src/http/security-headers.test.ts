@@ -110,4 +110,17 @@ describe('pageDirectives', () => {
     expect(directives['connect-src']).toEqual(["'self'", 'https://auth.example.com', google]);
     expect(directives['frame-src']).toEqual([google]);
   });
+
+  it("opens the captcha provider's origins to a page whose project has captcha on", () => {
+    const turnstile = 'https://challenges.cloudflare.com';
+    const directives = pageDirectives({
+      widget: { apiOrigins: ['https://auth.example.com'], captchaOrigins: [turnstile] },
+    });
+    expect(directives['script-src']).toEqual(["'self'", turnstile]);
+    expect(directives['connect-src']).toEqual(["'self'", 'https://auth.example.com', turnstile]);
+    expect(directives['frame-src']).toEqual([turnstile]);
+    const off = pageDirectives({ widget: { apiOrigins: ['https://auth.example.com'] } });
+    expect(off['script-src']).toEqual(["'self'"]);
+    expect(off['frame-src']).toBeUndefined();
+  });
 });

@@ -69,6 +69,11 @@ export interface PagePolicy {
      * prompt's frame, and be called.
      */
     oneTapScriptUrl?: string;
+    /**
+     * The captcha provider's origins (docs/security.md): its script, the challenge's frame and
+     * styles, and the calls they make.
+     */
+    captchaOrigins?: readonly string[];
   };
   /** Scripts may also come from this origin (a page that loads a library it serves). */
   selfScripts?: boolean;
@@ -112,15 +117,16 @@ export function pageDirectives(policy: PagePolicy): Record<string, string[]> {
   const oneTap = policy.widget.oneTapScriptUrl
     ? [new URL(policy.widget.oneTapScriptUrl).origin]
     : [];
+  const providers = [...oneTap, ...(policy.widget.captchaOrigins ?? [])];
   return {
     'default-src': ["'self'"],
-    'script-src': ["'self'", ...scripts, ...oneTap],
+    'script-src': ["'self'", ...scripts, ...providers],
     // The widget inserts its style sheets at run time; a hash cannot name them, and a hash next
     // to 'unsafe-inline' would switch it off. Scripts stay locked down.
-    'style-src': ["'self'", "'unsafe-inline'", ...oneTap],
+    'style-src': ["'self'", "'unsafe-inline'", ...providers],
     'img-src': ["'self'", 'data:', 'https:'],
-    'connect-src': ["'self'", ...policy.widget.apiOrigins, ...oneTap],
-    ...(oneTap.length > 0 ? { 'frame-src': oneTap } : {}),
+    'connect-src': ["'self'", ...policy.widget.apiOrigins, ...providers],
+    ...(providers.length > 0 ? { 'frame-src': providers } : {}),
     'font-src': ["'self'"],
     'form-action': ["'self'"],
     ...common,

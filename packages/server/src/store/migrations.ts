@@ -487,6 +487,22 @@ const rbacPolicies: Migration = {
   },
 };
 
+// A project may require a captcha token on D calls, verified with its provider (docs/protocol.md §7).
+const captchaSettings: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema
+      .createTable('captcha_settings')
+      .addColumn('project_id', 'text', (c) => c.primaryKey().references('projects.id'))
+      .addColumn('enabled', 'integer', (c) => c.notNull())
+      .addColumn('provider', 'text', (c) => c.notNull())
+      .addColumn('site_key', 'text', (c) => c.notNull())
+      .addColumn('secret_encrypted', 'text')
+      .addColumn('min_score', 'double precision', (c) => c.notNull())
+      .addColumn('updated_at', 'text', (c) => c.notNull())
+      .execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -501,6 +517,7 @@ const migrations: Record<string, Migration> = {
   '0011_project_session_lifetime': projectSessionLifetime,
   '0012_project_watermark': projectWatermark,
   '0013_rbac_policies': rbacPolicies,
+  '0014_captcha_settings': captchaSettings,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

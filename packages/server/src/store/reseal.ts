@@ -85,6 +85,24 @@ const SEALED: readonly SealedColumn[] = [
     },
   },
   {
+    column: 'captcha_settings.secret_encrypted',
+    async run(db, reseal) {
+      const rows = await db
+        .selectFrom('captcha_settings')
+        .select(['project_id', 'secret_encrypted'])
+        .where('secret_encrypted', 'is not', null)
+        .execute();
+      for (const row of rows) {
+        await db
+          .updateTable('captcha_settings')
+          .set({ secret_encrypted: reseal(row.secret_encrypted ?? '') })
+          .where('project_id', '=', row.project_id)
+          .execute();
+      }
+      return rows.length;
+    },
+  },
+  {
     // OAuth tokens carry the provider's tokens sealed inside their JSON details.
     column: 'tokens.details.provider_values',
     async run(db, reseal) {

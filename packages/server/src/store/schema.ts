@@ -329,6 +329,18 @@ export interface SsoAssertionsTable {
 }
 
 /** A project's settings for one OAuth provider. */
+/** A project's captcha provider (docs/protocol.md §6); one row per project at most. */
+export interface CaptchaSettingsTable {
+  project_id: string;
+  enabled: Flag;
+  provider: string;
+  site_key: string;
+  /** The provider's secret key, sealed with the server key. */
+  secret_encrypted: string | null;
+  min_score: number;
+  updated_at: Timestamp;
+}
+
 export interface OAuthProvidersTable {
   project_id: string;
   provider: string;
@@ -378,6 +390,7 @@ export interface Database {
   sso_requests: SsoRequestsTable;
   sso_assertions: SsoAssertionsTable;
   oauth_providers: OAuthProvidersTable;
+  captcha_settings: CaptchaSettingsTable;
   oauth_requests: OAuthRequestsTable;
   sessions: SessionsTable;
   intermediate_sessions: IntermediateSessionsTable;

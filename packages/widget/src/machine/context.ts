@@ -3,7 +3,7 @@ import type { AuthResult } from '@gatehouse/protocol';
 import type { GatehouseClient } from '../client.js';
 import type { ResolvedConfig } from '../config.js';
 import { invokeCallback, type EventType, type WidgetCallbacks } from './callbacks.js';
-import { describeError } from './errors.js';
+import { captchaErrorMessage, describeError } from './errors.js';
 import type { WidgetEvent } from './reducer.js';
 import type { WidgetState } from './state.js';
 import { urlWithoutQuery } from './urls.js';
@@ -42,8 +42,11 @@ export function reportSuccess(ctx: EffectContext, type: EventType, data: unknown
   invokeCallback(ctx.callbacks, 'onEvent', { type, data });
 }
 
+/** Tells the host through onError; a failed captcha is also shown to the person as a toast. */
 export function reportFailure(ctx: EffectContext, error: unknown): void {
   invokeCallback(ctx.callbacks, 'onError', describeError(error));
+  const captcha = captchaErrorMessage(error);
+  if (captcha) ctx.env.toastError(captcha);
 }
 
 /**

@@ -1,4 +1,5 @@
 import { describe, expect, it } from 'vitest';
+import { GatehouseCaptchaError } from '@gatehouse/client';
 import { resolveConfig, type WidgetConfig } from '../config.js';
 import {
   ACK,
@@ -353,6 +354,35 @@ describe('sending the e-mail link', () => {
     );
     await sendEmailMagicLink(h.ctx, 'eve@evil.test');
     expect(h.ctx.getState()).toMatchObject({ screen: 'Main', form: { error: 'Slow down' } });
+  });
+
+  it('words a failed captcha for the person, under the form and as a toast', async () => {
+    const failed = "We couldn't complete the security check. Please try again.";
+    const h = harness(discovery);
+    h.client.answer('magicLinks.email.discovery.send', () =>
+      Promise.reject(
+        new GatehouseCaptchaError('The script at https://captcha.test/api.js did not load.'),
+      ),
+    );
+    await sendEmailMagicLink(h.ctx, 'ada@acme.test');
+    expect(h.ctx.getState()).toMatchObject({ screen: 'Main', form: { error: failed } });
+    expect(h.toasts).toEqual([failed]);
+    expect(h.errors).toEqual([{ message: failed }]);
+
+    h.client.answer('magicLinks.email.discovery.send', () =>
+      Promise.reject(apiError('invalid_captcha', 'The captcha provider did not accept it.')),
+    );
+    await sendEmailMagicLink(h.ctx, 'ada@acme.test');
+    expect(h.errors.at(-1)).toEqual({ message: failed, error_type: 'invalid_captcha' });
+
+    h.client.answer('magicLinks.email.discovery.send', () =>
+      Promise.reject(apiError('captcha_unavailable', 'The provider could not be reached.')),
+    );
+    await sendEmailMagicLink(h.ctx, 'ada@acme.test');
+    expect(h.toasts.at(-1)).toBe(
+      'The security check is unavailable right now. Please try again in a moment.',
+    );
+    expect(h.ctx.getState().form.error).toBe(h.toasts.at(-1));
   });
 
   it('ignores a second submit while the first is in flight', async () => {

@@ -27,9 +27,32 @@ export interface WidgetError {
   error_type?: ErrorType;
 }
 
+/** Captcha failures the server reports (docs/protocol.md §7). */
+const CAPTCHA_ERROR_TYPES: ReadonlySet<ErrorType> = new Set<ErrorType>([
+  'captcha_required',
+  'invalid_captcha',
+]);
+
+/**
+ * The person's words for a failed captcha, or null when the error is something else: the
+ * client's GatehouseCaptchaError (the provider's script did not load, or the challenge failed;
+ * read by name, like API errors by shape) or the server refusing or not checking the token.
+ */
+export function captchaErrorMessage(error: unknown): string | null {
+  if (error instanceof Error && error.name === 'GatehouseCaptchaError') {
+    return format('captcha.failed');
+  }
+  const api = apiErrorOf(error);
+  if (api?.error_type === 'captcha_unavailable') return format('captcha.unavailable');
+  if (api && CAPTCHA_ERROR_TYPES.has(api.error_type)) return format('captcha.failed');
+  return null;
+}
+
 /** Describes any rejection for the host: the server's message and type, or the error's message. */
 export function describeError(error: unknown): WidgetError {
+  const captcha = captchaErrorMessage(error);
   const api = apiErrorOf(error);
+  if (captcha) return api ? { message: captcha, error_type: api.error_type } : { message: captcha };
   if (api) return { message: api.error_message, error_type: api.error_type };
   if (error instanceof Error && error.message) return { message: error.message };
   return { message: format('error.default') };

@@ -60,6 +60,11 @@ export const en = {
   'error.organization':
     'The organization you are looking for could not be found. If you think this is a mistake, contact your admin.',
 
+  // Captcha (docs/widget.md §8)
+  'captcha.failed': "We couldn't complete the security check. Please try again.",
+  'captcha.unavailable':
+    'The security check is unavailable right now. Please try again in a moment.',
+
   // Loading
   'loading.loggingIn': 'Logging in...',
   'loading.label': 'Loading',

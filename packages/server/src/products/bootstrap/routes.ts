@@ -7,6 +7,7 @@ import { checkOrigin } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { projectPolicy } from '../rbac/service.js';
+import { bootstrapCaptcha } from '../captcha/service.js';
 import { bootstrapData } from './service.js';
 
 /** Registers the bootstrap route. */
@@ -15,9 +16,10 @@ export function registerBootstrap(app: FastifyInstance, ctx: Context): void {
     const project = await ctx.projects.byPublicToken(request.params.public_token);
     if (!project) throw new ApiError('unauthorized_credentials', 'The public token is unknown.');
     checkOrigin(project, request);
-    return ok(
-      request,
-      bootstrapData(project, ctx.config.emailDomain, await projectPolicy(ctx.db, project.id)),
-    );
+    const [policy, captcha] = await Promise.all([
+      projectPolicy(ctx.db, project.id),
+      bootstrapCaptcha(ctx, project),
+    ]);
+    return ok(request, bootstrapData(project, ctx.config.emailDomain, policy, captcha));
   });
 }

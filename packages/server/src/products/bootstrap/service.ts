@@ -7,10 +7,11 @@ export function bootstrapData(
   project: Project,
   emailDomain: string,
   policy: RbacPolicy,
+  captcha: BootstrapData['captcha_settings'] = { enabled: false },
 ): Omit<BootstrapData, 'request_id' | 'status_code'> {
   return {
     disable_sdk_watermark: !project.displayWatermark,
-    captcha_settings: { enabled: false },
+    captcha_settings: captcha,
     cname_domain: null,
     email_domains: [emailDomain],
     pkce_required_for_email_magic_links: project.pkceRequired.email_magic_links,

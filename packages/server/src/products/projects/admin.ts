@@ -1,6 +1,7 @@
 /** The in-process administration API (`app.gatehouse`): what the CLI, the demo and tests use. */
 import type {
   AuthMethod,
+  CaptchaSettings,
   Environment,
   Member,
   OAuthProviderSettings,
@@ -16,6 +17,7 @@ import { createOrganization } from '../organizations/service.js';
 import { organizationById, organizationBySlug } from '../organizations/store.js';
 import { setMemberPassword } from '../passwords/service.js';
 import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
+import { captchaSettings as readCaptchaSettings } from '../captcha/service.js';
 import { listProviders } from '../oauth/service.js';
 import { checkRoleIds } from '../rbac/service.js';
 import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
@@ -92,6 +94,8 @@ export interface Admin {
   revokeSessions(projectId: string, target: RevokeTarget): Promise<RevokedSessions>;
   /** The project's Google and Microsoft sign-in settings (never the secrets). */
   oauthProviders(projectId: string): Promise<OAuthProviderSettings[]>;
+  /** The project's captcha settings (never the secret key). */
+  captchaSettings(projectId: string): Promise<CaptchaSettings>;
   listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
 }
 
@@ -184,6 +188,9 @@ export function createAdmin(ctx: Context): Admin {
     },
     async oauthProviders(projectId) {
       return listProviders(ctx, await requireProject(projectId));
+    },
+    async captchaSettings(projectId) {
+      return readCaptchaSettings(ctx, await requireProject(projectId));
     },
     async revokeSessions(projectId, target) {
       const project = await requireProject(projectId);
