@@ -25,6 +25,8 @@ import {
 import { initialState } from './state.js';
 import { createMachineStore } from './store.js';
 import { readUrlToken, type UrlToken } from './urls.js';
+import { en } from '../messages/en.js';
+import { createFormat } from '../messages/format.js';
 
 interface Harness {
   ctx: EffectContext;
@@ -68,6 +70,7 @@ function harness(config: WidgetConfig, pageUrl = 'http://localhost:3000/acme/log
     config: resolved,
     callbacks,
     dispatch: store.dispatch,
+    format: createFormat(en),
     getState: store.getState,
     env: {
       location: parsed,
@@ -155,7 +158,7 @@ describe('on load: URL tokens', () => {
     h.client.answer('magicLinks.authenticate', async () => result);
     await startWith(h);
     expect(h.client.callsTo('magicLinks.authenticate')).toEqual([
-      { magic_links_token: 'tok', session_duration_minutes: 60 },
+      { magic_links_token: 'tok', session_duration_minutes: 60, locale: 'en' },
     ]);
     expect(h.url.current).toBe('http://localhost:3000/login#x');
     expect(h.ctx.getState().screen).toBe('LoggedIn');
@@ -310,6 +313,7 @@ describe('sending the e-mail link', () => {
         signup_redirect_url: 'http://localhost:3000/up',
         login_template_id: 'login-t',
         signup_template_id: 'signup-t',
+        locale: 'en',
       },
     ]);
     expect(h.ctx.getState()).toMatchObject({
@@ -334,6 +338,7 @@ describe('sending the e-mail link', () => {
         email_address: 'ada@acme.test',
         discovery_redirect_url: 'http://localhost:3000/d',
         login_template_id: 't',
+        locale: 'en',
       },
     ]);
     expect(h.ctx.getState().screen).toBe('EmailConfirmation');

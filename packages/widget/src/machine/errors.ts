@@ -1,6 +1,6 @@
 /** Turning failed calls into the words the user sees and the shape the host's onError receives. */
 import type { ErrorType } from '@gatehouse/protocol';
-import { format } from '../messages/en.js';
+import type { Format } from '../messages/format.js';
 
 /** The fields of an API error the widget reads. */
 export interface ApiErrorFields {
@@ -27,8 +27,11 @@ export interface WidgetError {
   error_type?: ErrorType;
 }
 
-/** Describes any rejection for the host: the server's message and type, or the error's message. */
-export function describeError(error: unknown): WidgetError {
+/**
+ * Describes any rejection for the host: the server's message and type, or the error's message;
+ * `format` gives the widget's own words when there is neither.
+ */
+export function describeError(error: unknown, format: Format): WidgetError {
   const api = apiErrorOf(error);
   if (api) return { message: api.error_message, error_type: api.error_type };
   if (error instanceof Error && error.message) return { message: error.message };
@@ -46,10 +49,11 @@ export function emailSendErrorMessage(
   error: unknown,
   email: string,
   organizationName: string | null,
+  format: Format,
 ): string {
   const api = apiErrorOf(error);
   if (api && NO_ACCESS_ERROR_TYPES.has(api.error_type) && organizationName) {
     return format('email.noAccess', { email, organizationName });
   }
-  return describeError(error).message;
+  return describeError(error, format).message;
 }
