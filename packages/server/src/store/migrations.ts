@@ -469,6 +469,13 @@ const projectWatermark: Migration = {
   },
 };
 
+// The language a member last signed in with, for the messages the server sends later on its own.
+const memberLocale: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('members').addColumn('locale', 'text').execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -482,6 +489,7 @@ const migrations: Record<string, Migration> = {
   '0010_signing_key_rotation': signingKeyRotation,
   '0011_project_session_lifetime': projectSessionLifetime,
   '0012_project_watermark': projectWatermark,
+  '0013_member_locale': memberLocale,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };
