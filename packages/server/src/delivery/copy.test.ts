@@ -238,6 +238,45 @@ describe('locale on the calls that send (dev outbox)', () => {
 });
 
 describe('the paused-login e-mail', () => {
+  let strict: Harness;
+  const PASSWORD = 'Velvet-Harbor-Compass-77';
+  beforeAll(async () => {
+    strict = await startHarness({
+      config: { trustProxy: 1, passwordThrottle: { attemptsPerEmail: 3, windowMinutes: 60 } },
+    });
+    await strict.admin.setMemberPassword(strict.project.project_id, strict.member.member_id, {
+      password: PASSWORD,
+    });
+  });
+  afterAll(async () => {
+    await strict.close();
+  });
+
+  const login = (ip: string, password: string, locale: string) =>
+    strict.call(ENDPOINTS.passwordsAuthenticate, {
+      body: {
+        organization_id: strict.org.organization_id,
+        email_address: 'ada@acme.test',
+        password,
+        session_duration_minutes: 60,
+        locale,
+      },
+      headers: { 'x-forwarded-for': ip },
+    });
+
+  it('goes out in the language the member signed in with, not the guessers’', async () => {
+    expect((await login('10.0.1.1', PASSWORD, 'es-ES')).status).toBe(200);
+    for (const n of [2, 3, 4, 5]) {
+      expect((await login(`10.0.1.${n}`, 'wrong', 'en')).status).toBeGreaterThanOrEqual(400);
+    }
+    const notice = (await strict.admin.listOutbox({ limit: 100 })).find(
+      (m) => m.to === 'ada@acme.test' && m.subject.includes('Acme'),
+    );
+    expect(notice?.subject).toBe('El inicio de sesión con contraseña en Acme está en pausa');
+    expect(notice?.text).toContain('demasiados intentos fallidos');
+    expect(notice?.links).toHaveLength(1);
+  });
+
   it('is written in the member’s language, with or without a link', () => {
     const withLink = passwordPausedEmail('https://app.example/l?t=1', 'Acme', 60, 15, 'es');
     expect(withLink.subject).toBe('El inicio de sesión con contraseña en Acme está en pausa');
