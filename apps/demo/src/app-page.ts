@@ -46,6 +46,10 @@ const widgetConfig = {
     discoveryRedirectURL: here,
   },
   passwordOptions: { resetPasswordRedirectURL: location.origin + '/_app/reset' },
+  // ?lang=es shows the widget in another language (docs/widget.md §3).
+  ...(new URLSearchParams(location.search).get('lang')
+    ? { locale: new URLSearchParams(location.search).get('lang') }
+    : {}),
   ssoOptions: { loginRedirectURL: here, signupRedirectURL: here },
   oauthOptions: {
     providers: cfg.oauthProviders.map((type) =>

@@ -4,6 +4,8 @@ import {
   PASSWORD_SESSION_DURATION_FALLBACK_MINUTES,
   type MfaMethod,
 } from '@gatehouse/protocol';
+import type { MessageKey } from './messages/en.js';
+import { resolveMessages, type ResolvedMessages } from './messages/locales.js';
 
 /** The primary sign-in methods the widget can offer. */
 export const PRODUCTS = ['emailMagicLinks', 'passwords', 'oauth', 'sso'] as const;
@@ -88,6 +90,19 @@ export interface WidgetConfig {
   mfaProductOrder?: MfaMethod[];
   /** Render inside a shadow root (used by `mount`). */
   enableShadowDOM?: boolean;
+  /**
+   * The widget's language, a BCP 47 tag (docs/widget.md §3): `en` (the default), `es`, or one
+   * given in `locales`. `es-MX` uses the `es` table. Sent to the server with the calls that send
+   * e-mail or SMS. An unknown one is English, with a console warning.
+   */
+  locale?: string;
+  /** Replaces some messages of the chosen locale, by key. */
+  messages?: Partial<Record<MessageKey, string>>;
+  /**
+   * Tables for more locales, or replacements in a shipped one, by locale. A key a table lacks
+   * falls back to the shipped locale, then to English.
+   */
+  locales?: Record<string, Partial<Record<MessageKey, string>>>;
 }
 
 /** One OAuth provider with its options filled in. */
@@ -125,6 +140,9 @@ export interface ResolvedConfig {
   mfaProductInclude: readonly MfaMethod[];
   mfaProductOrder: readonly MfaMethod[];
   enableShadowDOM: boolean;
+  /** The locale settled by `resolveMessages`: what the widget sends to the server. */
+  locale: string;
+  messages: ResolvedMessages;
 }
 
 function resolveProvider(
@@ -151,6 +169,7 @@ function resolveProvider(
 export function resolveConfig(config: WidgetConfig): ResolvedConfig {
   const oauthOptions = config.oauthOptions ?? { providers: [] };
   const direct = config.directLoginForSingleMembership;
+  const messages = resolveMessages(config.locale, config.locales, config.messages);
   return {
     products: config.products.filter((p, i, all) => all.indexOf(p) === i),
     authFlowType: config.authFlowType,
@@ -178,5 +197,7 @@ export function resolveConfig(config: WidgetConfig): ResolvedConfig {
     mfaProductInclude: config.mfaProductInclude ?? [],
     mfaProductOrder: config.mfaProductOrder ?? [],
     enableShadowDOM: config.enableShadowDOM ?? false,
+    locale: messages.locale,
+    messages,
   };
 }

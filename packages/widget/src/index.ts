@@ -14,6 +14,7 @@ export type {
   Product,
   WidgetConfig,
 } from './config.js';
+export type { MessageKey, MessageTable } from './messages/en.js';
 export type { ButtonStyle, WidgetStyles } from './theme.js';
 export type { WidgetCallbacks, WidgetEventReport } from './machine/callbacks.js';
 export type { WidgetError } from './machine/errors.js';

@@ -26,10 +26,16 @@ import { initialState, type StartContext, type WidgetState } from './machine/sta
 import { createMachineStore } from './machine/store.js';
 import { readResetToken, readUrlToken } from './machine/urls.js';
 import { Spinner } from './parts/spinner.js';
-import { format } from './messages/en.js';
+import { en, type MessageTable } from './messages/en.js';
+import { createFormat, type Format } from './messages/format.js';
+import { loadMessages } from './messages/locales.js';
+import { MessagesProvider } from './messages/use-messages.js';
 import { SCREEN_COMPONENTS } from './screens/registry.js';
 import { themeVariables, type WidgetStyles } from './theme.js';
 import { WidgetProvider, type WidgetActions, type WidgetContextValue } from './widget-context.js';
+
+/** The words of the moment before a shipped locale's table arrives. */
+const englishFormat = createFormat(en);
 
 /** The page as the widget sees it in a browser. */
 function browserEnvironment(): WidgetEnvironment {
@@ -90,7 +96,7 @@ function runLazy<M>(ctx: EffectContext, load: () => Promise<M>, run: (m: M) => u
     .then(run)
     .catch((error: unknown) => {
       reportFailure(ctx, error);
-      ctx.env.toastError(describeError(error).message);
+      ctx.env.toastError(describeError(error, ctx.format).message);
     });
 }
 
@@ -132,15 +138,26 @@ export function WidgetApp({
       resetToken: resetFlow ? readResetToken(env.location.search) : null,
       storedResetEmail: readResetEmail(env, client.publicToken),
     };
-    return {
-      resolved,
-      env,
-      urlToken,
-      store: createMachineStore(startState(initialState(start)), resolved),
-    };
+    const messages = loadMessages(resolved.messages);
+    const store = createMachineStore(startState(initialState(start)), resolved);
+    return { resolved, env, urlToken, store, messages };
   });
   const { resolved, env, urlToken, store } = setup;
   const state = useSyncExternalStore(store.subscribe, store.getState, store.getState);
+
+  // A shipped locale other than English is fetched first; until then the widget shows a spinner
+  // and starts nothing, so that every message it produces is in its locale.
+  const [table, setTable] = useState<MessageTable | null>(() =>
+    setup.messages instanceof Promise ? null : setup.messages,
+  );
+  useEffect(() => {
+    if (setup.messages instanceof Promise) void setup.messages.then(setTable);
+  }, [setup]);
+  const format = useMemo(() => (table ? createFormat(table) : null), [table]);
+  const formatRef = useRef<Format | null>(format);
+  useEffect(() => {
+    formatRef.current = format;
+  }, [format]);
 
   // Hosts often pass callbacks inline; effects always call the latest ones.
   const callbacksRef = useRef(callbacks);
@@ -158,6 +175,8 @@ export function WidgetApp({
       get callbacks() {
         return callbacksRef.current;
       },
+      // Effects run only once the table is loaded (below); English is never reached in practice.
+      format: (key, ...args) => (formatRef.current ?? englishFormat)(key, ...args),
     }),
     [client, resolved, env, store],
   );
@@ -211,11 +230,11 @@ export function WidgetApp({
   const started = useRef(false);
   useEffect(() => {
     // Once per mount, even when a development build runs effects twice.
-    if (started.current) return;
+    if (started.current || !format) return;
     started.current = true;
     client.logEvent(RENDER_EVENT_NAME, { options: config });
     void effects.start(ctx, urlToken);
-  }, [ctx, client, config, urlToken]);
+  }, [ctx, client, config, urlToken, format]);
 
   const interacted = useRef(false);
   const markInteracted = useCallback(() => {
@@ -254,12 +273,14 @@ export function WidgetApp({
       onPointerDownCapture={markInteracted}
       onKeyDownCapture={markInteracted}
     >
-      <WidgetProvider value={context}>
-        <Suspense fallback={<Spinner />}>
-          <Screen />
-        </Suspense>
-      </WidgetProvider>
-      {state.bootstrap.displayWatermark && <p className="gh-watermark">{format('watermark')}</p>}
+      <MessagesProvider value={format ?? englishFormat}>
+        <WidgetProvider value={context}>
+          <Suspense fallback={<Spinner />}>{format ? <Screen /> : <Spinner />}</Suspense>
+        </WidgetProvider>
+        {state.bootstrap.displayWatermark && (
+          <p className="gh-watermark">{(format ?? englishFormat)('watermark')}</p>
+        )}
+      </MessagesProvider>
       {toastTarget ? createPortal(toaster, toastTarget) : toaster}
     </div>
   );

@@ -26,7 +26,14 @@ export const pkceVerifier = z
 export const email = text.max(254);
 export const id = text.max(200);
 export const url = z.string().max(2048);
-export const locale = z.string().max(35);
+/**
+ * A BCP 47 language tag such as `en`, `es` or `pt-BR` (docs/protocol.md §7): the language of the
+ * e-mails and texts a call sends. A well-formed tag the server has no copy for means English.
+ */
+export const locale = z
+  .string()
+  .max(35)
+  .regex(/^[A-Za-z]{2,3}(-[A-Za-z0-9]{1,8})*$/, 'must be a language tag such as en, es or pt-BR');
 export const templateId = z.string().max(200);
 /** The IST a `T` call carries in its body; an unknown one is ignored or refused by the server. */
 export const ist = z.string().max(200).optional();

@@ -9,7 +9,7 @@ import type {
 } from '@gatehouse/protocol';
 import type { Context, Db } from '../context.js';
 import { SmsDeliveryError } from '../delivery/sms.js';
-import { roleIds } from '../products/members/store.js';
+import { memberLocale, rememberMemberLocale, roleIds } from '../products/members/store.js';
 import { issueSmsCode, smsSendAllowed } from './sms-codes.js';
 import type { Project } from '../products/projects/service.js';
 import type { Failure } from '../result.js';
@@ -56,6 +56,11 @@ export interface CompletionInput {
    * forth never renews the absolute lifetime.
    */
   continues?: SessionsTable | null;
+  /**
+   * The call's `locale` (docs/protocol.md §7): remembered on the member, and the language of a
+   * code texted now.
+   */
+  locale?: string | undefined;
 }
 
 /**
@@ -90,6 +95,7 @@ async function initiateMfa(
   project: Project,
   organization: Organization,
   member: Member,
+  locale: string | null,
 ): Promise<MfaRequired> {
   const required = mfaRequiredFor(member);
   if (chosenMfaMethod(organization, member) !== 'sms_otp') return required;
@@ -103,7 +109,10 @@ async function initiateMfa(
     initiated.secondary_auth_initiated = null;
   };
   try {
-    await issueSmsCode(ctx, db, project, member.member_id, phone, undelivered);
+    await issueSmsCode(ctx, db, project, member.member_id, phone, {
+      locale,
+      onFailure: undelivered,
+    });
   } catch (error) {
     if (!(error instanceof SmsDeliveryError)) throw error;
     undelivered(error);
@@ -138,6 +147,7 @@ export async function completeAuthentication(
 ): Promise<AuthOutcome | Failure> {
   const { project, organization, member } = input;
   const now = ctx.now();
+  if (input.locale) await rememberMemberLocale(db, member.member_id, input.locale);
   // A second factor counts only for the member who passed it, in that member's organization.
   const factors = await factorsFor(db, member, input.factors);
   if (mfaNeeded(organization, member, factors)) {
@@ -161,7 +171,14 @@ export async function completeAuthentication(
       session_jwt: '',
       member_authenticated: false,
       intermediate_session_token: ist,
-      mfa_required: await initiateMfa(ctx, db, project, organization, member),
+      mfa_required: await initiateMfa(
+        ctx,
+        db,
+        project,
+        organization,
+        member,
+        input.locale ?? (await memberLocale(db, member.member_id)),
+      ),
     };
   }
 

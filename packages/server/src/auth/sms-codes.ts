@@ -77,7 +77,11 @@ export async function issueSmsCode(
   project: Project,
   memberId: string,
   phone: string,
-  onFailure?: (error: SmsDeliveryError) => void,
+  options: {
+    /** The language of the text; English when the server has no copy for it. */
+    locale?: string | null | undefined;
+    onFailure?: (error: SmsDeliveryError) => void;
+  } = {},
 ): Promise<void> {
   const now = ctx.now();
   const code = generateOtpCode();
@@ -100,5 +104,6 @@ export async function issueSmsCode(
       used_at: null,
     })
     .execute();
-  await deliverSms(ctx, db, phone, smsText(code, project.name), onFailure);
+  const text = smsText(code, project.name, options.locale);
+  await deliverSms(ctx, db, phone, text, options.onFailure);
 }

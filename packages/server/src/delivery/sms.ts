@@ -1,5 +1,6 @@
 /** SMS delivery: the provider interface, an HTTP provider for production, and the message text. */
 import { SMS_CODE_SECONDS } from '@gatehouse/protocol';
+import { copyFor } from './copy.js';
 
 /** One text message. */
 export interface SmsMessage {
@@ -93,11 +94,11 @@ export function httpSmsProvider(options: HttpSmsProviderOptions): SmsProvider {
 }
 
 /**
- * The text of a verification SMS.
+ * The text of a verification SMS, in the language of `locale` (English by default).
  *
  * @example
  * smsText('042917', 'Acme'); // 'Your Acme verification code is 042917. It expires in 2 minutes.'
  */
-export function smsText(code: string, appName: string): string {
-  return `Your ${appName} verification code is ${code}. It expires in ${SMS_CODE_SECONDS / 60} minutes.`;
+export function smsText(code: string, appName: string, locale?: string | null): string {
+  return copyFor(locale).sms(appName, code, SMS_CODE_SECONDS / 60);
 }

@@ -1,4 +1,8 @@
-/** E-mail templates: each message has a plain-text and an HTML body carrying the same link. */
+/**
+ * E-mail templates: each message has a plain-text and an HTML body carrying the same link, in the
+ * language of the request or member (`copy.ts`).
+ */
+import { copyFor, type Copy } from './copy.js';
 
 /** A rendered e-mail, before addressing. */
 export interface RenderedEmail {
@@ -31,9 +35,9 @@ interface LinkEmailParts {
 }
 
 /** The HTML page every e-mail shares: a centred white card holding `content` (already escaped). */
-function emailPage(content: string): string {
+function emailPage(copy: Copy, content: string): string {
   return `<!doctype html>
-<html lang="en">
+<html lang="${copy.language}">
   <body style="margin:0;padding:24px;background:#f6f7f9;font-family:Arial,Helvetica,sans-serif;color:#1f2328">
     <table role="presentation" width="100%" cellspacing="0" cellpadding="0">
       <tr><td align="center">
@@ -50,57 +54,42 @@ function emailPage(content: string): string {
 }
 
 /** Lays out a one-link e-mail: the same words in the text body and, escaped, in the HTML one. */
-function linkEmail({ subject, lead, button, link, footer }: LinkEmailParts): RenderedEmail {
+function linkEmail(
+  copy: Copy,
+  { subject, lead, button, link, footer }: LinkEmailParts,
+): RenderedEmail {
   const text = [lead, '', link, '', footer].join('\n');
-  const html =
-    emailPage(`<p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(lead)}</p>
+  const html = emailPage(
+    copy,
+    `<p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(lead)}</p>
             <p style="margin:0 0 24px"><a href="${escapeHtml(link)}" style="display:inline-block;background:#1f2328;color:#ffffff;text-decoration:none;padding:12px 24px;border-radius:4px;font-size:16px">${escapeHtml(button)}</a></p>
-            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">${escapeHtml(footer)}</p>`);
+            <p style="font-size:13px;line-height:20px;color:#57606a;margin:0">${escapeHtml(footer)}</p>`,
+  );
   return { subject, text, html, links: [link] };
 }
 
-const COPY: Record<
-  MagicLinkKind,
-  { subject: (org: string) => string; lead: (org: string) => string; button: string }
-> = {
-  login: {
-    subject: (org) => `Your login link for ${org}`,
-    lead: (org) => `Click the button below to log in to ${org}.`,
-    button: 'Log in',
-  },
-  signup: {
-    subject: (org) => `Finish signing up for ${org}`,
-    lead: (org) => `Click the button below to join ${org}.`,
-    button: 'Sign up',
-  },
-  discovery: {
-    subject: () => 'Your login link',
-    lead: () => 'Click the button below to log in and choose your organization.',
-    button: 'Log in',
-  },
-};
-
 /**
- * The magic-link e-mail.
+ * The magic-link e-mail, in the language of `locale` (English by default).
  *
  * @example
- * const mail = magicLinkEmail('login', link, 'Acme', 60);
+ * const mail = magicLinkEmail('login', link, 'Acme', 60, 'es');
  */
 export function magicLinkEmail(
   kind: MagicLinkKind,
   link: string,
   organizationName: string,
   validMinutes: number,
+  locale?: string | null,
 ): RenderedEmail {
-  const copy = COPY[kind];
+  const copy = copyFor(locale);
   const lifetime =
-    validMinutes >= 1440 ? `${Math.round(validMinutes / 1440)} days` : `${validMinutes} minutes`;
-  return linkEmail({
-    subject: copy.subject(organizationName),
-    lead: copy.lead(organizationName),
-    button: copy.button,
+    validMinutes >= 1440 ? copy.days(Math.round(validMinutes / 1440)) : copy.minutes(validMinutes);
+  return linkEmail(copy, {
+    subject: copy.magicLink[kind].subject(organizationName),
+    lead: copy.magicLink[kind].lead(organizationName),
+    button: copy.magicLink[kind].button,
     link,
-    footer: `This link can be used once and expires in ${lifetime}. If you did not ask for it, you can ignore this e-mail.`,
+    footer: copy.magicLinkFooter(lifetime),
   });
 }
 
@@ -109,65 +98,66 @@ export function magicLinkEmail(
  * password.
  *
  * @example
- * const mail = passwordResetEmail(link, 'Acme', 30);
+ * const mail = passwordResetEmail(link, 'Acme', 30, 'es');
  */
 export function passwordResetEmail(
   link: string,
   organizationName: string,
   validMinutes: number,
+  locale?: string | null,
 ): RenderedEmail {
-  const lead = `Someone asked to reset the password of your ${organizationName} account. Click the button below to choose a new password.`;
+  const copy = copyFor(locale);
   const lifetime =
     validMinutes >= 1440 && validMinutes % 1440 === 0
-      ? `${validMinutes / 1440} days`
-      : `${validMinutes} minutes`;
-  const footer = `This link can be used once and expires in ${lifetime}. If you did not ask for a new password, you can ignore this e-mail: your password stays as it is.`;
-  return linkEmail({
-    subject: `Reset your password for ${organizationName}`,
-    lead,
-    button: 'Reset password',
+      ? copy.days(validMinutes / 1440)
+      : copy.minutes(validMinutes);
+  return linkEmail(copy, {
+    subject: copy.reset.subject(organizationName),
+    lead: copy.reset.lead(organizationName),
+    button: copy.reset.button,
     link,
-    footer,
+    footer: copy.reset.footer(lifetime),
   });
 }
 
-/** "1 minute", "45 minutes", "2 hours". */
-function minutesText(minutes: number): string {
-  if (minutes >= 120 && minutes % 60 === 0) return `${minutes / 60} hours`;
-  return minutes === 1 ? '1 minute' : `${minutes} minutes`;
+/** "1 minute", "45 minutes", "2 hours", in the copy's language. */
+function minutesText(copy: Copy, minutes: number): string {
+  if (minutes >= 120 && minutes % 60 === 0) return copy.hours(minutes / 60);
+  return copy.minutes(minutes);
 }
 
 /**
  * The e-mail to a member whose password login was paused after too many failed attempts from
  * others: a login link when the project can offer one (`link`), otherwise directions to the
- * login page's other ways in.
+ * login page's other ways in. In the member's language (`locale`), English by default.
  *
  * @example
- * const mail = passwordPausedEmail(link, 'Acme', 42, 60);
+ * const mail = passwordPausedEmail(link, 'Acme', 42, 60, 'es');
  */
 export function passwordPausedEmail(
   link: string | null,
   organizationName: string,
   resumesInMinutes: number,
   linkValidMinutes: number,
+  locale?: string | null,
 ): RenderedEmail {
-  const subject = `Password login to ${organizationName} is paused`;
-  const lead = `There have been too many failed attempts to log in to your ${organizationName} account with a password, so password login for it is paused for up to ${minutesText(resumesInMinutes)}.`;
-  const after = `If these attempts were not yours, someone may be guessing your password: consider choosing a new one once you are logged in. Password login resumes by itself, or as soon as you set a new password.`;
+  const copy = copyFor(locale);
+  const words = copy.paused;
+  const subject = words.subject(organizationName);
+  const lead = words.lead(organizationName, minutesText(copy, resumesInMinutes));
   if (link) {
-    return linkEmail({
+    return linkEmail(copy, {
       subject,
-      lead: `${lead} You can still log in with the button below, or reset your password from the login page.`,
-      button: 'Log in',
+      lead: `${lead} ${words.withLink}`,
+      button: words.button,
       link,
-      footer: `This link can be used once and expires in ${minutesText(linkValidMinutes)}. ${after}`,
+      footer: `${words.linkFooter(minutesText(copy, linkValidMinutes))} ${words.after}`,
     });
   }
-  const ways = `You can still log in with an email link, or reset your password with "Having trouble signing in?" on the login page.`;
-  const text = [lead, '', ways, '', after].join('\n');
-  const paragraphs = [lead, ways, after]
+  const text = [lead, '', words.ways, '', words.after].join('\n');
+  const paragraphs = [lead, words.ways, words.after]
     .map((p) => `<p style="font-size:16px;line-height:24px;margin:0 0 16px">${escapeHtml(p)}</p>`)
     .join('\n            ');
-  const html = emailPage(paragraphs);
+  const html = emailPage(copy, paragraphs);
   return { subject, text, html, links: [] };
 }

@@ -503,6 +503,13 @@ const captchaSettings: Migration = {
   },
 };
 
+// The language a member last signed in with, for the messages the server sends later on its own.
+const memberLocale: Migration = {
+  async up(db: Kysely<unknown>) {
+    await db.schema.alterTable('members').addColumn('locale', 'text').execute();
+  },
+};
+
 const migrations: Record<string, Migration> = {
   '0001_initial': initial,
   '0002_passwords_and_mfa': passwordsAndMfa,
@@ -518,6 +525,7 @@ const migrations: Record<string, Migration> = {
   '0012_project_watermark': projectWatermark,
   '0013_rbac_policies': rbacPolicies,
   '0014_captcha_settings': captchaSettings,
+  '0015_member_locale': memberLocale,
 };
 
 const provider: MigrationProvider = { getMigrations: async () => migrations };

@@ -103,6 +103,11 @@ export interface MembersTable {
   untrusted_metadata: Json;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /**
+   * The BCP 47 tag of the member's last sign-in that carried one (docs/protocol.md §7). Optional
+   * so that rows are written alike before and after migration 0013.
+   */
+  locale?: string | null;
 }
 
 export interface MemberRolesTable {

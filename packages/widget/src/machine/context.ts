@@ -2,6 +2,7 @@
 import type { AuthResult } from '@gatehouse/protocol';
 import type { GatehouseClient } from '../client.js';
 import type { ResolvedConfig } from '../config.js';
+import type { Format } from '../messages/format.js';
 import { invokeCallback, type EventType, type WidgetCallbacks } from './callbacks.js';
 import { captchaErrorMessage, describeError } from './errors.js';
 import type { WidgetEvent } from './reducer.js';
@@ -36,6 +37,8 @@ export interface EffectContext {
   env: WidgetEnvironment;
   dispatch: (event: WidgetEvent) => void;
   getState: () => WidgetState;
+  /** The widget's messages in its locale (docs/widget.md §3). */
+  format: Format;
 }
 
 export function reportSuccess(ctx: EffectContext, type: EventType, data: unknown): void {
@@ -44,8 +47,8 @@ export function reportSuccess(ctx: EffectContext, type: EventType, data: unknown
 
 /** Tells the host through onError; a failed captcha is also shown to the person as a toast. */
 export function reportFailure(ctx: EffectContext, error: unknown): void {
-  invokeCallback(ctx.callbacks, 'onError', describeError(error));
-  const captcha = captchaErrorMessage(error);
+  invokeCallback(ctx.callbacks, 'onError', describeError(error, ctx.format));
+  const captcha = captchaErrorMessage(error, ctx.format);
   if (captcha) ctx.env.toastError(captcha);
 }
 

@@ -57,7 +57,7 @@ export async function chooseDiscoveredOrganization(
   } catch (error) {
     reportFailure(ctx, error);
     // The other organizations are still there to choose from: say what failed and go back.
-    ctx.env.toastError(describeError(error).message);
+    ctx.env.toastError(describeError(error, ctx.format).message);
     ctx.dispatch({ type: 'DISCOVERY_EXCHANGE_FAILED' });
   }
 }

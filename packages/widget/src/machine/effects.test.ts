@@ -26,6 +26,8 @@ import {
 import { initialState } from './state.js';
 import { createMachineStore } from './store.js';
 import { readUrlToken, type UrlToken } from './urls.js';
+import { en } from '../messages/en.js';
+import { createFormat } from '../messages/format.js';
 
 interface Harness {
   ctx: EffectContext;
@@ -69,6 +71,7 @@ function harness(config: WidgetConfig, pageUrl = 'http://localhost:3000/acme/log
     config: resolved,
     callbacks,
     dispatch: store.dispatch,
+    format: createFormat(en),
     getState: store.getState,
     env: {
       location: parsed,
@@ -156,7 +159,7 @@ describe('on load: URL tokens', () => {
     h.client.answer('magicLinks.authenticate', async () => result);
     await startWith(h);
     expect(h.client.callsTo('magicLinks.authenticate')).toEqual([
-      { magic_links_token: 'tok', session_duration_minutes: 60 },
+      { magic_links_token: 'tok', session_duration_minutes: 60, locale: 'en' },
     ]);
     expect(h.url.current).toBe('http://localhost:3000/login#x');
     expect(h.ctx.getState().screen).toBe('LoggedIn');
@@ -311,6 +314,7 @@ describe('sending the e-mail link', () => {
         signup_redirect_url: 'http://localhost:3000/up',
         login_template_id: 'login-t',
         signup_template_id: 'signup-t',
+        locale: 'en',
       },
     ]);
     expect(h.ctx.getState()).toMatchObject({
@@ -335,6 +339,7 @@ describe('sending the e-mail link', () => {
         email_address: 'ada@acme.test',
         discovery_redirect_url: 'http://localhost:3000/d',
         login_template_id: 't',
+        locale: 'en',
       },
     ]);
     expect(h.ctx.getState().screen).toBe('EmailConfirmation');

@@ -56,6 +56,7 @@ export async function sendEmailMagicLink(ctx: EffectContext, email: string): Pro
         signup_redirect_url: options.signupRedirectURL,
         login_template_id: options.loginTemplateId,
         signup_template_id: options.signupTemplateId,
+        locale: ctx.config.locale,
       });
       reportSuccess(ctx, EVENT_TYPES.magicLinkLoginOrSignup, result);
     } else {
@@ -63,13 +64,19 @@ export async function sendEmailMagicLink(ctx: EffectContext, email: string): Pro
         email_address: email,
         discovery_redirect_url: options.discoveryRedirectURL,
         login_template_id: options.loginTemplateId,
+        locale: ctx.config.locale,
       });
       reportSuccess(ctx, EVENT_TYPES.magicLinkDiscoverySend, result);
     }
     ctx.dispatch({ type: 'EMAIL_SENT', email });
   } catch (error) {
     reportFailure(ctx, error);
-    const message = emailSendErrorMessage(error, email, organization?.organization_name ?? null);
+    const message = emailSendErrorMessage(
+      error,
+      email,
+      organization?.organization_name ?? null,
+      ctx.format,
+    );
     ctx.dispatch({ type: 'EMAIL_FAILED', message });
   }
 }

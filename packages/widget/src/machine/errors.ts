@@ -1,6 +1,6 @@
 /** Turning failed calls into the words the user sees and the shape the host's onError receives. */
 import type { ErrorType } from '@gatehouse/protocol';
-import { format } from '../messages/en.js';
+import type { Format } from '../messages/format.js';
 
 /** The fields of an API error the widget reads. */
 export interface ApiErrorFields {
@@ -38,7 +38,7 @@ const CAPTCHA_ERROR_TYPES: ReadonlySet<ErrorType> = new Set<ErrorType>([
  * client's GatehouseCaptchaError (the provider's script did not load, or the challenge failed;
  * read by name, like API errors by shape) or the server refusing or not checking the token.
  */
-export function captchaErrorMessage(error: unknown): string | null {
+export function captchaErrorMessage(error: unknown, format: Format): string | null {
   if (error instanceof Error && error.name === 'GatehouseCaptchaError') {
     return format('captcha.failed');
   }
@@ -48,9 +48,12 @@ export function captchaErrorMessage(error: unknown): string | null {
   return null;
 }
 
-/** Describes any rejection for the host: the server's message and type, or the error's message. */
-export function describeError(error: unknown): WidgetError {
-  const captcha = captchaErrorMessage(error);
+/**
+ * Describes any rejection for the host: the server's message and type, or the error's message;
+ * `format` gives the widget's own words when there is neither.
+ */
+export function describeError(error: unknown, format: Format): WidgetError {
+  const captcha = captchaErrorMessage(error, format);
   const api = apiErrorOf(error);
   if (captcha) return api ? { message: captcha, error_type: api.error_type } : { message: captcha };
   if (api) return { message: api.error_message, error_type: api.error_type };
@@ -69,10 +72,11 @@ export function emailSendErrorMessage(
   error: unknown,
   email: string,
   organizationName: string | null,
+  format: Format,
 ): string {
   const api = apiErrorOf(error);
   if (api && NO_ACCESS_ERROR_TYPES.has(api.error_type) && organizationName) {
     return format('email.noAccess', { email, organizationName });
   }
-  return describeError(error).message;
+  return describeError(error, format).message;
 }

@@ -44,7 +44,7 @@ describe('SMS', () => {
     h.client.answer('otps.sms.send', async () => ACK);
     await sendSmsCode(h.ctx, PHONE);
     expect(h.client.callsTo('otps.sms.send')).toEqual([
-      { ...IDS, mfa_phone_number: '+12015550123' },
+      { ...IDS, mfa_phone_number: '+12015550123', locale: 'en' },
     ]);
     expect(h.state().screen).toBe('SMSOTPEntry');
     expect(h.state().mfa.smsOtp).toMatchObject({
@@ -59,6 +59,7 @@ describe('SMS', () => {
     expect(h.client.callsTo('otps.sms.send')[1]).toEqual({
       ...IDS,
       mfa_phone_number: '+12015550123',
+      locale: 'en',
     });
   });
 
@@ -84,7 +85,7 @@ describe('SMS', () => {
     expect(h.state().screen).toBe('SMSOTPEntry');
     h.client.answer('otps.sms.send', async () => ACK);
     await Promise.all([sendSmsCodeIfNonePending(h.ctx), sendSmsCodeIfNonePending(h.ctx)]);
-    expect(h.client.callsTo('otps.sms.send')).toEqual([IDS]);
+    expect(h.client.callsTo('otps.sms.send')).toEqual([{ ...IDS, locale: 'en' }]);
     await sendSmsCodeIfNonePending(h.ctx);
     expect(h.client.callsTo('otps.sms.send')).toHaveLength(1);
 

@@ -1,6 +1,5 @@
 /** The MFA effects: SMS codes, authenticator apps and backup codes (docs/widget.md §4 "SMS", "TOTP"). */
 import { SMS_CODE_SECONDS, type FullSessionResult } from '@gatehouse/protocol';
-import { format } from '../messages/en.js';
 import { EVENT_TYPES, invokeCallback } from './callbacks.js';
 import { reportFailure, reportSuccess, type EffectContext } from './context.js';
 import { describeError } from './errors.js';
@@ -51,6 +50,7 @@ export async function sendSmsCode(ctx: EffectContext, phone?: EnteredPhoneNumber
       organization_id: primary.organizationId,
       member_id: primary.memberId,
       ...(number ? { mfa_phone_number: number } : {}),
+      locale: ctx.config.locale,
     });
     reportSuccess(ctx, EVENT_TYPES.smsOtpSend, result);
     ctx.dispatch({
@@ -63,11 +63,11 @@ export async function sendSmsCode(ctx: EffectContext, phone?: EnteredPhoneNumber
     reportFailure(ctx, error);
     ctx.dispatch({
       type: 'SMS_SEND_FAILED',
-      message: phoneErrorMessage(error),
+      message: phoneErrorMessage(error, ctx.format),
       now: ctx.env.now(),
     });
     // A number being entered shows the error under it; a send from the code screen toasts it.
-    if (!phone) ctx.env.toastError(describeError(error).message);
+    if (!phone) ctx.env.toastError(describeError(error, ctx.format).message);
   }
 }
 
@@ -96,7 +96,7 @@ export async function authenticateSms(ctx: EffectContext, code: string): Promise
     succeed(ctx, result, false);
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.dispatch({ type: 'FORM_FAILED', message: passcodeErrorMessage(error) });
+    ctx.dispatch({ type: 'FORM_FAILED', message: passcodeErrorMessage(error, ctx.format) });
   }
 }
 
@@ -124,7 +124,7 @@ export async function createTotp(ctx: EffectContext): Promise<void> {
     });
   } catch (error) {
     reportFailure(ctx, error);
-    const { message } = describeError(error);
+    const { message } = describeError(error, ctx.format);
     ctx.dispatch({ type: 'TOTP_CREATE_FAILED', message });
     ctx.env.toastError(message);
   }
@@ -149,7 +149,7 @@ export async function authenticateTotp(ctx: EffectContext, code: string): Promis
     succeed(ctx, result, isEnrolling && totp.enrollment !== null);
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.dispatch({ type: 'FORM_FAILED', message: passcodeErrorMessage(error) });
+    ctx.dispatch({ type: 'FORM_FAILED', message: passcodeErrorMessage(error, ctx.format) });
   }
 }
 
@@ -169,7 +169,7 @@ export async function recoverWithCode(ctx: EffectContext, recoveryCode: string):
     succeed(ctx, result, false);
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.dispatch({ type: 'FORM_FAILED', message: backupCodeErrorMessage(error) });
+    ctx.dispatch({ type: 'FORM_FAILED', message: backupCodeErrorMessage(error, ctx.format) });
   }
 }
 
@@ -193,8 +193,8 @@ function recoveryCodesText(ctx: EffectContext): string {
 export function downloadRecoveryCodes(ctx: EffectContext): void {
   const organizationName = ctx.getState().mfa.primaryInfo?.organizationName;
   const fileName = organizationName
-    ? format('recoverySave.fileName', { organizationName })
-    : format('recoverySave.defaultFileName');
+    ? ctx.format('recoverySave.fileName', { organizationName })
+    : ctx.format('recoverySave.defaultFileName');
   ctx.env.downloadText(fileName, recoveryCodesText(ctx));
 }
 
@@ -214,13 +214,13 @@ export async function copyRecoveryCodes(ctx: EffectContext): Promise<void> {
   await copy(
     ctx,
     recoveryCodesText(ctx),
-    format('recoverySave.copied'),
-    format('recoverySave.copyFailed'),
+    ctx.format('recoverySave.copied'),
+    ctx.format('recoverySave.copyFailed'),
   );
 }
 
 /** A click on the secret of TOTPEnrollmentManual copies it, without the spaces shown. */
 export async function copyTotpSecret(ctx: EffectContext): Promise<void> {
   const secret = ctx.getState().mfa.totp.enrollment?.secret ?? '';
-  await copy(ctx, secret, format('totpManual.copied'), format('totpManual.copyFailed'));
+  await copy(ctx, secret, ctx.format('totpManual.copied'), ctx.format('totpManual.copyFailed'));
 }

@@ -35,7 +35,7 @@ export async function startOneTap(
   const { loginRedirectURL, signupRedirectURL, discoveryRedirectURL } = ctx.config.oauth;
   const onOneTapError = (error: unknown) => {
     reportFailure(ctx, error);
-    ctx.env.toastError(describeError(error).message);
+    ctx.env.toastError(describeError(error, ctx.format).message);
   };
   const oneTap = ctx.client.oauth.googleOneTap;
   let result: GoogleOneTapStartResult;

@@ -1,6 +1,6 @@
 /** The messages of failed password calls (docs/widget.md §8), loaded with the password effects. */
 import type { ErrorType } from '@gatehouse/protocol';
-import { format } from '../messages/en.js';
+import type { Format } from '../messages/format.js';
 import { apiErrorOf, describeError, NO_ACCESS_ERROR_TYPES } from './errors.js';
 
 /** Error types that mean the e-mail and password do not match a member (docs/protocol.md §3, §7.2). */
@@ -10,12 +10,12 @@ const BAD_CREDENTIALS_ERROR_TYPES: ReadonlySet<ErrorType> = new Set<ErrorType>([
 ]);
 
 /** The message under the password login form when it failed (docs/widget.md §8). */
-export function passwordLoginErrorMessage(error: unknown): string {
+export function passwordLoginErrorMessage(error: unknown, format: Format): string {
   const api = apiErrorOf(error);
   if (api && BAD_CREDENTIALS_ERROR_TYPES.has(api.error_type)) {
     return format('passwordAuthenticate.invalid');
   }
-  return describeError(error).message;
+  return describeError(error, format).message;
 }
 
 /**
@@ -27,6 +27,7 @@ export function resetLinkErrorMessage(
   error: unknown,
   email: string,
   organizationName: string,
+  format: Format,
 ): string {
   const api = apiErrorOf(error);
   if (api && NO_ACCESS_ERROR_TYPES.has(api.error_type)) {

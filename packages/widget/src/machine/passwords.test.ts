@@ -67,6 +67,7 @@ describe('password login', () => {
         email_address: 'ada@acme.test',
         password: 'correct horse',
         session_duration_minutes: 30,
+        locale: 'en',
       },
     ]);
     expect(h.state().screen).toBe('LoggedIn');
@@ -130,6 +131,7 @@ describe('forgot password', () => {
         reset_password_redirect_url: RESET_URL,
         reset_password_expiration_minutes: 45,
         reset_password_template_id: 'reset-t',
+        locale: 'en',
       },
     ]);
     expect(h.state().screen).toBe('PasswordSetNewConfirmation');
@@ -165,6 +167,7 @@ describe('forgot password', () => {
         signup_redirect_url: RESET_URL,
         login_template_id: 'login-t',
         signup_template_id: 'signup-t',
+        locale: 'en',
       },
     ]);
     expect(h.state().screen).toBe('PasswordResetVerifyConfirmation');
@@ -278,7 +281,12 @@ describe('the password reset page', () => {
     h.client.answer('passwords.resetByEmail', async () => result);
     await resetPassword(h.ctx, 'a new long password');
     expect(h.client.callsTo('passwords.resetByEmail')).toEqual([
-      { password_reset_token: 'rt', password: 'a new long password', session_duration_minutes: 30 },
+      {
+        password_reset_token: 'rt',
+        password: 'a new long password',
+        session_duration_minutes: 30,
+        locale: 'en',
+      },
     ]);
     expect(h.url.current).toBe(RESET_URL);
     expect(h.storage.has(KEY)).toBe(false);
@@ -303,7 +311,7 @@ describe('the password reset page', () => {
     h.client.answer('magicLinks.authenticate', async () => signedIn);
     await start(h.ctx, null);
     expect(h.client.callsTo('magicLinks.authenticate')).toEqual([
-      { magic_links_token: 'ml', session_duration_minutes: 60 },
+      { magic_links_token: 'ml', session_duration_minutes: 60, locale: 'en' },
     ]);
     expect(h.url.current).toBe(RESET_URL);
     expect(h.state().screen).toBe('PasswordResetForm');

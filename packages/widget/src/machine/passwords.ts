@@ -1,6 +1,5 @@
 /** The password effects: login, forgotten passwords, resets and strength checks (docs/widget.md §4, §5). */
 import type { PasswordStrengthResult } from '../client.js';
-import { format } from '../messages/en.js';
 import { EVENT_TYPES } from './callbacks.js';
 import {
   clearUrlQuery,
@@ -38,11 +37,12 @@ export async function authenticatePassword(
       email_address: email,
       password,
       session_duration_minutes: ctx.config.passwordSessionDurationMinutes,
+      locale: ctx.config.locale,
     });
     completePrimaryAuth(ctx, result);
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.dispatch({ type: 'FORM_FAILED', message: passwordLoginErrorMessage(error) });
+    ctx.dispatch({ type: 'FORM_FAILED', message: passwordLoginErrorMessage(error, ctx.format) });
   }
 }
 
@@ -56,6 +56,7 @@ async function sendResetEmail(ctx: EffectContext, organizationId: string, email:
     reset_password_redirect_url: options.resetPasswordRedirectURL,
     reset_password_expiration_minutes: options.resetPasswordExpirationMinutes,
     reset_password_template_id: options.resetPasswordTemplateId,
+    locale: ctx.config.locale,
   });
   writeResetEmail(ctx.env, ctx.client.publicToken, email);
 }
@@ -74,6 +75,7 @@ async function sendResetLink(ctx: EffectContext, organizationId: string, email: 
     signup_redirect_url: resetUrl,
     login_template_id: options.loginTemplateId,
     signup_template_id: options.signupTemplateId,
+    locale: ctx.config.locale,
   });
 }
 
@@ -95,7 +97,7 @@ export async function forgotPassword(ctx: EffectContext, email: string): Promise
     hasPassword = Boolean(member?.member_password_id);
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error).message });
+    ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error, ctx.format).message });
     return;
   }
 
@@ -105,7 +107,7 @@ export async function forgotPassword(ctx: EffectContext, email: string): Promise
       ctx.dispatch({ type: 'PASSWORD_RESET_EMAIL_SENT', email });
     } catch (error) {
       reportFailure(ctx, error);
-      ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error).message });
+      ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error, ctx.format).message });
     }
     return;
   }
@@ -114,7 +116,7 @@ export async function forgotPassword(ctx: EffectContext, email: string): Promise
   if (!emailMayJoin(organization, email)) {
     ctx.dispatch({
       type: 'FORM_FAILED',
-      message: format('email.noAccess', { email, organizationName }),
+      message: ctx.format('email.noAccess', { email, organizationName }),
     });
     return;
   }
@@ -125,7 +127,7 @@ export async function forgotPassword(ctx: EffectContext, email: string): Promise
     reportFailure(ctx, error);
     ctx.dispatch({
       type: 'FORM_FAILED',
-      message: resetLinkErrorMessage(error, email, organizationName),
+      message: resetLinkErrorMessage(error, email, organizationName, ctx.format),
     });
   }
 }
@@ -142,10 +144,10 @@ export async function resendPasswordEmail(
   try {
     const send = kind === 'resetEmail' ? sendResetEmail : sendResetLink;
     await send(ctx, organization.organization_id, email);
-    ctx.env.toastSuccess(format('passwordSetNew.resent'));
+    ctx.env.toastSuccess(ctx.format('passwordSetNew.resent'));
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.env.toastError(describeError(error).message);
+    ctx.env.toastError(describeError(error, ctx.format).message);
   }
   ctx.dispatch({ type: 'FORM_SETTLED' });
 }
@@ -160,6 +162,7 @@ export async function redeemResetLink(ctx: EffectContext, token: ResetToken): Pr
     const result = await ctx.client.magicLinks.authenticate({
       magic_links_token: token.token,
       session_duration_minutes: ctx.config.sessionDurationMinutes,
+      locale: ctx.config.locale,
     });
     // Tokens are single-use: a reload must not replay this one.
     clearUrlQuery(ctx);
@@ -168,7 +171,10 @@ export async function redeemResetLink(ctx: EffectContext, token: ResetToken): Pr
     completePrimaryAuth(ctx, result, true);
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.dispatch({ type: 'RESET_TOKEN_SPENT', message: format('password.magicLinkResetFailed') });
+    ctx.dispatch({
+      type: 'RESET_TOKEN_SPENT',
+      message: ctx.format('password.magicLinkResetFailed'),
+    });
   }
 }
 
@@ -187,6 +193,7 @@ export async function resetPassword(ctx: EffectContext, password: string): Promi
         password_reset_token: token.token,
         password,
         session_duration_minutes: ctx.config.passwordSessionDurationMinutes,
+        locale: ctx.config.locale,
       });
       clearUrlQuery(ctx);
       clearResetEmail(ctx.env, ctx.client.publicToken);
@@ -197,7 +204,7 @@ export async function resetPassword(ctx: EffectContext, password: string): Promi
     }
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error).message });
+    ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error, ctx.format).message });
   }
 }
 

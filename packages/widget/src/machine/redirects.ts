@@ -17,7 +17,7 @@ export async function redirect(
     await navigate();
   } catch (error) {
     reportFailure(ctx, error);
-    ctx.env.toastError(describeError(error).message);
+    ctx.env.toastError(describeError(error, ctx.format).message);
     ctx.dispatch({ type: 'REDIRECT_FAILED', returnTo });
   }
 }

@@ -37,6 +37,7 @@ const REDEMPTIONS: Record<AutoAuthenticatedTokenType, TokenRedemption> = {
       ctx.client.magicLinks.authenticate({
         magic_links_token: token,
         session_duration_minutes: ctx.config.sessionDurationMinutes,
+        locale: ctx.config.locale,
       }),
   },
   discovery: {

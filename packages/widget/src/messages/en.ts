@@ -1,8 +1,8 @@
 /** Every user-visible string of the widget, word for word as docs/widget.md gives them. */
 
 /**
- * The English message table. Placeholders are `{name}`; {@link format} fills them, and their
- * names are checked at compile time.
+ * The English message table, the fallback of every other locale's. Placeholders are `{name}`; a
+ * `Format` (`format.ts`) fills them, and their names are checked at compile time.
  */
 export const en = {
   // Main
@@ -160,20 +160,13 @@ type Placeholders<S extends string> = S extends `${string}{${infer Name}}${infer
   ? Name | Placeholders<Rest>
   : never;
 
-/** The arguments {@link format} takes for a key: none, or one value per placeholder. */
+/**
+ * A message table of any locale: a string for every key. Placeholders are kept exactly as in
+ * {@link en} (`messages/locales.test.ts` checks the shipped tables).
+ */
+export type MessageTable = { readonly [K in MessageKey]: string };
+
+/** The arguments a message takes: none, or one value per placeholder of its English text. */
 export type MessageArgs<K extends MessageKey> = [Placeholders<(typeof en)[K]>] extends [never]
   ? []
   : [values: Record<Placeholders<(typeof en)[K]>, string>];
-
-/**
- * The text of a message with its placeholders filled in.
- *
- * @example
- * format('main.heading.organization', { organizationName: 'Acme' }); // 'Continue to Acme'
- */
-export function format<K extends MessageKey>(key: K, ...args: MessageArgs<K>): string {
-  const template: string = en[key];
-  const values = args[0] as Record<string, string> | undefined;
-  if (!values) return template;
-  return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
-}

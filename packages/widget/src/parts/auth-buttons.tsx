@@ -1,7 +1,7 @@
 /** The OAuth and SSO buttons of the Main screen. */
 import type { ComponentType } from 'react';
 import type { OAuthProvider } from '../config.js';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import type { MainButton } from '../machine/selectors.js';
 import { useWidget } from '../widget-context.js';
 import { Button } from './button.js';
@@ -16,6 +16,7 @@ const PROVIDERS: Record<
 };
 
 export function AuthButtons({ buttons }: { buttons: MainButton[] }) {
+  const format = useMessages();
   const { actions } = useWidget();
   return (
     <div className="gh-button-list">

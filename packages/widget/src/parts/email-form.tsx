@@ -4,12 +4,13 @@
  */
 import { isValidEmail } from '@gatehouse/protocol';
 import { useId, useState, type FormEvent } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { useWidget } from '../widget-context.js';
 import { Button } from './button.js';
 import { LinkifiedText } from './linkified-text.js';
 
 export function EmailForm({ offerPassword = false }: { offerPassword?: boolean }) {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const [email, setEmail] = useState(state.magicLink.email);
   const [invalid, setInvalid] = useState(false);

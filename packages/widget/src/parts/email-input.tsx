@@ -1,6 +1,6 @@
 /** A labelled e-mail field for the password and MFA forms. */
 import { useId, type InputHTMLAttributes } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 
 export interface EmailInputProps extends Omit<
   InputHTMLAttributes<HTMLInputElement>,
@@ -15,6 +15,7 @@ export interface EmailInputProps extends Omit<
 }
 
 export function EmailInput({ value, onChange, autoComplete, errorId, ...rest }: EmailInputProps) {
+  const format = useMessages();
   const id = useId();
   return (
     <>

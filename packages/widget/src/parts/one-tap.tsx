@@ -3,10 +3,11 @@
  * 'One Tap could not load' with the reason when it does not come up (docs/widget.md §8).
  */
 import { useEffect, useState } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { useWidget } from '../widget-context.js';
 
 export function OneTap() {
+  const format = useMessages();
   const { actions } = useWidget();
   const [failure, setFailure] = useState<string | null>(null);
 

@@ -4,7 +4,7 @@
  */
 import { OTP_LENGTH } from '@gatehouse/protocol';
 import { useId, useState } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 
 export interface OtpInputProps {
   /** Called once the code has all its digits. */
@@ -21,6 +21,7 @@ export function otpDigits(text: string): string {
 }
 
 export function OtpInput({ onComplete, errorId }: OtpInputProps) {
+  const format = useMessages();
   const [code, setCode] = useState('');
   const id = useId();
 

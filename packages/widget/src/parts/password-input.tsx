@@ -3,7 +3,7 @@
  * brings the password screens' style sheet.
  */
 import { useId, useState, type Ref } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { EyeIcon } from './password-icons.js';
 import css from './passwords.css?inline';
 import { StyleSheet } from './style-sheet.js';
@@ -29,6 +29,7 @@ export function PasswordInput({
   invalid,
   inputRef,
 }: PasswordInputProps) {
+  const format = useMessages();
   const [shown, setShown] = useState(false);
   const id = useId();
   return (

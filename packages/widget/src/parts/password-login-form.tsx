@@ -1,7 +1,7 @@
 /** E-mail and password with 'Continue' and the way to help: PasswordAuthenticate and Main's form. */
 import { isValidEmail } from '@gatehouse/protocol';
 import { useId, useRef, useState, type FormEvent } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { useWidget } from '../widget-context.js';
 import { Button } from './button.js';
 import { EmailInput } from './email-input.js';
@@ -9,6 +9,7 @@ import { FormError } from './form-error.js';
 import { PasswordInput } from './password-input.js';
 
 export function PasswordLoginForm() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const [email, setEmail] = useState(state.password.email);
   const [password, setPassword] = useState('');

@@ -1,5 +1,5 @@
 /** Strength feedback under a new password: the zxcvbn bar and warning, or the LUDS checklist. */
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { CheckIcon } from './password-icons.js';
 import type { StrengthCheck } from './use-strength-check.js';
 
@@ -14,6 +14,7 @@ export function strengthBar(score: number): { filled: number; tone: 'weak' | 'st
 const SEGMENTS = [0, 1, 2, 3];
 
 function Bar({ score }: { score: number }) {
+  const format = useMessages();
   const { filled, tone } = strengthBar(score);
   return (
     <div
@@ -35,6 +36,7 @@ function Bar({ score }: { score: number }) {
 }
 
 function Requirement({ met, text }: { met: boolean; text: string }) {
+  const format = useMessages();
   return (
     <li className={met ? 'gh-luds-item gh-luds-met' : 'gh-luds-item'}>
       <CheckIcon met={met} />
@@ -54,6 +56,7 @@ export interface PasswordStrengthProps {
 }
 
 export function PasswordStrength({ id, check, luds }: PasswordStrengthProps) {
+  const format = useMessages();
   const result = check.status === 'checked' ? check.result : null;
   const policy = result?.strength_policy ?? (luds ? 'luds' : null);
   const breached = result?.breached_password ? format('password.breached') : null;

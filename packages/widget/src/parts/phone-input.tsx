@@ -1,6 +1,6 @@
 /** The country select with dial codes and the national number, formatted while typing. */
 import { useId, useMemo } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { countryOptions, nextNationalValue, type CountryCode } from './phone.js';
 
 export interface PhoneInputProps {
@@ -19,6 +19,7 @@ export function PhoneInput({
   onNationalChange,
   errorId,
 }: PhoneInputProps) {
+  const format = useMessages();
   const options = useMemo(() => countryOptions(), []);
   const selectId = useId();
   const inputId = useId();

@@ -1,5 +1,5 @@
 /** Links that open the big web-mail services, searching for our sender when it is known. */
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { webmailLinks, type WebmailLink } from '../machine/urls.js';
 
 const LABELS: Record<
@@ -12,6 +12,7 @@ const LABELS: Record<
 };
 
 export function WebmailLinks({ senderDomain }: { senderDomain: string | null }) {
+  const format = useMessages();
   return (
     <div className="gh-webmail">
       {webmailLinks(senderDomain).map((link) => (

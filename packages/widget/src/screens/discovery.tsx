@@ -1,6 +1,6 @@
 /** Discovery: the organizations of the e-mail, or the empty states, and creating one. */
 import type { DiscoveredOrganization } from '@gatehouse/protocol';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { canCreateOrganization, discoveryRowAction } from '../machine/selectors.js';
 import { Button } from '../parts/button.js';
 import { Heading } from '../parts/heading.js';
@@ -9,6 +9,7 @@ import { OrganizationLogo } from '../parts/organization-logo.js';
 import { useWidget } from '../widget-context.js';
 
 function RowAction({ discovered }: { discovered: DiscoveredOrganization }) {
+  const format = useMessages();
   const action = discoveryRowAction(discovered);
   if (action === 'join') return <span className="gh-org-action">{format('discovery.join')}</span>;
   if (action === 'acceptInvite') {
@@ -22,6 +23,7 @@ function RowAction({ discovered }: { discovered: DiscoveredOrganization }) {
 }
 
 function EmptyState({ canCreate, email }: { canCreate: boolean; email: string }) {
+  const format = useMessages();
   if (canCreate) {
     return (
       <>
@@ -39,6 +41,7 @@ function EmptyState({ canCreate, email }: { canCreate: boolean; email: string })
 }
 
 export function Discovery() {
+  const format = useMessages();
   const { state, config, actions } = useWidget();
   const { email, discoveredOrganizations } = state.discovery;
   const canCreate = canCreateOrganization(state, config);

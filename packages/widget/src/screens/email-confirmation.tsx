@@ -1,11 +1,12 @@
 /** EmailConfirmation: 'Check your email', the address, web-mail links and 'Try again'. */
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { Button } from '../parts/button.js';
 import { Heading } from '../parts/heading.js';
 import { WebmailLinks } from '../parts/webmail-links.js';
 import { useWidget } from '../widget-context.js';
 
 export function EmailConfirmation() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   return (
     <div className="gh-screen">

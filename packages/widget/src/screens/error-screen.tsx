@@ -1,6 +1,6 @@
 /** Error: 'Looks like there was an error!', an illustration and the message of its type. */
 import type { ErrorScreenType } from '../machine/state.js';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { Heading } from '../parts/heading.js';
 import { ErrorIllustration } from '../parts/icons.js';
 import { useWidget } from '../widget-context.js';
@@ -15,6 +15,7 @@ const MESSAGE: Record<
 };
 
 export function ErrorScreen() {
+  const format = useMessages();
   const { state } = useWidget();
   return (
     <div className="gh-screen" role="alert">

@@ -1,8 +1,9 @@
 /** The loading screens: 'Logging in...' with a spinner, or a spinner alone. */
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { Spinner } from '../parts/spinner.js';
 
 export function LoggingIn() {
+  const format = useMessages();
   return (
     <div className="gh-screen gh-centered" aria-live="polite">
       <Spinner decorative />

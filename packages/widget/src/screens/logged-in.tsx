@@ -1,9 +1,10 @@
 /** LoggedIn: 'Success!' 'You have successfully logged in.' */
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { Heading } from '../parts/heading.js';
 import { SuccessIcon } from '../parts/icons.js';
 
 export function LoggedIn() {
+  const format = useMessages();
   return (
     <div className="gh-screen" role="status">
       <SuccessIcon />

@@ -74,7 +74,7 @@ describe('Main in the discovery flow', () => {
     await act(async () => release());
     expect(await screen.findByRole('heading', { name: 'Check your email' })).toBeTruthy();
     expect(client.callsTo('magicLinks.email.discovery.send')).toEqual([
-      { email_address: 'ada@acme.test' },
+      { email_address: 'ada@acme.test', locale: 'en' },
     ]);
     expect(events.map((e) => e.type)).toEqual(['B2B_MAGIC_LINK_EMAIL_DISCOVERY_SEND']);
   });

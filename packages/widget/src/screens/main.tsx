@@ -1,6 +1,6 @@
 /** Main: the heading of the flow and the sign-in blocks, with the 'or' rule between them. */
 import { Fragment, lazy, Suspense } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import {
   mainHeading,
   mainSections,
@@ -33,6 +33,7 @@ function Section({ section }: { section: MainSection }) {
 }
 
 export function Main() {
+  const format = useMessages();
   const { state, config, styles } = useWidget();
   const heading = mainHeading(state);
   const sections = mainSections(state, config);

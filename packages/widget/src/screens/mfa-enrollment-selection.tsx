@@ -1,6 +1,6 @@
 /** MFAEnrollmentSelection: the methods the member may set up, in the configured order. */
 import type { MfaMethod } from '@gatehouse/protocol';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { enrollmentOptions } from '../machine/mfa-selectors.js';
 import { Button } from '../parts/button.js';
 import { Heading } from '../parts/heading.js';
@@ -13,6 +13,7 @@ const LABEL: Record<MfaMethod, 'mfa.totpOption' | 'mfa.smsOption'> = {
 };
 
 export function MFAEnrollmentSelection() {
+  const format = useMessages();
   const { state, config, actions } = useWidget();
   const primary = state.mfa.primaryInfo;
   const options = primary ? enrollmentOptions(primary, config) : [];

@@ -102,6 +102,7 @@ describe('PasswordAuthenticate', () => {
         email_address: 'ada@acme.test',
         password: 'correct horse',
         session_duration_minutes: 30,
+        locale: 'en',
       },
     ]);
     expect(successes).toHaveLength(1);

@@ -1,7 +1,7 @@
 /** PasswordForgotForm: help signing in, by a reset e-mail or a login link (docs/widget.md §2, §4). */
 import { isValidEmail } from '@gatehouse/protocol';
 import { useId, useState, type FormEvent } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { BackButton } from '../parts/back-button.js';
 import { Button } from '../parts/button.js';
 import { EmailInput } from '../parts/email-input.js';
@@ -10,6 +10,7 @@ import { Heading } from '../parts/heading.js';
 import { useWidget } from '../widget-context.js';
 
 export function PasswordForgotForm() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const [email, setEmail] = useState(state.password.email);
   const [invalid, setInvalid] = useState(false);

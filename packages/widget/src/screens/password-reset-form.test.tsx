@@ -134,7 +134,12 @@ describe('PasswordResetForm', () => {
     fireEvent.click(submit());
     expect(await screen.findByRole('heading', { name: 'Success!' })).toBeTruthy();
     expect(client.callsTo('passwords.resetByEmail')).toEqual([
-      { password_reset_token: 'rt', password: 'a much stronger one', session_duration_minutes: 30 },
+      {
+        password_reset_token: 'rt',
+        password: 'a much stronger one',
+        session_duration_minutes: 30,
+        locale: 'en',
+      },
     ]);
     expect(successes).toHaveLength(1);
   });

@@ -1,6 +1,6 @@
 /** PasswordResetForm: 'Set a new password', the reset e-mail, strength feedback and 'Continue'. */
 import { useId, useState, type FormEvent } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { ludsRequirements } from '../machine/password-rules.js';
 import { Button } from '../parts/button.js';
 import { EmailInput } from '../parts/email-input.js';
@@ -12,6 +12,7 @@ import { canSubmitPassword, useStrengthCheck } from '../parts/use-strength-check
 import { useWidget } from '../widget-context.js';
 
 export function PasswordResetForm() {
+  const format = useMessages();
   const { state, config, actions } = useWidget();
   const [password, setPassword] = useState('');
   const check = useStrengthCheck(password);

@@ -1,11 +1,12 @@
 /** PasswordResetVerifyConfirmation: a login link was sent to verify the e-mail before a reset. */
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { Button } from '../parts/button.js';
 import { Heading } from '../parts/heading.js';
 import { WebmailLinks } from '../parts/webmail-links.js';
 import { useWidget } from '../widget-context.js';
 
 export function PasswordResetVerifyConfirmation() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   return (
     <div className="gh-screen">

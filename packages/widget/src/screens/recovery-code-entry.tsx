@@ -1,6 +1,6 @@
 /** RecoveryCodeEntry: a backup code instead of the authenticator app. */
 import { useId, useState, type FormEvent } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { BackButton } from '../parts/back-button.js';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
@@ -9,6 +9,7 @@ import { MfaScreen } from '../parts/mfa-screen.js';
 import { useWidget } from '../widget-context.js';
 
 export function RecoveryCodeEntry() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const [code, setCode] = useState('');
   const inputId = useId();

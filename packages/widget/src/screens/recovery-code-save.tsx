@@ -1,11 +1,12 @@
 /** RecoveryCodeSave: the new registration's backup codes, to download or copy, then 'Done'. */
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { Button } from '../parts/button.js';
 import { Heading } from '../parts/heading.js';
 import { MfaScreen } from '../parts/mfa-screen.js';
 import { useWidget } from '../widget-context.js';
 
 export function RecoveryCodeSave() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const codes = state.mfa.totp.enrollment?.recoveryCodes ?? [];
   return (

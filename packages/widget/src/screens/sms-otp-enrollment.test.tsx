@@ -82,6 +82,7 @@ describe('SMSOTPEnrollment', () => {
         organization_id: 'organization-test-acme',
         member_id: 'member-test-ada',
         mfa_phone_number: '+12015550123',
+        locale: 'en',
       },
     ]);
     expect(screen.getByText('A 6-digit passcode was sent to you at +1 201 555 0123.')).toBeTruthy();

@@ -1,7 +1,7 @@
 /** SMSOTPEnrollment: the country and national number the code is texted to. */
 import { DEFAULT_PHONE_REGION } from '@gatehouse/protocol';
 import { useId, useState, type FormEvent } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { Heading } from '../parts/heading.js';
@@ -15,6 +15,7 @@ const DEFAULT_COUNTRY: CountryCode = isCountryCode(DEFAULT_PHONE_REGION)
   : 'US';
 
 export function SMSOTPEnrollment() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const { isSending, sendError } = state.mfa.smsOtp;
   const [country, setCountry] = useState<CountryCode>(DEFAULT_COUNTRY);

@@ -60,7 +60,7 @@ describe('SMSOTPEntry', () => {
       c.answer('otps.sms.send', async () => ACK),
     );
     await screen.findByText(/Your code expires in/);
-    expect(client.callsTo('otps.sms.send')).toEqual([IDS]);
+    expect(client.callsTo('otps.sms.send')).toEqual([{ ...IDS, locale: 'en' }]);
   });
 
   it('counts down every second in m:ss, then says the code has expired', async () => {
@@ -109,7 +109,7 @@ describe('SMSOTPEntry', () => {
     );
     fireEvent.click(screen.getByRole('button', { name: 'Resend code' }));
     await act(async () => undefined);
-    expect(client.callsTo('otps.sms.send')).toEqual([IDS]);
+    expect(client.callsTo('otps.sms.send')).toEqual([{ ...IDS, locale: 'en' }]);
   });
 
   it('offers the authenticator app only to a member who has it', async () => {

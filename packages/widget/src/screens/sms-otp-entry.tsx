@@ -1,6 +1,6 @@
 /** SMSOTPEntry: the texted passcode, its countdown, 'Resend code' and the authenticator switch. */
 import { useEffect, useId } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { canSwitchTo, formatCountdown } from '../machine/mfa-selectors.js';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
@@ -12,6 +12,7 @@ import { useCountdown } from '../parts/use-countdown.js';
 import { useWidget } from '../widget-context.js';
 
 function Countdown({ remaining }: { remaining: number | null }) {
+  const format = useMessages();
   if (remaining === null) return null;
   return (
     // Announced when it expires, not every second.
@@ -24,6 +25,7 @@ function Countdown({ remaining }: { remaining: number | null }) {
 }
 
 export function SMSOTPEntry() {
+  const format = useMessages();
   const { state, actions, now } = useWidget();
   const { mfa, form } = state;
   const remaining = useCountdown(mfa.smsOtp.codeExpiration, now);

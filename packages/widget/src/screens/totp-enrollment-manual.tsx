@@ -1,5 +1,5 @@
 /** TOTPEnrollmentManual: the secret to type into the app, copied when clicked. */
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { groupSecret } from '../machine/mfa-selectors.js';
 import { Button } from '../parts/button.js';
 import { Heading } from '../parts/heading.js';
@@ -7,6 +7,7 @@ import { MfaScreen } from '../parts/mfa-screen.js';
 import { useWidget } from '../widget-context.js';
 
 export function TOTPEnrollmentManual() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const secret = state.mfa.totp.enrollment?.secret ?? '';
   return (

@@ -1,6 +1,6 @@
 /** TOTPEnrollmentQRCode: the registration's QR code, created on entry, once. */
 import { useEffect } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { Heading } from '../parts/heading.js';
@@ -9,6 +9,7 @@ import { Spinner } from '../parts/spinner.js';
 import { useWidget } from '../widget-context.js';
 
 export function TOTPEnrollmentQRCode() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const { enrollment, isCreating, error } = state.mfa.totp;
 

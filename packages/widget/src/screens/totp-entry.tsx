@@ -1,6 +1,6 @@
 /** TOTPEntry: the authenticator app's code, with backup codes or a text message as ways out. */
 import { useId } from 'react';
-import { format } from '../messages/en.js';
+import { useMessages } from '../messages/use-messages.js';
 import { canSwitchTo } from '../machine/mfa-selectors.js';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
@@ -10,6 +10,7 @@ import { OtpInput } from '../parts/otp-input.js';
 import { useWidget } from '../widget-context.js';
 
 export function TOTPEntry() {
+  const format = useMessages();
   const { state, actions } = useWidget();
   const { mfa, form } = state;
   const errorId = useId();

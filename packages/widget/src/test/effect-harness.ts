@@ -8,6 +8,8 @@ import { initialState, type WidgetState } from '../machine/state.js';
 import { createMachineStore } from '../machine/store.js';
 import { readResetToken, readUrlToken } from '../machine/urls.js';
 import { createFakeClient, type FakeClient } from '@gatehouse/testing';
+import { en } from '../messages/en.js';
+import { createFormat } from '../messages/format.js';
 
 export interface EffectHarness {
   ctx: EffectContext;
@@ -96,6 +98,7 @@ export function effectHarness(
     callbacks,
     env,
     dispatch: store.dispatch,
+    format: createFormat(en),
     getState: store.getState,
   };
   return { ctx, client, state: store.getState, storage, ...recorded };

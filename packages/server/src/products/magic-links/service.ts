@@ -60,6 +60,8 @@ export interface LoginOrSignupInput {
   login_redirect_url?: string | undefined;
   signup_redirect_url?: string | undefined;
   pkce_code_challenge?: string | undefined;
+  /** The language of the e-mail (docs/protocol.md §7); English when the server has no copy. */
+  locale?: string | undefined;
 }
 
 /**
@@ -116,7 +118,10 @@ export async function sendLoginOrSignup(
     'multi_tenant_magic_links',
     token,
   );
-  await ctx.mailer.send(email, magicLinkEmail(kind, link, org.organization_name, lifetime));
+  await ctx.mailer.send(
+    email,
+    magicLinkEmail(kind, link, org.organization_name, lifetime, input.locale),
+  );
   return null;
 }
 
@@ -125,6 +130,7 @@ export interface DiscoverySendInput {
   email_address: string;
   discovery_redirect_url?: string | undefined;
   pkce_code_challenge?: string | undefined;
+  locale?: string | undefined;
 }
 
 /**
@@ -157,7 +163,7 @@ export async function sendDiscovery(
   const link = withToken(target.url, 'discovery', token);
   await ctx.mailer.send(
     email,
-    magicLinkEmail('discovery', link, project.name, DISCOVERY_LINK_MINUTES),
+    magicLinkEmail('discovery', link, project.name, DISCOVERY_LINK_MINUTES, input.locale),
   );
   return null;
 }
@@ -168,6 +174,7 @@ export interface MagicLinkAuthenticateInput {
   session_duration_minutes: number;
   pkce_code_verifier?: string | undefined;
   intermediate_session_token?: string | undefined;
+  locale?: string | undefined;
 }
 
 /** The pkce failure message must contain `pkce`: the client retries with its other verifier on it. */
@@ -241,6 +248,7 @@ export async function authenticateMagicLink(
         durationMinutes: input.session_duration_minutes,
         presented,
         intermediateSessionToken: input.intermediate_session_token,
+        locale: input.locale,
       },
       now,
     );

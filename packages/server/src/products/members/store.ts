@@ -217,6 +217,28 @@ export async function activateMember(db: Db, member: Member, now: number): Promi
   return { ...member, status: 'active', email_address_verified: true, updated_at: at };
 }
 
+/**
+ * Remembers the language a member signed in with, for the messages the server later sends on its
+ * own (the paused-login e-mail, a code texted at sign-in).
+ */
+export async function rememberMemberLocale(
+  db: Db,
+  memberId: string,
+  locale: string,
+): Promise<void> {
+  await db.updateTable('members').set({ locale }).where('id', '=', memberId).execute();
+}
+
+/** The language a member last signed in with, or null. */
+export async function memberLocale(db: Db, memberId: string): Promise<string | null> {
+  const row = await db
+    .selectFrom('members')
+    .select('locale')
+    .where('id', '=', memberId)
+    .executeTakeFirst();
+  return row?.locale ?? null;
+}
+
 /** The id of a member's e-mail address (`member-email-…`), the `method_id` of e-mail factors. */
 export async function memberEmailId(db: Db, memberId: string): Promise<string> {
   const row = await db

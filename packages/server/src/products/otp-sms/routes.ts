@@ -22,7 +22,7 @@ export function registerOtpSms(app: FastifyInstance, ctx: Context): void {
       ...smsSendRules(ctx, caller.member.member_id, phone),
     ]);
     try {
-      await sendSmsCode(ctx, caller, phone);
+      await sendSmsCode(ctx, caller, phone, body.locale);
     } catch (error) {
       if (!(error instanceof SmsDeliveryError)) throw error;
       // The provider's outage is not the caller's fault, and retrying later may well work:

@@ -64,13 +64,18 @@ export async function smsDestination(
  * Texts a new code to `phone` (from {@link smsDestination}). A number new to the member is stored
  * on it unverified; the code's success verifies it.
  */
-export async function sendSmsCode(ctx: Context, caller: MfaCaller, phone: string): Promise<void> {
+export async function sendSmsCode(
+  ctx: Context,
+  caller: MfaCaller,
+  phone: string,
+  locale?: string,
+): Promise<void> {
   const { member } = caller;
   await transaction(ctx.db, async (trx) => {
     if (phone !== member.mfa_phone_number) {
       await setUnverifiedPhone(trx, member.member_id, phone, ctx.now());
     }
-    await issueSmsCode(ctx, trx, caller.project, member.member_id, phone);
+    await issueSmsCode(ctx, trx, caller.project, member.member_id, phone, { locale });
   });
 }
 

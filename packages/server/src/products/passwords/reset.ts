@@ -40,6 +40,8 @@ export interface ResetStartInput {
   reset_password_redirect_url?: string | undefined;
   reset_password_expiration_minutes?: number | undefined;
   code_challenge?: string | undefined;
+  /** The language of the e-mail (docs/protocol.md §7); English when the server has no copy. */
+  locale?: string | undefined;
 }
 
 /**
@@ -94,7 +96,10 @@ export async function startPasswordReset(
     now,
   );
   const link = withToken(target.url, 'multi_tenant_passwords', token);
-  await ctx.mailer.send(email, passwordResetEmail(link, organization.organization_name, lifetime));
+  await ctx.mailer.send(
+    email,
+    passwordResetEmail(link, organization.organization_name, lifetime, input.locale),
+  );
   return {
     member_id: member.member_id,
     member: toAnonymousMember(member),
@@ -109,6 +114,7 @@ export interface ResetByEmailInput {
   session_duration_minutes: number;
   code_verifier?: string | undefined;
   intermediate_session_token?: string | undefined;
+  locale?: string | undefined;
 }
 
 /** The pkce failure message must contain `pkce`: the client tells it apart by that (§10). */
@@ -193,6 +199,7 @@ export async function resetPasswordByEmail(
         factors: [passwordResetFactor(member, emailId, now)],
         durationMinutes: input.session_duration_minutes,
         intermediateSessionToken: input.intermediate_session_token,
+        locale: input.locale,
       },
       now,
     );

@@ -95,6 +95,7 @@ export interface PasswordAuthenticateInput {
   password: string;
   session_duration_minutes: number;
   intermediate_session_token?: string | undefined;
+  locale?: string | undefined;
 }
 
 /**
@@ -127,6 +128,7 @@ export async function authenticatePassword(
         durationMinutes: input.session_duration_minutes,
         presented,
         intermediateSessionToken: input.intermediate_session_token,
+        locale: input.locale,
       },
       now,
     );
@@ -140,6 +142,7 @@ export interface ExistingPasswordResetInput {
   existing_password: string;
   new_password: string;
   session_duration_minutes: number;
+  locale?: string | undefined;
 }
 
 /**
@@ -182,6 +185,7 @@ export async function resetByExistingPassword(
       member,
       factors: [passwordFactor(now)],
       durationMinutes: input.session_duration_minutes,
+      locale: input.locale,
     });
   });
 }

@@ -10,7 +10,7 @@ import {
   reserveWithBackoff,
 } from '../../store/rate-limits.js';
 import { issueLinkToken } from '../magic-links/store.js';
-import { memberByEmail } from '../members/store.js';
+import { memberByEmail, memberLocale } from '../members/store.js';
 import { allowsAuthMethod } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
@@ -169,6 +169,8 @@ async function tellMember(
       organization.organization_name,
       Math.ceil(resumesInSeconds / 60),
       LOGIN_LINK_MINUTES,
+      // The member's language, not the guesser's: the attempts are likely someone else's.
+      await memberLocale(ctx.db, member.member_id),
     ),
   );
 }
