@@ -1,6 +1,8 @@
 // The one-query session lookup returns what the separate lookups of session, member (with its
 // roles) and organization return, on SQLite and PostgreSQL alike.
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { findLiveSession } from '../../auth/sessions.js';
 import { hashToken } from '../../crypto/random.js';
 import { startHarness, type Harness } from '../../test/harness.js';
 import { memberById } from '../members/store.js';
@@ -67,5 +69,32 @@ describe('sessionWithOwnerByTokenHash', () => {
   it('finds nothing for an unknown token or id', async () => {
     expect(await sessionWithOwnerByTokenHash(h.db, hashToken('no-such-token'))).toBeNull();
     expect(await sessionWithOwnerById(h.db, 'member-session-test-none')).toBeNull();
+  });
+});
+
+describe('the lookup as a prepared statement', () => {
+  it('is kept prepared on PostgreSQL, unlike a select *, and survives a column added later', async () => {
+    const login = await h.login('prepared@acme.test');
+    const hash = hashToken(login.session_token);
+    const expected = await separately(login.member_session.member_session_id);
+    const rollback = new Error('rollback');
+    // One transaction is one connection, whose prepared statements PostgreSQL lists.
+    const outcome = h.db.transaction().execute(async (trx) => {
+      expect(await sessionWithOwnerByTokenHash(trx, hash)).toEqual(expected);
+      expect(
+        await findLiveSession(trx, h.project.project_id, login.session_token, h.clock.now),
+      ).toEqual(expected.row);
+      if (process.env.TEST_DATABASE_URL) {
+        const { rows } = await sql<{ statement: string }>`
+          SELECT statement FROM pg_prepared_statements WHERE NOT from_sql`.execute(trx);
+        const statements = rows.map((r) => r.statement);
+        expect(statements.some((s) => s.includes('"s"."token_hash" = $1'))).toBe(true);
+        expect(statements.some((s) => s.includes('select *'))).toBe(false);
+      }
+      await sql`ALTER TABLE sessions ADD COLUMN probe text`.execute(trx);
+      expect(await sessionWithOwnerByTokenHash(trx, hash)).toEqual(expected);
+      throw rollback;
+    });
+    await expect(outcome).rejects.toBe(rollback);
   });
 });
