@@ -108,11 +108,18 @@ const byId = preparedQuery((db, p: { id: string }) =>
   sessionWithOwnerQuery(db).where('s.id', '=', p.id),
 );
 
-function columnsOf<T>(row: JoinedRow, prefix: string, columns: (keyof T)[]): T {
-  const out: Record<string, unknown> = {};
-  for (const column of columns) out[column as string] = row[`${prefix}${column as string}`];
-  return out as T;
+/** Reads one table's columns back from their prefixed names (pairs made once, not per row). */
+function columnReader<T>(prefix: string, columns: (keyof T & string)[]): (row: JoinedRow) => T {
+  const pairs = columns.map((column) => [column, `${prefix}${column}`] as const);
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const [column, key] of pairs) out[column] = row[key];
+    return out as T;
+  };
 }
+const sessionOf = columnReader<SessionsTable>('s_', SESSION_COLUMNS);
+const memberOf = columnReader<MembersTable>('m_', MEMBER_COLUMNS);
+const organizationOf = columnReader<OrganizationsTable>('o_', ORGANIZATION_COLUMNS);
 
 function toSessionWithOwner(rows: JoinedRow[]): SessionWithOwner | null {
   const [first] = rows;
@@ -121,9 +128,9 @@ function toSessionWithOwner(rows: JoinedRow[]): SessionWithOwner | null {
     r.r_role_id === null ? [] : [{ role_id: r.r_role_id, source_type: r.r_source_type }],
   );
   return {
-    row: columnsOf<SessionsTable>(first, 's_', SESSION_COLUMNS),
-    member: toMember(columnsOf<MembersTable>(first, 'm_', MEMBER_COLUMNS), roles),
-    organization: toOrganization(columnsOf<OrganizationsTable>(first, 'o_', ORGANIZATION_COLUMNS)),
+    row: sessionOf(first),
+    member: toMember(memberOf(first), roles),
+    organization: toOrganization(organizationOf(first)),
   };
 }
 
