@@ -81,8 +81,13 @@ export async function createSession(
   return { token, row };
 }
 
-/** The row when it is a live (known, unexpired, unrevoked) session of the project, else null. */
-function liveOrNull(
+/**
+ * The row when it is a live (known, unexpired, unrevoked) session of the project, else null.
+ *
+ * @example
+ * const live = liveSessionOrNull(row, project.id, ctx.now());
+ */
+export function liveSessionOrNull(
   row: SessionsTable | undefined,
   projectId: string,
   now: number,
@@ -114,7 +119,7 @@ export async function findLiveSession(
   now: number,
 ): Promise<SessionsTable | null> {
   const [row] = await sessionByTokenHash(db, { tokenHash: hashToken(token) });
-  return liveOrNull(row, projectId, now);
+  return liveSessionOrNull(row, projectId, now);
 }
 
 /** A live session of the project by id, or null. */
@@ -125,7 +130,7 @@ export async function findLiveSessionById(
   now: number,
 ): Promise<SessionsTable | null> {
   const [row] = await sessionById(db, { id });
-  return liveOrNull(row, projectId, now);
+  return liveSessionOrNull(row, projectId, now);
 }
 
 /** What an access changes besides `last_accessed_at`. */

@@ -119,11 +119,22 @@ export async function optionalSession(
   return row ? { row, token: caller.sessionToken } : null;
 }
 
-/** The caller's live session: 401 when none was sent, 404 `session_not_found` when it is dead. */
-export async function requiredSession(ctx: Context, caller: SdkCaller): Promise<PresentedSession> {
+/**
+ * The caller's session token, unchecked: 401 when none was sent.
+ *
+ * @example
+ * const token = requiredSessionToken(await sdkCaller(ctx, request));
+ */
+export function requiredSessionToken(caller: SdkCaller): string {
   if (!caller.sessionToken) {
     throw new ApiError('unauthorized_credentials', 'This call needs a session.');
   }
+  return caller.sessionToken;
+}
+
+/** The caller's live session: 401 when none was sent, 404 `session_not_found` when it is dead. */
+export async function requiredSession(ctx: Context, caller: SdkCaller): Promise<PresentedSession> {
+  requiredSessionToken(caller);
   const session = await optionalSession(ctx, caller);
   if (!session)
     throw new ApiError('session_not_found', 'The session is unknown, expired or revoked.');

@@ -71,6 +71,7 @@ export function openStore(url: string): Store {
   if (!location) throw new TypeError(`Unsupported DATABASE_URL: ${url}`);
   if (location.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: location.connectionString });
+    pool.on('connect', useNamedStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const migrationSchema = async () => {
       const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
@@ -101,6 +102,37 @@ export function openStore(url: string): Store {
     poolStats: () => null,
     close: () => db.destroy(),
   };
+}
+
+/** Names of the statements PostgreSQL keeps prepared on each connection, by SQL text. */
+const statementNames = new Map<string, string>();
+
+/**
+ * Has PostgreSQL keep a statement parsed and planned on each connection after its first run
+ * (a named prepared statement), instead of parsing and planning it on every call. For the hot
+ * queries of `preparedQuery`, whose SQL text never changes. Only statements that name their
+ * result columns qualify: a `*` would make a statement prepared before a migration added a
+ * column fail on every later run ("cached plan must not change result type"). SQLite keeps its
+ * statements anyway (see `withStatementCache`).
+ *
+ * @example
+ * prepareOnServer('select "id" from "sessions" where "id" = $1');
+ */
+export function prepareOnServer(sqlText: string): void {
+  if (!statementNames.has(sqlText)) {
+    statementNames.set(sqlText, `gatehouse_${statementNames.size + 1}`);
+  }
+}
+
+/** Routes a new pool connection's queries of {@link prepareOnServer} through their names. */
+function useNamedStatements(client: pg.PoolClient): void {
+  const query = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+  // Kysely calls `query(text, values)`, or `query(cursor)` when streaming.
+  client.query = ((text: unknown, values?: unknown[]) => {
+    const name = typeof text === 'string' ? statementNames.get(text) : undefined;
+    if (name === undefined) return (query as (...args: unknown[]) => unknown)(text, values);
+    return query({ name, text: text as string, values: values ?? [] });
+  }) as typeof client.query;
 }
 
 /**

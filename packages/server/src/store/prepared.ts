@@ -1,5 +1,6 @@
 /** Hot queries built and compiled once, then run with fresh parameters. */
 import type { Compilable, CompiledQuery, Kysely } from 'kysely';
+import { prepareOnServer } from './db.js';
 import type { Database } from './schema.js';
 
 /** One parameter of a compiled query: a named argument, or a constant the query was built with. */
@@ -16,7 +17,9 @@ interface Template {
  * Building a Kysely query (immutable nodes, frozen on every step) and compiling it to SQL costs
  * more than SQLite takes to run a short indexed lookup, so the queries on the paths every request
  * takes are built once per dialect with placeholder values and only their parameters change.
- * The SQL text is the dialect's own, so the same query serves SQLite and PostgreSQL.
+ * The SQL text is the dialect's own, so the same query serves SQLite and PostgreSQL. On
+ * PostgreSQL a query that names its columns (no `selectAll()`) is also a named prepared statement
+ * on each connection, parsed and planned once (`prepareOnServer`).
  *
  * @example
  * const byId = preparedQuery((db, p: { id: string }) =>
@@ -58,6 +61,8 @@ function compileTemplate<P extends Record<string, string>, R>(
     byPlaceholder.set(placeholder, name);
   }
   const compiled = build(db, placeholders as P).compile();
+  // Selecting `*` (SelectAllNode) would break a server-side statement when a column is added.
+  if (!JSON.stringify(compiled.query).includes('"SelectAllNode"')) prepareOnServer(compiled.sql);
   const slots = compiled.parameters.map((value): Slot => {
     const name = typeof value === 'string' ? byPlaceholder.get(value) : undefined;
     return name === undefined ? { value } : { name };

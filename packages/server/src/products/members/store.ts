@@ -83,7 +83,8 @@ const rolesOfMember = preparedQuery((db, p: { memberId: string }) =>
     .selectFrom('member_roles')
     .select(['role_id', 'source_type'])
     .where('member_id', '=', p.memberId)
-    .orderBy('role_id'),
+    .orderBy('role_id')
+    .orderBy('source_type'),
 );
 
 async function withRoles(db: Db, rows: MembersTable[]): Promise<Member[]> {

@@ -3,7 +3,7 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { rawRoute, route } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { requiredSession, sdkCaller } from '../../http/auth.js';
+import { requiredSession, requiredSessionToken, sdkCaller } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { discoveryIdentity, enterOrganization } from '../discovery/service.js';
@@ -14,12 +14,10 @@ export function registerSessions(app: FastifyInstance, ctx: Context): void {
   route(app, ENDPOINTS.sessionsAuthenticate, async (request, parse) => {
     const caller = await sdkCaller(ctx, request);
     const body = parse();
-    const session = await requiredSession(ctx, caller);
+    const token = requiredSessionToken(caller);
     return ok(
       request,
-      unwrap(
-        await authenticateSession(ctx, caller.project, session, body.session_duration_minutes),
-      ),
+      unwrap(await authenticateSession(ctx, caller.project, token, body.session_duration_minutes)),
     );
   });
 

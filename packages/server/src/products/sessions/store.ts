@@ -1,0 +1,160 @@
+/** The sessions product's store: a session with its member, the member's roles and organization, in one query. */
+import type { Member, Organization } from '@gatehouse/protocol';
+import { sql } from 'kysely';
+import type { Db } from '../../context.js';
+import { preparedQuery } from '../../store/prepared.js';
+import type { MembersTable, OrganizationsTable, SessionsTable } from '../../store/schema.js';
+import { toMember } from '../members/store.js';
+import { toOrganization } from '../organizations/store.js';
+
+/** A session row with the member and organization it belongs to, as the wire shapes. */
+export interface SessionWithOwner {
+  row: SessionsTable;
+  member: Member;
+  organization: Organization;
+}
+
+// Every column by name (the compiler checks that none is missing): the joined tables share
+// column names, so each is selected under its table's prefix.
+const SESSION_COLUMNS = Object.keys({
+  id: 1,
+  project_id: 1,
+  member_id: 1,
+  organization_id: 1,
+  token_hash: 1,
+  factors: 1,
+  started_at: 1,
+  last_accessed_at: 1,
+  expires_at: 1,
+  revoked_at: 1,
+} satisfies Record<keyof SessionsTable, 1>) as (keyof SessionsTable)[];
+const MEMBER_COLUMNS = Object.keys({
+  id: 1,
+  project_id: 1,
+  organization_id: 1,
+  email: 1,
+  email_id: 1,
+  email_verified: 1,
+  name: 1,
+  status: 1,
+  password_id: 1,
+  mfa_enrolled: 1,
+  mfa_phone_number: 1,
+  mfa_phone_verified: 1,
+  totp_registration_id: 1,
+  default_mfa_method: 1,
+  trusted_metadata: 1,
+  untrusted_metadata: 1,
+  created_at: 1,
+  updated_at: 1,
+} satisfies Record<keyof MembersTable, 1>) as (keyof MembersTable)[];
+const ORGANIZATION_COLUMNS = Object.keys({
+  id: 1,
+  project_id: 1,
+  slug: 1,
+  name: 1,
+  logo_url: 1,
+  email_jit_provisioning: 1,
+  email_allowed_domains: 1,
+  auth_methods: 1,
+  allowed_auth_methods: 1,
+  mfa_policy: 1,
+  mfa_methods: 1,
+  allowed_mfa_methods: 1,
+  trusted_metadata: 1,
+  created_at: 1,
+  updated_at: 1,
+  sso_active_connections: 1,
+  sso_default_connection_id: 1,
+  sso_jit_provisioning: 1,
+  sso_jit_provisioning_allowed_connections: 1,
+} satisfies Record<keyof OrganizationsTable, 1>) as (keyof OrganizationsTable)[];
+
+/** One row per role of the member (one with null roles when it has none). */
+type JoinedRow = Record<string, unknown> & { r_role_id: string | null; r_source_type: string };
+
+/**
+ * The session joined to its member (of the same project), the organization it is in and the
+ * member's roles, ordered by role and source like `memberById`'s. Explicit columns rather than `*`, so that a
+ * column added by a later migration never changes what a prepared statement returns.
+ */
+function sessionWithOwnerQuery(db: Db) {
+  return db
+    .selectFrom('sessions as s')
+    .innerJoin('members as m', (join) =>
+      join.onRef('m.id', '=', 's.member_id').onRef('m.project_id', '=', 's.project_id'),
+    )
+    .innerJoin('organizations as o', (join) =>
+      join.onRef('o.id', '=', 's.organization_id').onRef('o.project_id', '=', 's.project_id'),
+    )
+    .leftJoin('member_roles as r', 'r.member_id', 'm.id')
+    .select([
+      ...SESSION_COLUMNS.map((c) => sql.ref(`s.${c}`).as(`s_${c}`)),
+      ...MEMBER_COLUMNS.map((c) => sql.ref(`m.${c}`).as(`m_${c}`)),
+      ...ORGANIZATION_COLUMNS.map((c) => sql.ref(`o.${c}`).as(`o_${c}`)),
+      'r.role_id as r_role_id',
+      'r.source_type as r_source_type',
+    ])
+    .orderBy('r.role_id')
+    .orderBy('r.source_type')
+    .$castTo<JoinedRow>();
+}
+
+// Every session refresh runs one of these: built once (see `preparedQuery`).
+const byTokenHash = preparedQuery((db, p: { tokenHash: string }) =>
+  sessionWithOwnerQuery(db).where('s.token_hash', '=', p.tokenHash),
+);
+const byId = preparedQuery((db, p: { id: string }) =>
+  sessionWithOwnerQuery(db).where('s.id', '=', p.id),
+);
+
+/** Reads one table's columns back from their prefixed names (pairs made once, not per row). */
+function columnReader<T>(prefix: string, columns: (keyof T & string)[]): (row: JoinedRow) => T {
+  const pairs = columns.map((column) => [column, `${prefix}${column}`] as const);
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const [column, key] of pairs) out[column] = row[key];
+    return out as T;
+  };
+}
+const sessionOf = columnReader<SessionsTable>('s_', SESSION_COLUMNS);
+const memberOf = columnReader<MembersTable>('m_', MEMBER_COLUMNS);
+const organizationOf = columnReader<OrganizationsTable>('o_', ORGANIZATION_COLUMNS);
+
+function toSessionWithOwner(rows: JoinedRow[]): SessionWithOwner | null {
+  const [first] = rows;
+  if (!first) return null;
+  const roles = rows.flatMap((r) =>
+    r.r_role_id === null ? [] : [{ role_id: r.r_role_id, source_type: r.r_source_type }],
+  );
+  return {
+    row: sessionOf(first),
+    member: toMember(memberOf(first), roles),
+    organization: toOrganization(organizationOf(first)),
+  };
+}
+
+/**
+ * The session with this token hash, its member and organization, whatever the session's state
+ * (the caller checks project, expiry and revocation); null when there is none, or when its member
+ * or organization is gone.
+ *
+ * @example
+ * const found = await sessionWithOwnerByTokenHash(ctx.db, hashToken(token));
+ */
+export async function sessionWithOwnerByTokenHash(
+  db: Db,
+  tokenHash: string,
+): Promise<SessionWithOwner | null> {
+  return toSessionWithOwner(await byTokenHash(db, { tokenHash }));
+}
+
+/**
+ * {@link sessionWithOwnerByTokenHash} by session id.
+ *
+ * @example
+ * const found = await sessionWithOwnerById(ctx.db, sessionId);
+ */
+export async function sessionWithOwnerById(db: Db, id: string): Promise<SessionWithOwner | null> {
+  return toSessionWithOwner(await byId(db, { id }));
+}
