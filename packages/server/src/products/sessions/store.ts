@@ -45,6 +45,7 @@ const MEMBER_COLUMNS = Object.keys({
   default_mfa_method: 1,
   trusted_metadata: 1,
   untrusted_metadata: 1,
+  locale: 1,
   created_at: 1,
   updated_at: 1,
 } satisfies Record<keyof MembersTable, 1>) as (keyof MembersTable)[];
@@ -68,6 +69,7 @@ const ORGANIZATION_COLUMNS = Object.keys({
   sso_default_connection_id: 1,
   sso_jit_provisioning: 1,
   sso_jit_provisioning_allowed_connections: 1,
+  rbac_email_implicit_role_assignments: 1,
 } satisfies Record<keyof OrganizationsTable, 1>) as (keyof OrganizationsTable)[];
 
 /** One row per role of the member (one with null roles when it has none). */
