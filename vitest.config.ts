@@ -11,6 +11,7 @@ const alias = {
   '@gatehouse/protocol': src('./packages/protocol/src/index.ts'),
   '@gatehouse/client': src('./packages/client/src/index.ts'),
   '@gatehouse/server': src('./packages/server/src/index.ts'),
+  '@gatehouse/widget/server': src('./packages/widget/src/server.tsx'),
   '@gatehouse/widget': src('./packages/widget/src/index.ts'),
   '@gatehouse/testing/server': src('./packages/testing/src/server.ts'),
   '@gatehouse/testing/idp': src('./packages/testing/src/idp/index.ts'),
@@ -67,6 +68,8 @@ export default defineConfig({
       },
       {
         resolve: { alias },
+        // The demo renders the widget's first screen with its server entry.
+        oxc: { jsx: { runtime: 'automatic' } },
         test: {
           name: 'demo',
           include: ['apps/demo/src/**/*.test.ts'],

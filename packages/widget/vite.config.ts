@@ -2,14 +2,17 @@
 // Builds the widget two ways: `vite build` is the ESM library for React apps (React, react-dom
 // and the other dependencies stay external, lazy screens stay separate chunks);
 // `vite build --mode standalone` is a script-tag build (`<script type="module">`) with React and
-// the client inside, which puts `mount` and `createClient` on `window.Gatehouse`.
+// the client inside, which puts `mount`, `hydrate` and `createClient` on `window.Gatehouse`;
+// `vite build --mode server` is the server entry that renders the first screen to HTML.
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
 import {
   defaultClientConditions,
+  defaultServerConditions,
   defineConfig,
   type BuildEnvironmentOptions,
   type Plugin,
+  type UserConfig,
 } from 'vite';
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
@@ -28,6 +31,27 @@ function emitStyleSheet(): Plugin {
   };
 }
 
+/**
+ * `vite build --mode server`: `@gatehouse/widget/server` for Node, one file that renders the first
+ * screen to HTML; React and the other dependencies are imported from node_modules.
+ */
+function serverBuild(): UserConfig {
+  return {
+    oxc: { jsx: { runtime: 'automatic' } },
+    resolve: { conditions: ['source', ...defaultServerConditions] },
+    build: {
+      ssr: path('./src/server.tsx'),
+      outDir: path('./dist/server'),
+      emptyOutDir: true,
+      target: 'node20',
+      rolldownOptions: {
+        onLog: quietDirectives,
+        output: { entryFileNames: 'server.js', codeSplitting: false },
+      },
+    },
+  };
+}
+
 type OnLog = NonNullable<NonNullable<BuildEnvironmentOptions['rolldownOptions']>['onLog']>;
 
 /** react-hot-toast marks itself "use client" for server frameworks; that means nothing here. */
@@ -36,6 +60,7 @@ const quietDirectives: OnLog = (level, log, handler) => {
 };
 
 export default defineConfig(({ mode }) => {
+  if (mode === 'server') return serverBuild();
   const standalone = mode === 'standalone';
   return {
     // Chunks load relative to the script, wherever a host serves it from.

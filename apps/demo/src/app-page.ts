@@ -19,13 +19,66 @@ export interface AppPageOptions {
   googleOneTapScriptUrl?: string;
   /** The project's captcha provider and script URL, when the project has captcha on. */
   captcha?: { provider: string; scriptUrl?: string };
+  /** The page's URL without its query, as the browser sees it: the widget's redirect URLs. */
+  pageUrl: string;
+  /**
+   * The widget's first screen rendered on the server (`renderWidgetToString`) with
+   * {@link appWidgetConfig}, and its style sheet element for the head: the page hydrates it.
+   */
+  serverRendered?: { html: string; styleElement: string };
+  /** Scripts the widget's entry imports, fetched in parallel with it. */
+  modulePreloads?: readonly string[];
+  /** The widget's language (the page's `?lang=`); its default when absent. */
+  locale?: string;
+}
+
+/** The widget's `WidgetConfig`, as JSON for the page and the server render. */
+export type WidgetConfig = Record<string, unknown>;
+
+/** The widget's configuration on a page; the server renders with it and the page hydrates with it. */
+export function appWidgetConfig(options: AppPageOptions): WidgetConfig {
+  const here = options.pageUrl;
+  const origin = new URL(here).origin;
+  const providers = options.oauthProviders ?? [];
+  return {
+    products: [
+      'emailMagicLinks',
+      'passwords',
+      'sso',
+      ...(providers.length ? ['oauth' as const] : []),
+    ],
+    authFlowType: options.passwordReset
+      ? 'passwordReset'
+      : options.slug
+        ? 'organization'
+        : 'discovery',
+    // The page knows its organization from its own route, whatever host name it was opened by.
+    ...(options.slug ? { organizationSlug: options.slug } : {}),
+    sessionOptions: { sessionDurationMinutes: 60 },
+    // ?lang=es shows the widget in another language (docs/widget.md §3).
+    ...(options.locale ? { locale: options.locale } : {}),
+    emailMagicLinksOptions: {
+      loginRedirectURL: here,
+      signupRedirectURL: here,
+      discoveryRedirectURL: here,
+    },
+    passwordOptions: { resetPasswordRedirectURL: `${origin}/_app/reset` },
+    ssoOptions: { loginRedirectURL: here, signupRedirectURL: here },
+    oauthOptions: {
+      providers: providers.map((type) =>
+        type === 'google' && options.oneTap ? { type, one_tap: true } : type,
+      ),
+      loginRedirectURL: here,
+      signupRedirectURL: here,
+      discoveryRedirectURL: here,
+    },
+  };
 }
 
 // Runs in the browser. Creates one client, mounts the widget with it, and mirrors the session in
 // the header; when the session ends (here or in another tab) the widget is mounted afresh.
 const HOST_SCRIPT = `
 const cfg = JSON.parse(document.getElementById('demo-config').textContent);
-const here = location.origin + location.pathname;
 const client = Gatehouse.createClient(cfg.publicToken, Object.assign(
   { baseUrl: cfg.baseUrl },
   cfg.googleOneTapScriptUrl ? { googleOneTapScriptUrl: cfg.googleOneTapScriptUrl } : {},
@@ -34,35 +87,16 @@ const client = Gatehouse.createClient(cfg.publicToken, Object.assign(
 const status = document.getElementById('session-status');
 const signOut = document.getElementById('sign-out');
 const account = document.getElementById('account-link');
-const widgetConfig = {
-  products: ['emailMagicLinks', 'passwords', 'sso'].concat(cfg.oauthProviders.length ? ['oauth'] : []),
-  authFlowType: cfg.passwordReset ? 'passwordReset' : cfg.slug ? 'organization' : 'discovery',
-  // The page knows its organization from its own route, whatever host name it was opened by.
-  ...(cfg.slug ? { organizationSlug: cfg.slug } : {}),
-  sessionOptions: { sessionDurationMinutes: 60 },
-  emailMagicLinksOptions: {
-    loginRedirectURL: here,
-    signupRedirectURL: here,
-    discoveryRedirectURL: here,
-  },
-  passwordOptions: { resetPasswordRedirectURL: location.origin + '/_app/reset' },
-  // ?lang=es shows the widget in another language (docs/widget.md §3).
-  ...(new URLSearchParams(location.search).get('lang')
-    ? { locale: new URLSearchParams(location.search).get('lang') }
-    : {}),
-  ssoOptions: { loginRedirectURL: here, signupRedirectURL: here },
-  oauthOptions: {
-    providers: cfg.oauthProviders.map((type) =>
-      type === 'google' && cfg.oneTap ? { type, one_tap: true } : type),
-    loginRedirectURL: here,
-    signupRedirectURL: here,
-    discoveryRedirectURL: here,
-  },
-};
+const widgetConfig = cfg.widgetConfig;
 let handle = null;
+// The first time, the server-rendered first screen is taken over rather than drawn again.
 function mountWidget() {
+  const first = handle === null;
   if (handle) handle.unmount();
-  handle = Gatehouse.mount('#widget', { client, config: widgetConfig });
+  const options = { client, config: widgetConfig };
+  handle = first && cfg.serverRendered
+    ? Gatehouse.hydrate('#widget', options)
+    : Gatehouse.mount('#widget', options);
 }
 let signedIn = false;
 function render() {
@@ -103,18 +137,26 @@ export function renderAppPage(options: AppPageOptions): string {
   const config = {
     publicToken: options.publicToken,
     baseUrl: options.baseUrl,
-    slug: options.slug,
-    passwordReset: options.passwordReset ?? false,
-    oauthProviders: options.oauthProviders ?? [],
-    oneTap: options.oneTap ?? false,
+    widgetConfig: appWidgetConfig(options),
+    serverRendered: options.serverRendered !== undefined,
     googleOneTapScriptUrl: options.googleOneTapScriptUrl ?? null,
     captcha: options.captcha ?? null,
   };
   const scripts = `<script type="application/json" id="demo-config">${jsonForScript(config)}</script>
 <script type="module" src="${escapeHtml(options.widgetScriptUrl)}"></script>
 <script type="module">${HOST_SCRIPT}</script>`;
+  // The entry and what it imports start downloading with the head, not after the body.
+  const head = [options.widgetScriptUrl, ...(options.modulePreloads ?? [])]
+    .map((url) => `<link rel="modulepreload" href="${escapeHtml(url)}">\n`)
+    .join('');
   const title = options.passwordReset
     ? 'Reset your password · Gatehouse demo'
     : 'Sign in · Gatehouse demo';
-  return page(title, header, '<div id="widget"></div>', scripts);
+  return page(
+    title,
+    header,
+    `<div id="widget">${options.serverRendered?.html ?? ''}</div>`,
+    scripts,
+    head + (options.serverRendered?.styleElement ?? ''),
+  );
 }

@@ -80,9 +80,34 @@ describe('demo app', () => {
     const html = await response.text();
     expect(html).toContain(demo.publicToken);
     expect(html).toContain('/assets/gatehouse-widget.js');
-    expect(html).toContain('"slug":null');
+    expect(html).toContain('"authFlowType":"discovery"');
     const orgPage = await (await fetch(`${demo.url}/_app/org/acme`)).text();
-    expect(orgPage).toContain('"slug":"acme"');
+    expect(orgPage).toContain('"organizationSlug":"acme"');
+  });
+
+  it('renders the discovery first screen on the server, styled, with the widget preloaded', async () => {
+    const html = await (await fetch(`${demo.url}/_app`)).text();
+    const widget = html.slice(html.indexOf('<div id="widget">'), html.indexOf('</main>'));
+    expect(widget).toContain('<h1 tabindex="-1" class="gh-heading">Sign up or log in</h1>');
+    expect(widget).toContain('Continue with email');
+    expect(html).toContain('"serverRendered":true');
+    const head = html.slice(0, html.indexOf('</head>'));
+    expect(head).toContain('<style data-gatehouse-widget="widget">');
+    expect(head).toContain('<link rel="modulepreload" href="/assets/gatehouse-widget.js">');
+  });
+
+  it('leaves the widget to the browser where the server cannot know the first screen', async () => {
+    const pages = [
+      fetch(`${demo.url}/_app`, { headers: { cookie: 'gatehouse_session=some-token' } }),
+      fetch(`${demo.url}/_app?stytch_token_type=discovery&token=abc`),
+      fetch(`${demo.url}/_app/org/acme`),
+      fetch(`${demo.url}/_app/reset`),
+    ];
+    for (const response of await Promise.all(pages)) {
+      const html = await response.text();
+      expect(html, response.url).toContain('<div id="widget"></div>');
+      expect(html, response.url).toContain('"serverRendered":false');
+    }
   });
 
   it('serves only the widget build under /assets', async () => {

@@ -3,7 +3,7 @@ import { readdir, readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
 import { createServer as createNetServer } from 'node:net';
 import { dirname, join, sep } from 'node:path';
-import type { FastifyInstance, FastifyReply } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { applyPagePolicy, configFromEnv, createServer, type ServerConfig } from '@gatehouse/server';
 import {
   CAPTCHA_PROVIDERS,
@@ -12,7 +12,13 @@ import {
   type CaptchaProviderName,
 } from '@gatehouse/protocol';
 import { renderAccountPage, renderSignedOutPage } from './account-page.js';
-import { APP_PAGE_INLINE_SCRIPTS, renderAppPage } from './app-page.js';
+import {
+  APP_PAGE_INLINE_SCRIPTS,
+  appWidgetConfig,
+  renderAppPage,
+  type AppPageOptions,
+  type WidgetConfig,
+} from './app-page.js';
 import { PAGE_STYLE } from './html.js';
 import { readCookie, verifySession, type ManagementCredentials } from './backend.js';
 import { ensureDemoProject } from './seed.js';
@@ -67,6 +73,18 @@ async function freePort(host: string): Promise<number> {
   });
 }
 
+/**
+ * The widget's server entry (docs/widget.md §14). Its source is TSX with Vite-only imports, outside
+ * this package's type check, so the two functions used are typed here.
+ */
+interface WidgetServer {
+  renderWidgetToString(options: { publicToken: string; config: WidgetConfig; url: string }): string;
+  widgetStyleElement(): string;
+}
+const WIDGET_SERVER_ENTRY = '@gatehouse/widget/server';
+
+const FIRST_SCREEN_CACHE_SIZE = 64;
+
 const ASSETS_PREFIX = '/assets/';
 const WIDGET_SCRIPT_PATH = `${ASSETS_PREFIX}gatehouse-widget.js`;
 
@@ -89,6 +107,24 @@ async function loadWidgetAssets(): Promise<Map<string, string>> {
     assets.set(file.split(sep).join('/'), await readFile(join(root, file), 'utf8'));
   }
   return assets;
+}
+
+/** The chunks an asset imports statically (not by `import()`), as URLs under `/assets/`. */
+function staticImports(assets: Map<string, string>, entry: string): string[] {
+  const found = new Set<string>();
+  const visit = (file: string) => {
+    const code = assets.get(file);
+    if (code === undefined) return;
+    const base = file.includes('/') ? file.slice(0, file.lastIndexOf('/') + 1) : '';
+    for (const match of code.matchAll(/(?:import|from)\s*["']\.\/([^"']+\.js)["']/g)) {
+      const path = base + match[1]!;
+      if (found.has(path)) continue;
+      found.add(path);
+      visit(path);
+    }
+  };
+  visit(entry);
+  return [...found].map((path) => ASSETS_PREFIX + path);
 }
 
 /**
@@ -122,7 +158,12 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     projectId: project.project_id,
     secret: project.secret,
   };
+  const widgetServer = (await import(WIDGET_SERVER_ENTRY)) as WidgetServer;
   const widgetAssets = await loadWidgetAssets();
+  const widgetPreloads = staticImports(
+    widgetAssets,
+    WIDGET_SCRIPT_PATH.slice(ASSETS_PREFIX.length),
+  );
   const oneTapScriptUrl =
     options.googleOneTapScriptUrl ??
     process.env.GOOGLE_ONE_TAP_SCRIPT_URL ??
@@ -168,33 +209,71 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
 
   // The widget offers Google and Microsoft only once the project has them set up, and One Tap
   // once Google has a One Tap client.
-  const widgetPage = async (reply: FastifyReply, slug: string | null, passwordReset = false) => {
+  // The first screen depends only on the configuration (whose redirect URLs name the page), so
+  // it is rendered once per configuration. Host names come from requests: the cache is bounded.
+  const firstScreens = new Map<string, string>();
+  const renderFirstScreen = (config: WidgetConfig, url: string): string => {
+    const key = JSON.stringify(config);
+    let html = firstScreens.get(key);
+    if (html === undefined) {
+      html = widgetServer.renderWidgetToString({ publicToken: project.public_token, config, url });
+      if (firstScreens.size >= FIRST_SCREEN_CACHE_SIZE) firstScreens.clear();
+      firstScreens.set(key, html);
+    }
+    return html;
+  };
+
+  // The discovery page comes with its first screen rendered here (docs/widget.md §14) when the
+  // server knows what it is: no session cookie, and no sign-in token in the URL.
+  const widgetPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    slug: string | null,
+    passwordReset = false,
+  ) => {
     const providers = (await app.gatehouse.oauthProviders(project.project_id)).filter(
       (p) => p.enabled,
     );
     const oneTap = providers.some((p) => p.provider === 'google' && p.onetap_client_id !== '');
     const captchaOn = (await app.gatehouse.captchaSettings(project.project_id)).enabled;
     await securePage(reply, true, oneTap, captchaOn);
-    return reply.type('text/html').send(
-      renderAppPage({
-        publicToken: project.public_token,
-        baseUrl: publicUrl,
-        slug,
-        passwordReset,
-        widgetScriptUrl: WIDGET_SCRIPT_PATH,
-        oauthProviders: providers.map((p) => p.provider),
-        oneTap,
-        googleOneTapScriptUrl: oneTapScriptUrl,
-        ...(captchaOn ? { captcha } : {}),
-      }),
-    );
+    const url = new URL(request.url, `${request.protocol}://${request.host}`);
+    const lang = url.searchParams.get('lang');
+    const options: AppPageOptions = {
+      publicToken: project.public_token,
+      baseUrl: publicUrl,
+      slug,
+      passwordReset,
+      widgetScriptUrl: WIDGET_SCRIPT_PATH,
+      modulePreloads: widgetPreloads,
+      oauthProviders: providers.map((p) => p.provider),
+      oneTap,
+      googleOneTapScriptUrl: oneTapScriptUrl,
+      pageUrl: url.origin + url.pathname,
+      ...(captchaOn ? { captcha } : {}),
+      ...(lang ? { locale: lang } : {}),
+    };
+    const firstScreenKnown =
+      slug === null &&
+      !passwordReset &&
+      !url.searchParams.has('token') &&
+      // Other languages load their table first; the server renders the English first screen only.
+      lang === null &&
+      readCookie(request.headers.cookie, DEFAULT_SESSION_COOKIE) === null;
+    if (firstScreenKnown) {
+      options.serverRendered = {
+        html: renderFirstScreen(appWidgetConfig(options), url.origin + url.pathname),
+        styleElement: widgetServer.widgetStyleElement(),
+      };
+    }
+    return reply.type('text/html').send(renderAppPage(options));
   };
-  app.get('/_app', (_request, reply) => widgetPage(reply, null));
+  app.get('/_app', (request, reply) => widgetPage(request, reply, null));
   app.get<{ Params: { slug: string } }>('/_app/org/:slug', (request, reply) =>
-    widgetPage(reply, request.params.slug),
+    widgetPage(request, reply, request.params.slug),
   );
   // Where password reset e-mails (and the login links of first-time passwords) lead.
-  app.get('/_app/reset', (_request, reply) => widgetPage(reply, null, true));
+  app.get('/_app/reset', (request, reply) => widgetPage(request, reply, null, true));
 
   app.get<{ Params: { '*': string } }>(`${ASSETS_PREFIX}*`, async (request, reply) => {
     const asset = widgetAssets.get(request.params['*']);

@@ -36,8 +36,8 @@ const STYLE = `
 /** The text of the frame's inline style sheet, which the pages' Content-Security-Policy allows by hash. */
 export const PAGE_STYLE = STYLE;
 
-/** Wraps a page body in the demo's frame. */
-export function page(title: string, header: string, body: string, scripts = ''): string {
+/** Wraps a page body in the demo's frame; `head` goes at the end of the head. */
+export function page(title: string, header: string, body: string, scripts = '', head = ''): string {
   return `<!doctype html>
 <html lang="en">
 <head>
@@ -45,7 +45,7 @@ export function page(title: string, header: string, body: string, scripts = ''):
 <meta name="viewport" content="width=device-width, initial-scale=1">
 <title>${escapeHtml(title)}</title>
 <style>${STYLE}</style>
-</head>
+${head}</head>
 <body>
 <header><strong>Gatehouse demo</strong>${header}</header>
 <main>${body}</main>

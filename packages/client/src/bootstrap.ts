@@ -6,6 +6,11 @@ import type { BootstrapConfig } from './types.js';
 /**
  * What the client assumes without a bootstrap: nothing optional is on, so a failed fetch can only
  * hide features (watermark, captcha, PKCE, organization creation, permissions), never weaken them.
+ * It is also what a client knows on a first visit, before the fetch answers, and so what a
+ * server-rendered widget is rendered with.
+ *
+ * @example
+ * defaultBootstrap().displayWatermark; // false
  */
 export function defaultBootstrap(): BootstrapConfig {
   return {

@@ -8,6 +8,7 @@
  * client.session.subscribe(() => render(client.session.getSnapshot()));
  */
 export { createClient } from './client.js';
+export { defaultBootstrap } from './bootstrap.js';
 export {
   GatehouseError,
   GatehouseAPIError,

@@ -7,6 +7,7 @@
  */
 export { LoginWidget, type LoginWidgetProps } from './login-widget.js';
 export { mount, type MountOptions, type MountedWidget } from './mount.js';
+export { hydrate, type HydrateOptions } from './hydrate.js';
 export type {
   AuthFlowType,
   OAuthProvider,

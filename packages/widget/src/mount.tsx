@@ -29,7 +29,8 @@ export interface MountedWidget {
   unmount(): void;
 }
 
-function resolveTarget(target: Element | string): Element {
+/** The element `target` names; throws when it is not on the page. */
+export function resolveTarget(target: Element | string): Element {
   const element = typeof target === 'string' ? document.querySelector(target) : target;
   if (!element || !element.isConnected) {
     const name = typeof target === 'string' ? target : 'element';

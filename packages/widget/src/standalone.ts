@@ -1,10 +1,12 @@
-/** The script-tag entry: puts `mount` and `createClient` on `window.Gatehouse`. */
+/** The script-tag entry: puts `mount`, `hydrate` and `createClient` on `window.Gatehouse`. */
 import { createClient } from '@gatehouse/client';
+import { hydrate } from './hydrate.js';
 import { mount } from './mount.js';
 
 /** What the standalone bundle exposes. */
 export interface GatehouseGlobal {
   mount: typeof mount;
+  hydrate: typeof hydrate;
   createClient: typeof createClient;
 }
 
@@ -14,4 +16,4 @@ declare global {
   }
 }
 
-window.Gatehouse = { mount, createClient };
+window.Gatehouse = { mount, hydrate, createClient };

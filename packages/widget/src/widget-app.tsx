@@ -12,7 +12,7 @@ import {
 } from 'react';
 import { createPortal } from 'react-dom';
 import toast, { Toaster } from 'react-hot-toast';
-import type { GatehouseClient } from './client.js';
+import type { BootstrapConfig, GatehouseClient } from './client.js';
 import { resolveConfig, type WidgetConfig } from './config.js';
 import { injectStyles } from './inject-styles.js';
 import { RENDER_EVENT_NAME, type WidgetCallbacks } from './machine/callbacks.js';
@@ -105,10 +105,18 @@ export interface WidgetAppProps {
   config: WidgetConfig;
   styles?: WidgetStyles;
   callbacks?: WidgetCallbacks;
-  /** Replaces parts of the browser environment (tests). */
+  /**
+   * Replaces parts of the browser environment (tests); on a server, where there is no browser,
+   * all of it.
+   */
   environment?: Partial<WidgetEnvironment>;
   /** Changes the state the widget mounts with (tests that render one screen directly). */
   startState?: (state: WidgetState) => WidgetState;
+  /**
+   * The bootstrap of the first render, instead of the client's: a hydrated widget must render
+   * what the server rendered (docs/widget.md §14).
+   */
+  startBootstrap?: BootstrapConfig;
 }
 
 /**
@@ -122,17 +130,21 @@ export function WidgetApp({
   callbacks = {},
   environment,
   startState = (state) => state,
+  startBootstrap,
 }: WidgetAppProps) {
   const [setup] = useState(() => {
     const resolved = resolveConfig(config);
-    const env = { ...browserEnvironment(), ...environment };
+    const env = {
+      ...(typeof window === 'undefined' ? undefined : browserEnvironment()),
+      ...environment,
+    } as WidgetEnvironment;
     const hasSession = client.session.getSnapshot() !== null;
     // The reset page redeems its own tokens; elsewhere a session makes the URL token moot.
     const resetFlow = resolved.authFlowType === 'passwordReset';
     const urlToken = hasSession || resetFlow ? null : readUrlToken(env.location.search);
     const start: StartContext = {
       config: resolved,
-      bootstrap: client.getBootstrap(),
+      bootstrap: startBootstrap ?? client.getBootstrap(),
       hasSession,
       urlToken,
       resetToken: resetFlow ? readResetToken(env.location.search) : null,

@@ -1,0 +1,73 @@
+// The server-rendered first screen of /_app (docs/widget.md §14): hydrated in place without a
+// mismatch, and left to the browser when a session makes the first screen another one.
+import { expect, test } from 'vitest';
+import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
+import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+
+const env = useBrowserAndDemo();
+
+/** Keeps the first heading element the HTML parser creates, before any script of the page runs. */
+const KEEP_FIRST_HEADING = `new MutationObserver((_, observer) => {
+  const heading = document.querySelector('h1.gh-heading');
+  if (heading) { window.firstHeading = heading; observer.disconnect(); }
+}).observe(document, { childList: true, subtree: true });`;
+
+test('the first screen arrives in the HTML and is hydrated in place, without errors', async () => {
+  const page = await env.browser.newPage();
+  const problems: string[] = [];
+  page.on('pageerror', (error) => problems.push(error.message));
+  page.on('console', (message) => {
+    // The browser's own favicon request is the one 404 of the page.
+    if (message.type() === 'error' && !message.text().startsWith('Failed to load resource')) {
+      problems.push(message.text());
+    }
+    if (message.type() === 'warning') problems.push(message.text());
+  });
+  await page.addInitScript(KEEP_FIRST_HEADING);
+  await page.goto(`${env.demo.url}/_app`);
+  // Hydrated: React has taken over the server's heading element rather than drawing a new one.
+  await expect
+    .poll(() =>
+      page.evaluate(() => {
+        const heading = document.querySelector('h1.gh-heading');
+        const kept = (window as unknown as { firstHeading?: Element }).firstHeading;
+        return (
+          heading !== null &&
+          heading === kept &&
+          Object.keys(heading).some((key) => key.startsWith('__reactFiber'))
+        );
+      }),
+    )
+    .toBe(true);
+  expect(await page.locator('style[data-gatehouse-widget="widget"]').count()).toBe(1);
+
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  await page.getByRole('button', { name: 'Continue with email' }).click();
+  await page.getByText('Check your email').waitFor();
+  expect(problems).toEqual([]);
+  await page.close();
+});
+
+test('signed in, /_app shows the signed-in screen, rendered by the browser', async () => {
+  const context = await env.browser.newContext();
+  const page = await context.newPage();
+  await page.goto(`${env.demo.url}/_app/org/acme`);
+  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  const seen = await inboxIds(env.demo.url);
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  await page.getByRole('button', { name: 'Continue with email' }).click();
+  const { link } = await waitForEmailLink(
+    env.demo.url,
+    DEMO_ADMIN_EMAIL,
+    'multi_tenant_magic_links',
+    seen,
+  );
+  await page.goto(link);
+  await page.getByText('Success!').waitFor();
+
+  const response = await page.goto(`${env.demo.url}/_app`);
+  expect(await response?.text()).toContain('<div id="widget"></div>');
+  await page.getByText('Success!').waitFor();
+  expect(await page.getByRole('heading', { name: 'Sign up or log in' }).count()).toBe(0);
+  await context.close();
+});
