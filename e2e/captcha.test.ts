@@ -73,7 +73,7 @@ test('a challenge that fails shows an error toast and sends nothing', async () =
   await page.getByLabel(/email/i).fill('someone@acme.test');
   await page.getByRole('button', { name: 'Continue with email' }).click();
   await page
-    .getByRole('status')
+    .getByRole('alert')
     .filter({ hasText: "We couldn't complete the security check. Please try again." })
     .waitFor();
   expect(provider.verifications.length).toBe(before);

@@ -88,7 +88,7 @@ test('discovery with Microsoft lists the organizations, and picking one signs in
   await page.getByRole('button', { name: 'Continue with Microsoft' }).click();
   await signInAtProvider(page, 'monica@hooli.test', 'microsoft-password');
   await page.getByText('Select an organization to continue').waitFor();
-  await page.getByRole('button', { name: /Hooli/ }).click();
+  await page.getByRole('button', { name: 'Hooli', exact: true }).click();
   await expectLoggedIn(page, 'monica@hooli.test', 'Hooli');
   await context.close();
 });
@@ -140,7 +140,7 @@ test('Microsoft discovery with the keyboard alone', async () => {
   await typeInto(page, page.getByLabel('Password'), 'microsoft-password');
   await page.keyboard.press('Enter');
   await page.getByText('Select an organization to continue').waitFor();
-  await pressOn(page, page.getByRole('button', { name: /Hooli/ }));
+  await pressOn(page, page.getByRole('button', { name: 'Hooli', exact: true }));
   await expectLoggedIn(page, 'monica@hooli.test', 'Hooli');
   await context.close();
 });
