@@ -72,10 +72,12 @@ test('a challenge that fails shows an error toast and sends nothing', async () =
   await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
   await page.getByLabel(/email/i).fill('someone@acme.test');
   await page.getByRole('button', { name: 'Continue with email' }).click();
-  await page
+  const failed = page
     .getByRole('alert')
-    .filter({ hasText: "We couldn't complete the security check. Please try again." })
-    .waitFor();
+    .filter({ hasText: "We couldn't complete the security check. Please try again." });
+  // The words show under the form and, announced at once, as a toast.
+  await failed.locator('xpath=self::*[@aria-live="assertive"]').waitFor();
+  await failed.locator('xpath=self::p').waitFor();
   expect(provider.verifications.length).toBe(before);
   await context.close();
   await manageDemo(env.demo, 'PUT', '/v1/b2b/captcha', { site_key: SITE.key });
