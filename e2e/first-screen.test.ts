@@ -2,7 +2,8 @@
 // mismatch, and left to the browser when a session makes the first screen another one.
 import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
-import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
+import { useBrowserAndDemo } from './harness.js';
+import { signInToAcmeByLink } from './steps.js';
 
 const env = useBrowserAndDemo();
 
@@ -51,19 +52,7 @@ test('the first screen arrives in the HTML and is hydrated in place, without err
 test('signed in, /_app shows the signed-in screen, rendered by the browser', async () => {
   const context = await env.browser.newContext();
   const page = await context.newPage();
-  await page.goto(`${env.demo.url}/_app/org/acme`);
-  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
-  const seen = await inboxIds(env.demo.url);
-  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
-  await page.getByRole('button', { name: 'Continue with email' }).click();
-  const { link } = await waitForEmailLink(
-    env.demo.url,
-    DEMO_ADMIN_EMAIL,
-    'multi_tenant_magic_links',
-    seen,
-  );
-  await page.goto(link);
-  await page.getByText('Success!').waitFor();
+  await signInToAcmeByLink(page, env.demo.url);
 
   const response = await page.goto(`${env.demo.url}/_app`);
   expect(await response?.text()).toContain('<div id="widget"></div>');

@@ -1,26 +1,14 @@
 import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
-import { expectLoggedIn, pressOn, typeInto } from './steps.js';
+import { expectLoggedIn, pressOn, signInToAcmeByLink, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
 
 test('a reload keeps the session, and signing out in one tab signs out the other', async () => {
   const context = await env.browser.newContext();
   const first = await context.newPage();
-  await first.goto(`${env.demo.url}/_app/org/acme`);
-  await first.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
-  const seen = await inboxIds(env.demo.url);
-  await first.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
-  await first.getByRole('button', { name: 'Continue with email' }).click();
-  const { link } = await waitForEmailLink(
-    env.demo.url,
-    DEMO_ADMIN_EMAIL,
-    'multi_tenant_magic_links',
-    seen,
-  );
-  await first.goto(link);
-  await first.getByText('Success!').waitFor();
+  await signInToAcmeByLink(first, env.demo.url);
 
   const signedIn = `Signed in as ${DEMO_ADMIN_EMAIL} (Acme Corp)`;
   await first.reload();

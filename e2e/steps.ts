@@ -5,6 +5,8 @@
 import { createHmac } from 'node:crypto';
 import type { Locator, Page } from 'playwright-core';
 import { expect } from 'vitest';
+import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
+import { inboxIds, waitForEmailLink } from './harness.js';
 
 /** RFC 6238 (SHA-1, 30 s, 6 digits), written out here so the server's own code is not trusted. */
 export function totpCode(base32Secret: string, atMs: number = Date.now()): string {
@@ -62,6 +64,23 @@ export async function expectLoggedIn(page: Page, email: string, organizationName
   await expect
     .poll(() => page.locator('#session-status').textContent())
     .toBe(`Signed in as ${email} (${organizationName})`);
+}
+
+/** Signs the demo's admin in to Acme Corp by login link, from its organization page. */
+export async function signInToAcmeByLink(page: Page, demoUrl: string): Promise<void> {
+  await page.goto(`${demoUrl}/_app/org/acme`);
+  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  const seen = await inboxIds(demoUrl);
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  await page.getByRole('button', { name: 'Continue with email' }).click();
+  const { link } = await waitForEmailLink(
+    demoUrl,
+    DEMO_ADMIN_EMAIL,
+    'multi_tenant_magic_links',
+    seen,
+  );
+  await page.goto(link);
+  await page.getByText('Success!').waitFor();
 }
 
 /** The code of the newest text message to `to`, read from the dev inbox over HTTP. */

@@ -5,7 +5,7 @@ import { unlockFactors } from '../../auth/factor-lockout.js';
 import {
   createMember,
   memberById,
-  replaceDirectRoles,
+  replaceRolesFrom,
   type CreateMemberInput,
 } from '../members/store.js';
 import { checkEmailRoleRules, checkRoleIdsForAssignment } from '../rbac/service.js';
@@ -210,7 +210,7 @@ export async function manageUpdateMember(
     if (roles !== undefined) {
       const refused = await checkRoleIdsForAssignment(trx, project.id, roles, ctx.now());
       if (refused) return refused;
-      await replaceDirectRoles(trx, memberId, roles);
+      await replaceRolesFrom(trx, memberId, 'direct_assignment', roles);
     }
     const member = await updateMember(trx, project.id, memberId, rest, ctx.now());
     return 'failure' in member ? member : { member, organization: found.organization };

@@ -378,28 +378,25 @@ export async function replaceEmailRoles(
 }
 
 /**
- * Replaces a member's directly assigned roles; `member` always stays. Role ids are checked by
- * the caller against the project's policy.
+ * Replaces the member's roles of one source with `roles` (role ids are checked by the caller
+ * against the project's policy). Direct assignments always keep `member`.
  */
-export async function replaceDirectRoles(
+export async function replaceRolesFrom(
   db: Db,
   memberId: string,
+  source: 'direct_assignment' | 'sso_connection_group',
   roles: readonly string[],
 ): Promise<void> {
   await db
     .deleteFrom('member_roles')
     .where('member_id', '=', memberId)
-    .where('source_type', '=', 'direct_assignment')
+    .where('source_type', '=', source)
     .execute();
+  const kept = new Set(source === 'direct_assignment' ? [MEMBER_ROLE, ...roles] : roles);
+  if (kept.size === 0) return;
   await db
     .insertInto('member_roles')
-    .values(
-      [...new Set([MEMBER_ROLE, ...roles])].map((role_id) => ({
-        member_id: memberId,
-        role_id,
-        source_type: 'direct_assignment',
-      })),
-    )
+    .values([...kept].map((role_id) => ({ member_id: memberId, role_id, source_type: source })))
     .execute();
 }
 

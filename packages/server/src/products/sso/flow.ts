@@ -21,6 +21,7 @@ import {
   memberByEmail,
   memberById,
   normalizeEmail,
+  replaceRolesFrom,
 } from '../members/store.js';
 import { allowsAuthMethod } from '../organizations/service.js';
 import { organizationById } from '../organizations/store.js';
@@ -42,7 +43,6 @@ import {
   liveRequestById,
   liveRequestByState,
   recordAssertion,
-  replaceGroupRoles,
 } from './store.js';
 import { memberRemoved } from '../members/errors.js';
 import {
@@ -435,7 +435,12 @@ async function signInFederated(
     member = made;
     created = true;
   }
-  await replaceGroupRoles(db, member.member_id, await rolesFromGroups(db, row, identity.groups));
+  await replaceRolesFrom(
+    db,
+    member.member_id,
+    'sso_connection_group',
+    await rolesFromGroups(db, row, identity.groups),
+  );
   const token = await issueLinkToken(
     db,
     {

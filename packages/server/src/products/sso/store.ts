@@ -222,27 +222,3 @@ export async function recordAssertion(
       .execute(),
   );
 }
-
-/** Replaces the member's roles that came from this IdP's groups with the ones it sent now. */
-export async function replaceGroupRoles(
-  db: Db,
-  memberId: string,
-  roles: readonly string[],
-): Promise<void> {
-  await db
-    .deleteFrom('member_roles')
-    .where('member_id', '=', memberId)
-    .where('source_type', '=', 'sso_connection_group')
-    .execute();
-  if (roles.length === 0) return;
-  await db
-    .insertInto('member_roles')
-    .values(
-      roles.map((role_id) => ({
-        member_id: memberId,
-        role_id,
-        source_type: 'sso_connection_group',
-      })),
-    )
-    .execute();
-}
