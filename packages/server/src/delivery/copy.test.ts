@@ -1,12 +1,10 @@
 // The server's e-mails and texts in the caller's language: a real SMTP receiver gets a Spanish
 // magic-link e-mail; the dev outbox shows the others; unknown languages get English.
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, startHarness, type Harness } from '../test/harness.js';
 import { lastSms, magicLogin, mfaOrganization } from '../test/mfa.js';
+import { startSmtpReceiver, type SmtpReceiver } from '../test/smtp.js';
 import { languageOf } from './copy.js';
 import type { OutboxMessage } from './outbox.js';
 import { passwordPausedEmail } from './templates.js';
@@ -54,44 +52,25 @@ describe('languageOf', () => {
 });
 
 describe('a Spanish magic link over SMTP', () => {
-  const received: string[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpReceiver;
   let h: Harness;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, _session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          received.push(Buffer.concat(chunks).toString('utf8'));
-          callback();
-        });
-      },
-    });
-    smtp.listen(0, '127.0.0.1');
-    await once(smtp.server, 'listening');
-    const { port } = smtp.server.address() as AddressInfo;
+    smtp = await startSmtpReceiver();
     h = await startHarness({
-      config: { smtp: { host: '127.0.0.1', port, secure: false }, emailFrom: 'login@acme.example' },
+      config: {
+        smtp: { host: '127.0.0.1', port: smtp.port, secure: false },
+        emailFrom: 'login@acme.example',
+      },
     });
   });
 
   afterAll(async () => {
     await h.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
-  const nextMail = async () => {
-    for (let i = 0; i < 100 && received.length === 0; i += 1) {
-      await new Promise((r) => setTimeout(r, 50));
-    }
-    const raw = received.shift();
-    if (!raw) throw new Error('no e-mail arrived');
-    return decodeMime(raw);
-  };
+  const nextMail = async () => decodeMime((await smtp.next()).raw);
 
   it('arrives in Spanish, subject, text and HTML, with the link intact', async () => {
     const res = await h.call(ENDPOINTS.magicLinksLoginOrSignup, {

@@ -1,42 +1,21 @@
 // E-mail delivery: a real SMTP receiver gets the magic-link e-mail through nodemailer; without SMTP
 // the dev outbox and the dev inbox pages show it.
-import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { SMTPServer } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createServer } from '../http/app.js';
 import { startHarness, type Harness } from '../test/harness.js';
+import { startSmtpReceiver, type SmtpReceiver } from '../test/smtp.js';
 import type { OutboxMessage } from './outbox.js';
 
 describe('SMTP delivery', () => {
-  const received: { from: string; to: string[]; raw: string }[] = [];
-  let smtp: SMTPServer;
+  let smtp: SmtpReceiver;
   let h: Harness;
 
   beforeAll(async () => {
-    smtp = new SMTPServer({
-      authOptional: true,
-      disabledCommands: ['STARTTLS'],
-      onData(stream, session, callback) {
-        const chunks: Buffer[] = [];
-        stream.on('data', (chunk: Buffer) => chunks.push(chunk));
-        stream.on('end', () => {
-          received.push({
-            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
-            to: session.envelope.rcptTo.map((r) => r.address),
-            raw: Buffer.concat(chunks).toString('utf8'),
-          });
-          callback();
-        });
-      },
-    });
-    smtp.listen(0, '127.0.0.1');
-    await once(smtp.server, 'listening');
-    const { port } = smtp.server.address() as AddressInfo;
+    smtp = await startSmtpReceiver();
     h = await startHarness({
       config: {
-        smtp: { host: '127.0.0.1', port, secure: false },
+        smtp: { host: '127.0.0.1', port: smtp.port, secure: false },
         emailFrom: 'Acme <login@acme.example>',
       },
     });
@@ -44,7 +23,7 @@ describe('SMTP delivery', () => {
 
   afterAll(async () => {
     await h.close();
-    await new Promise<void>((resolve) => smtp.close(() => resolve()));
+    await smtp.close();
   });
 
   it('sends the magic-link e-mail as HTML and text over SMTP', async () => {
@@ -52,10 +31,8 @@ describe('SMTP delivery', () => {
       body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
     });
     expect(res.status).toBe(200);
-    for (let i = 0; i < 100 && received.length === 0; i += 1)
-      await new Promise((r) => setTimeout(r, 50));
-    expect(received).toHaveLength(1);
-    const mail = received[0]!;
+    const mail = await smtp.next();
+    expect(smtp.received).toHaveLength(0);
     expect(mail.from).toBe('login@acme.example');
     expect(mail.to).toEqual(['ada@acme.test']);
     expect(mail.raw).toContain('Subject: Your login link for Acme');
