@@ -60,3 +60,21 @@ test('signed in, /_app shows the signed-in screen, rendered by the browser', asy
   expect(await page.getByRole('heading', { name: 'Sign up or log in' }).count()).toBe(0);
   await context.close();
 });
+
+test('before the widget has hydrated, submitting the rendered form does not leave the page', async () => {
+  const page = await env.browser.newPage();
+  // The widget's script never arrives: the page stays as the server rendered it.
+  await page.route('**/assets/gatehouse-widget.js', (route) => route.abort());
+  // Seen after every capturing listener, as the browser decides whether to submit.
+  await page.addInitScript(`window.addEventListener('submit', (event) => {
+    window.submitPrevented = event.defaultPrevented;
+  });`);
+  await page.goto(`${env.demo.url}/_app`);
+  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  await page.getByRole('button', { name: 'Continue with email' }).click();
+  await expect
+    .poll(() => page.evaluate(() => (window as { submitPrevented?: boolean }).submitPrevented))
+    .toBe(true);
+  expect(page.url()).toBe(`${env.demo.url}/_app`);
+  await page.close();
+});

@@ -123,8 +123,17 @@ mountWidget();
 render();
 `;
 
+// Runs in the browser as the head is parsed, before any module script. A server-rendered form is
+// live before the widget has hydrated it; without this, a submit in that moment would be the
+// browser's own, reloading the page with the typed address in its URL. The widget's handlers
+// prevent the default too, so the listener stays harmless once it has hydrated.
+const EARLY_SCRIPT = `document.addEventListener('submit', function (event) {
+  var form = event.target;
+  if (form instanceof Element && form.closest('#widget')) event.preventDefault();
+}, true);`;
+
 /** The text of the page's inline scripts, which its Content-Security-Policy allows by hash. */
-export const APP_PAGE_INLINE_SCRIPTS: readonly string[] = [HOST_SCRIPT];
+export const APP_PAGE_INLINE_SCRIPTS: readonly string[] = [HOST_SCRIPT, EARLY_SCRIPT];
 
 /** Renders the /_app page. */
 export function renderAppPage(options: AppPageOptions): string {
@@ -157,6 +166,9 @@ export function renderAppPage(options: AppPageOptions): string {
     header,
     `<div id="widget">${options.serverRendered?.html ?? ''}</div>`,
     scripts,
-    head + (options.serverRendered?.styleElement ?? ''),
+    head +
+      (options.serverRendered
+        ? `${options.serverRendered.styleElement}<script>${EARLY_SCRIPT}</script>\n`
+        : ''),
   );
 }
