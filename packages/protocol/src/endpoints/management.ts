@@ -130,12 +130,14 @@ export const MANAGEMENT_ENDPOINTS = {
     method: 'POST',
     path: `${ORGANIZATION}/members`,
     credential: 'secret',
-    summary: 'Adds a member to an organization.',
+    summary:
+      'Adds a member to an organization, with a first password if given (all or nothing).',
     body: z.object({
       email_address: f.email,
       name: z.string().max(256).optional(),
       status: z.enum(['active', 'invited', 'pending']).optional(),
       roles: z.array(z.string().min(1).max(64)).max(50).optional(),
+      password: f.password.optional(),
     }),
   }),
   getMember: endpoint<MemberResult>()({

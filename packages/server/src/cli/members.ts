@@ -12,7 +12,9 @@ export const memberCreate = defineCommand({
   description:
     'Creates an active member of an organization. With --password, the member can log in with ' +
     'that password; it must satisfy the project’s password policy. Each --role must be a role of ' +
-    'the project’s RBAC policy (`gatehouse rbac show`); every member has member.',
+    'the project’s RBAC policy (`gatehouse rbac show`); every member has member. All or nothing: ' +
+    'an address or password the management API would refuse creates no member, and the error ' +
+    'names the same error_type.',
   options: {
     project: option('ID', 'The project').required(),
     org: option('ORG_ID_OR_SLUG', 'The organization, by id or slug').required(),
@@ -29,17 +31,13 @@ export const memberCreate = defineCommand({
         email_address: values.email,
         ...(values.name === undefined ? {} : { name: values.name }),
         ...(values.role.length > 0 ? { roles: values.role } : {}),
+        ...(values.password === undefined ? {} : { password: values.password }),
       });
       io.stdout(
         `Member created.\nmember_id: ${member.member_id}\nemail:     ${member.email_address}\n` +
-          `roles:     ${member.roles.map((r) => r.role_id).join(', ')}\n`,
+          `roles:     ${member.roles.map((r) => r.role_id).join(', ')}\n` +
+          (values.password === undefined ? '' : `password_id: ${member.member_password_id}\n`),
       );
-      if (values.password !== undefined) {
-        const withPassword = await admin.setMemberPassword(values.project, member.member_id, {
-          password: values.password,
-        });
-        io.stdout(`password_id: ${withPassword.member_password_id}\n`);
-      }
     });
   },
 });

@@ -1,4 +1,5 @@
 /** Dispatch: finds the command in the table, parses its arguments, runs it, and maps errors to exit codes. */
+import { AdminError } from '../products/projects/admin.js';
 import { UsageError, type CliIo, type Command } from './command.js';
 import { COMMANDS } from './commands.js';
 import { commandName, formatHelp, formatOverview, formatUsage, PROGRAM } from './help.js';
@@ -28,8 +29,11 @@ async function runCommand(command: Command, args: readonly string[], io: CliIo):
       );
       return 2;
     }
-    // Operator-facing: the message, never a stack trace.
-    io.stderr(`error: ${error instanceof Error ? error.message : String(error)}\n`);
+    // Operator-facing: the message, never a stack trace; a refusal the management API would
+    // also make starts with its error_type.
+    const message = error instanceof Error ? error.message : String(error);
+    const type = error instanceof AdminError ? `${error.errorType}: ` : '';
+    io.stderr(`error: ${type}${message}\n`);
     return 1;
   }
 }

@@ -5,6 +5,7 @@ import { unlockFactors } from '../../auth/factor-lockout.js';
 import {
   createMember,
   memberById,
+  normalizeEmail,
   replaceRolesFrom,
   type CreateMemberInput,
 } from '../members/store.js';
@@ -20,6 +21,9 @@ import { refusePublicDomains } from '../organizations/jit-domains.js';
 import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
 import type { Project } from '../projects/service.js';
 import { setMemberPassword } from '../passwords/service.js';
+import { acceptableNewPassword } from '../passwords/rules.js';
+import { savePassword } from '../passwords/store.js';
+import { hashPassword } from '../../crypto/password-hash.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import { connectionRowsOf } from '../sso/store.js';
 import { defaultConnectionInactive, memberEmailTaken } from './errors.js';
@@ -30,7 +34,14 @@ import {
   organizationSlugTaken,
 } from '../organizations/errors.js';
 
-/** Creates an organization in the project. */
+/** The most characters an organization's name takes (as the management API's schema says). */
+const ORGANIZATION_NAME_MAX = 128;
+
+/**
+ * Creates an organization in the project. Every way in (management API, CLI, in-process admin,
+ * demo seed) comes here, so each refuses the same inputs with the same `error_type`: a slug
+ * outside the slug rule, a name empty or too long, a public mail domain, unknown e-mail role rules.
+ */
 export async function manageCreateOrganization(
   ctx: Context,
   project: Project,
@@ -38,6 +49,13 @@ export async function manageCreateOrganization(
 ): Promise<Organization | Failure> {
   if (!SLUG_PATTERN.test(input.organization_slug)) {
     return invalidSlug();
+  }
+  const name = input.organization_name;
+  if (name.length === 0 || name.length > ORGANIZATION_NAME_MAX) {
+    return fail(
+      'invalid_request',
+      `organization_name must be 1 to ${ORGANIZATION_NAME_MAX} characters.`,
+    );
   }
   const publicDomain = refusePublicDomains(input.email_allowed_domains ?? []);
   if (publicDomain) return publicDomain;
@@ -62,30 +80,51 @@ export async function manageGetOrganization(
   return (await organizationById(ctx.db, project.id, id)) ?? organizationNotFound();
 }
 
-/** Creates a member of one of the project's organizations. */
+/** A new member's fields, and optionally a first password in clear. */
+export type NewMemberInput = CreateMemberInput & { password?: string | undefined };
+
+/**
+ * Creates a member of one of the project's organizations, all or nothing: the address must pass
+ * the shared e-mail rule, and a `password` the project's policy, before anything is written; the
+ * member and its password are stored in one transaction. Every way in comes here.
+ */
 export async function manageCreateMember(
   ctx: Context,
   project: Project,
   organizationId: string,
-  input: CreateMemberInput,
+  input: NewMemberInput,
 ): Promise<{ member: Member; organization: Organization } | Failure> {
   if (!isValidEmail(input.email_address)) {
     return invalidEmail();
   }
   const organization = await organizationById(ctx.db, project.id, organizationId);
   if (!organization) return organizationNotFound();
+  const { password, ...fields } = input;
+  let hash: string | undefined;
+  if (password !== undefined) {
+    const email = normalizeEmail(fields.email_address);
+    const weak = await acceptableNewPassword(ctx, project, password, email);
+    if (weak) return weak;
+    hash = await hashPassword(password);
+  }
   return allOrNothing(ctx.db, async (trx) => {
     const refused = await checkRoleIdsForAssignment(trx, project.id, input.roles ?? [], ctx.now());
     if (refused) return refused;
+    const now = ctx.now();
     const member = await createMember(
       trx,
       project.id,
       project.environment,
       organizationId,
-      input,
-      ctx.now(),
+      fields,
+      now,
     );
-    return member === 'email_taken' ? memberEmailTaken() : { member, organization };
+    if (member === 'email_taken') return memberEmailTaken();
+    if (hash === undefined) return { member, organization };
+    const memberId = member.member_id;
+    const at = { projectId: project.id, environment: project.environment, memberId, hash };
+    await savePassword(trx, at, now);
+    return { member: (await memberById(trx, project.id, memberId)) ?? member, organization };
   });
 }
 

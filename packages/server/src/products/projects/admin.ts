@@ -3,23 +3,27 @@ import type {
   AuthMethod,
   CaptchaSettings,
   Environment,
+  ErrorType,
   Member,
   OAuthProviderSettings,
   Organization,
 } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
-import { createMember, memberByEmail, memberById } from '../members/store.js';
+import { memberByEmail, memberById } from '../members/store.js';
 import { updateMember, type MemberMfaPatch } from '../members/service.js';
-import { refusePublicDomains } from '../organizations/jit-domains.js';
-import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
-import { createOrganization } from '../organizations/service.js';
+import type { OrganizationPatch } from '../organizations/update.js';
 import { organizationById, organizationBySlug } from '../organizations/store.js';
 import { setMemberPassword } from '../passwords/service.js';
 import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
 import { captchaSettings as readCaptchaSettings } from '../captcha/service.js';
 import { listProviders } from '../oauth/service.js';
-import { checkRoleIds } from '../rbac/service.js';
+import {
+  manageCreateMember,
+  manageCreateOrganization,
+  manageUpdateOrganization,
+} from '../management/service.js';
+import { isFailure, type Failure } from '../../result.js';
 import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
 
 /** Administration of projects, organizations and members, without HTTP. */
@@ -48,6 +52,10 @@ export interface Admin {
     },
   ): Promise<Organization>;
   getOrganizationBySlug(projectId: string, slug: string): Promise<Organization | null>;
+  /**
+   * Creates a member, with a first password when `password` is given: all or nothing, so a
+   * refused address or password stores no member.
+   */
   createMember(
     projectId: string,
     organizationId: string,
@@ -56,6 +64,7 @@ export interface Admin {
       name?: string;
       status?: 'active' | 'invited' | 'pending';
       roles?: string[];
+      password?: string;
     },
   ): Promise<Member>;
   getMemberByEmail(
@@ -100,8 +109,29 @@ export interface Admin {
 }
 
 /**
- * Builds the admin API over the services. Misuse (unknown project, taken slug) throws a
- * `TypeError` or `Error`: these are operator mistakes, not user input.
+ * What the admin API throws where the management API would answer an error: the same
+ * `error_type` for the same input, since both run the same checks.
+ */
+export class AdminError extends Error {
+  constructor(
+    readonly errorType: ErrorType,
+    message: string,
+  ) {
+    super(message);
+    this.name = 'AdminError';
+  }
+}
+
+/** The value of a service result, or the {@link AdminError} its failure names. */
+function orThrow<T>(result: T | Failure): T {
+  if (isFailure(result)) throw new AdminError(result.failure, result.message);
+  return result;
+}
+
+/**
+ * Builds the admin API over the services. An unknown project throws a `TypeError`; input the
+ * management API would refuse (a bad slug or address, a weak password, a taken slug) throws an
+ * {@link AdminError} with the same `error_type`, before anything is stored.
  */
 export function createAdmin(ctx: Context): Admin {
   const requireProject = async (projectId: string) => {
@@ -129,34 +159,14 @@ export function createAdmin(ctx: Context): Admin {
     },
     async createOrganization(projectId, input) {
       const project = await requireProject(projectId);
-      const publicDomain = refusePublicDomains(input.email_allowed_domains ?? []);
-      if (publicDomain) throw new Error(publicDomain.message);
-      const org = await ctx.db
-        .transaction()
-        .execute((trx) =>
-          createOrganization(trx, project.id, project.environment, input, ctx.now()),
-        );
-      if (org === 'slug_taken')
-        throw new Error(`The slug ${input.organization_slug} is already taken`);
-      return org;
+      return orThrow(await manageCreateOrganization(ctx, project, input));
     },
     async getOrganizationBySlug(projectId, slug) {
       return organizationBySlug(ctx.db, projectId, slug);
     },
     async createMember(projectId, organizationId, input) {
       const project = await requireProject(projectId);
-      if (!(await organizationById(ctx.db, project.id, organizationId))) {
-        throw new TypeError(`Unknown organization: ${organizationId}`);
-      }
-      const unknownRole = await checkRoleIds(ctx.db, project.id, input.roles ?? []);
-      if (unknownRole) throw new TypeError(unknownRole.message);
-      const member = await ctx.db
-        .transaction()
-        .execute((trx) =>
-          createMember(trx, project.id, project.environment, organizationId, input, ctx.now()),
-        );
-      if (member === 'email_taken') throw new Error(`${input.email_address} is already a member`);
-      return member;
+      return orThrow(await manageCreateMember(ctx, project, organizationId, input)).member;
     },
     async getMemberByEmail(projectId, organizationId, email) {
       const org = await organizationById(ctx.db, projectId, organizationId);
@@ -167,24 +177,16 @@ export function createAdmin(ctx: Context): Admin {
       const member = await memberById(ctx.db, project.id, memberId);
       if (!member) throw new TypeError(`Unknown member: ${memberId}`);
       const updated = await setMemberPassword(ctx, project, member, passwordOrHash);
-      if ('failure' in updated) throw new Error(updated.message);
-      return updated;
+      return orThrow(updated);
     },
     async updateOrganization(projectId, organizationId, patch) {
       const project = await requireProject(projectId);
-      const publicDomain = refusePublicDomains(patch.email_allowed_domains ?? []);
-      if (publicDomain) throw new Error(publicDomain.message);
-      const org = await ctx.db
-        .transaction()
-        .execute((trx) => updateOrganization(trx, project.id, organizationId, patch, ctx.now()));
-      if (!org) throw new TypeError(`Unknown organization: ${organizationId}`);
-      return org;
+      return orThrow(await manageUpdateOrganization(ctx, project, organizationId, patch));
     },
     async updateMember(projectId, memberId, patch) {
       const project = await requireProject(projectId);
       const member = await updateMember(ctx.db, project.id, memberId, patch, ctx.now());
-      if ('failure' in member) throw new Error(member.message);
-      return member;
+      return orThrow(member);
     },
     async oauthProviders(projectId) {
       return listProviders(ctx, await requireProject(projectId));
@@ -199,8 +201,7 @@ export function createAdmin(ctx: Context): Admin {
         throw new TypeError('Give exactly one of session_id, session_token and member_id');
       }
       const revoked = await revokeForBackend(ctx, project, target);
-      if ('failure' in revoked) throw new Error(revoked.message);
-      return revoked;
+      return orThrow(revoked);
     },
     listOutbox: (opts) => listOutbox(ctx.db, opts),
   };
