@@ -111,3 +111,133 @@ describe('origins on the SDK API', () => {
     expect(unknown.headers.get('access-control-allow-origin')).toBe(EVIL);
   });
 });
+
+describe('credentialed calls (the published SDK 6.x sends cookies along)', () => {
+  const APP = 'https://app.example.com';
+  const OTHER = 'https://other.example.com';
+  let live: { project_id: string; public_token: string };
+  beforeAll(async () => {
+    live = await h.admin.createProject({
+      name: 'Credentialed',
+      environment: 'live',
+      authorizedOrigins: [APP],
+    });
+    await h.admin.createProject({ name: 'Other', environment: 'live', authorizedOrigins: [OTHER] });
+  });
+
+  const preflight = (origin: string | null, path = '/b2b/organizations/search') =>
+    h.request(`/sdk/v1${path}`, {
+      method: 'OPTIONS',
+      authorization: null,
+      contentType: null,
+      origin,
+      headers: {
+        'access-control-request-method': 'POST',
+        'access-control-request-headers': 'authorization,content-type,x-sdk-client',
+      },
+    });
+  const search = (publicToken: string, origin: string | null) =>
+    h.call(ENDPOINTS.organizationsSearch, {
+      publicToken,
+      body: { organization_slug: 'acme' },
+      origin,
+    });
+  const expectCredentialed = (res: { headers: Headers }, origin: string) => {
+    expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+    expect(res.headers.get('vary')).toMatch(/\bOrigin\b/);
+  };
+
+  it('answers the preflight of a trusted origin with its exact origin and credentials', async () => {
+    for (const origin of [APP, OTHER, 'http://localhost:5173', 'http://127.0.0.1:8080']) {
+      const res = await preflight(origin);
+      expect(res.status).toBe(204);
+      expectCredentialed(res, origin);
+      expect(res.headers.get('access-control-allow-methods')).toContain('POST');
+      expect(res.headers.get('access-control-allow-headers')).toContain('X-SDK-Client');
+    }
+  });
+
+  it('gives the preflight of an origin no project trusts no allow headers', async () => {
+    for (const origin of [EVIL, 'null', 'https://app.example.com.evil.example']) {
+      const res = await preflight(origin);
+      expect(corsHeaders(res)).toEqual([]);
+      expect(res.headers.get('vary')).toMatch(/\bOrigin\b/);
+    }
+  });
+
+  it('allows credentials on the responses to the origin the named project trusts', async () => {
+    const res = await search(live.public_token, APP);
+    expect(res.status).toBe(200);
+    expectCredentialed(res, APP);
+    expect(res.headers.get('access-control-expose-headers')).toContain('X-Request-Id');
+    // Loopback pages of a test project.
+    expectCredentialed(
+      await search(h.project.public_token, 'http://localhost:3000'),
+      'http://localhost:3000',
+    );
+  });
+
+  it('refuses other origins with 403 unauthorized_origin and no credentials', async () => {
+    // Trusted by another project only: its preflight passes, the call itself does not.
+    for (const origin of [OTHER, EVIL, 'http://localhost:3000']) {
+      const res = await search(live.public_token, origin);
+      expect(res.status).toBe(403);
+      expect(res.error?.error_type).toBe('unauthorized_origin');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+  });
+
+  it('judges calls that name no project by the origins of all projects', async () => {
+    const events = (origin: string) =>
+      h.call(ENDPOINTS.events, { authorization: null, body: [], origin });
+    expectCredentialed(await events(APP), APP);
+    expect((await events(EVIL)).headers.get('access-control-allow-credentials')).toBeNull();
+    const unknown = 'public-token-live-00000000-0000-4000-8000-000000000000';
+    const refused = await search(unknown, APP);
+    expect(refused.status).toBe(401);
+    expectCredentialed(refused, APP);
+  });
+
+  it('never pairs credentials with a wildcard origin', async () => {
+    const responses = [
+      await preflight(null),
+      await search(h.project.public_token, null),
+      await h.request('/sdk/v1/nope', { origin: null }),
+    ];
+    for (const res of responses) {
+      expect(res.headers.get('access-control-allow-origin')).toBe('*');
+      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    }
+    for (const origin of [APP, 'http://localhost:3000']) {
+      const unknownPath = await h.request('/sdk/v1/nope', { authorization: null, origin });
+      for (const res of [await preflight(origin), unknownPath]) {
+        expect(res.headers.get('access-control-allow-credentials')).toBe('true');
+        expect(res.headers.get('access-control-allow-origin')).toBe(origin);
+      }
+    }
+  });
+
+  it('follows changes of the projects’ origins at once, and other servers’ within seconds', async () => {
+    const NEW = 'https://new.example.com';
+    expect(corsHeaders(await preflight(NEW))).toEqual([]);
+    const created = await h.admin.createProject({
+      name: 'New',
+      environment: 'live',
+      authorizedOrigins: [NEW],
+    });
+    expectCredentialed(await preflight(NEW), NEW);
+    await h.admin.updateProject(created.project_id, { authorizedOrigins: [] });
+    expect(corsHeaders(await preflight(NEW))).toEqual([]);
+
+    // Another server lists it: preflights keep their in-memory answer until it is a few seconds old.
+    await h.db
+      .updateTable('projects')
+      .set({ authorized_origins: JSON.stringify([NEW]) })
+      .where('id', '=', created.project_id)
+      .execute();
+    expect(corsHeaders(await preflight(NEW))).toEqual([]);
+    h.clock.advance(6_000);
+    expectCredentialed(await preflight(NEW), NEW);
+  });
+});

@@ -1,4 +1,7 @@
-/** CORS for the SDK API only: permissive preflights, `Access-Control-Allow-Origin` on every SDK response, origins checked first. */
+/**
+ * CORS for the SDK API only: origins checked first, `Access-Control-Allow-Origin` on every SDK
+ * response, credentials allowed to trusted origins alone.
+ */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { checkAndRememberOrigin, parseBasic } from './auth.js';
@@ -33,8 +36,12 @@ function publicTokenOf(request: FastifyRequest): string | null {
  * origins: every response under `/sdk/v1`, errors and 404s included, echoes the origin so the
  * browser lets the client read the error, and an origin the named project does not trust is
  * refused with 403 `unauthorized_origin` before any body is parsed or any handler runs.
+ * Credentialed calls (the published SDK 6.x sends every call with `credentials: 'include'`) are
+ * allowed to trusted origins only: the named project's, or, where no project is named
+ * (preflights, events, unknown tokens), some project's. Nothing under `/sdk/v1` reads a cookie,
+ * so the credentials a browser attaches there carry no authority.
  * Everything else (pages, the dev inbox, the management API) sends no CORS headers at all, so
- * another site's scripts cannot read it. Credentials are never allowed: the SDK sends none.
+ * another site's scripts cannot read it.
  */
 export function installCors(app: FastifyInstance, ctx: Context): void {
   // A callback hook, not an async one: it runs on every request and has usually nothing to
@@ -45,39 +52,81 @@ export function installCors(app: FastifyInstance, ctx: Context): void {
       done();
       return;
     }
-    applyCorsHeaders(request, reply);
+    const origin = request.headers.origin;
     if (request.method === 'OPTIONS') {
-      // Answering from a callback hook means sending without calling `done`.
-      void reply
-        .code(204)
-        .header('Access-Control-Allow-Methods', ALLOW_METHODS)
-        .header('Access-Control-Allow-Headers', ALLOW_HEADERS)
-        .header('Access-Control-Max-Age', '600')
-        .send();
+      answerPreflight(ctx, origin, reply);
       return;
     }
-    const token = publicTokenOf(request);
-    // Requests naming no project (events, unknown routes) are left to their handlers.
-    if (token === null) {
+    applyCorsHeaders(request, reply);
+    // Calls from no page that name no project (tools, health checks) have nothing to look up.
+    if (origin === undefined && publicTokenOf(request) === null) {
       done();
       return;
     }
-    ctx.projects
-      .byPublicToken(token)
-      .then((project) => {
-        // An unknown token is the handler's 401; a known one must come from a trusted page.
-        if (project) checkAndRememberOrigin(project, request);
-      })
-      .then(
-        () => done(),
-        (error: unknown) => done(error as Error),
-      );
+    trustOrigin(ctx, request, reply, origin).then(
+      () => done(),
+      (error: unknown) => done(error as Error),
+    );
   });
 }
 
 /**
- * Sets the CORS headers of an SDK response. Also used by the handler of framework errors
- * (malformed URLs), which answers before any hook runs.
+ * Checks the origin of an SDK call against the project it names (403 if untrusted) and allows
+ * credentials when the origin is trusted: by that project, or by some project when the call names
+ * none or an unknown one (then its handler answers, 401 for an unknown token).
+ */
+async function trustOrigin(
+  ctx: Context,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  origin: string | undefined,
+): Promise<void> {
+  const token = publicTokenOf(request);
+  const project = token === null ? null : await ctx.projects.byPublicToken(token);
+  // A known project refuses an untrusted page here, before credentials are ever allowed.
+  if (project) checkAndRememberOrigin(project, request);
+  if (origin === undefined) return;
+  // A known project has just accepted the origin (`Origin` is what it checks first).
+  if (project || (await ctx.projects.authorizesAnywhere(origin))) allowCredentials(reply, origin);
+}
+
+/**
+ * Answers a preflight (204). It names no project, so an origin that some project trusts gets the
+ * allow headers with credentials; any other origin gets none, and the browser stops there. A
+ * preflight without `Origin` (not from a browser) is answered for any origin, without credentials.
+ */
+function answerPreflight(ctx: Context, origin: string | undefined, reply: FastifyReply): void {
+  const send = (allowed: boolean) => {
+    void reply.header('Vary', 'Origin');
+    if (allowed) {
+      if (origin === undefined) void reply.header('Access-Control-Allow-Origin', '*');
+      else allowCredentials(reply, origin);
+      void reply
+        .header('Access-Control-Allow-Methods', ALLOW_METHODS)
+        .header('Access-Control-Allow-Headers', ALLOW_HEADERS)
+        .header('Access-Control-Max-Age', '600');
+    }
+    // Answering from a callback hook means sending without calling `done`.
+    void reply.code(204).send();
+  };
+  if (origin === undefined) {
+    send(true);
+    return;
+  }
+  ctx.projects.authorizesAnywhere(origin).then(send, (error: unknown) => reply.send(error));
+}
+
+/** Lets the browser share a credentialed response with `origin`: echoed exactly, never `*`. */
+function allowCredentials(reply: FastifyReply, origin: string): void {
+  void reply
+    .header('Access-Control-Allow-Origin', origin)
+    .header('Access-Control-Allow-Credentials', 'true')
+    .header('Vary', 'Origin');
+}
+
+/**
+ * Sets the CORS headers of an SDK response, without credentials. Also used by the handler of
+ * framework errors (malformed URLs), which answers before any hook runs.
  */
 export function applyCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   void reply.header('Access-Control-Allow-Origin', request.headers.origin ?? '*');

@@ -4,7 +4,8 @@ import type { Project, RedirectKind } from './service.js';
 /** Hosts that a test project always trusts, on any port (docs/protocol.md §2, §14). */
 const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1']);
 
-function isLoopback(url: URL): boolean {
+/** Whether a URL is on `localhost` or `127.0.0.1`, over http or https. */
+export function isLoopback(url: URL): boolean {
   return (
     (url.protocol === 'http:' || url.protocol === 'https:') && LOOPBACK_HOSTS.has(url.hostname)
   );

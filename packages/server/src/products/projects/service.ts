@@ -4,6 +4,7 @@ import type { Kysely } from 'kysely';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto/random.js';
 import type { Database, ProjectsTable } from '../../store/schema.js';
 import type { PasswordPolicy } from '../passwords/strength.js';
+import { AuthorizedOriginIndex } from './origin-index.js';
 import { insertProject, projectRow, secretHashesOf, updateProjectRow } from './store.js';
 
 /** Redirect URL allow-lists by kind; the first of each is the default. */
@@ -156,11 +157,14 @@ function validateRedirectUrls(urls: RedirectUrls): RedirectUrls {
 /** Reads and writes projects; lookups by public token are cached briefly for the hot path. */
 export class ProjectService {
   readonly #cache = new Map<string, { project: Project | null; at: number }>();
+  readonly #origins: AuthorizedOriginIndex;
 
   constructor(
     private readonly db: Kysely<Database>,
     private readonly now: () => number,
-  ) {}
+  ) {
+    this.#origins = new AuthorizedOriginIndex(db, now);
+  }
 
   /** Creates a project with one secret key. */
   async create(input: CreateProjectInput): Promise<CreatedProject> {
@@ -195,6 +199,7 @@ export class ProjectService {
       },
       { id: secretId, project_id: projectId, secret_hash: hashToken(secret), created_at: at },
     );
+    this.#origins.invalidate();
     return { project_id: projectId, public_token: publicToken, secret, secret_id: secretId };
   }
 
@@ -232,7 +237,17 @@ export class ProjectService {
       return toProject({ ...row, ...values });
     });
     if (updated) this.#cache.delete(updated.publicToken);
+    this.#origins.invalidate();
     return updated;
+  }
+
+  /**
+   * Whether some project trusts a page at `origin` (listed, or loopback with a test project):
+   * what a CORS preflight, which names no project, is answered by. From an in-memory snapshot of
+   * every project's origins, dropped whenever this service creates or changes a project.
+   */
+  authorizesAnywhere(origin: string): Promise<boolean> {
+    return this.#origins.allows(origin);
   }
 
   /** A project by id, or null. */

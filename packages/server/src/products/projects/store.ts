@@ -59,3 +59,17 @@ export async function allAuthorizedOrigins(db: Db): Promise<string[]> {
   const rows = await db.selectFrom('projects').select('authorized_origins').execute();
   return [...new Set(rows.flatMap((r) => JSON.parse(r.authorized_origins) as string[]))];
 }
+
+/** Every project's environment and authorized origins (what CORS preflights are answered by). */
+export async function originsByEnvironment(
+  db: Db,
+): Promise<{ environment: ProjectsTable['environment']; origins: string[] }[]> {
+  const rows = await db
+    .selectFrom('projects')
+    .select(['environment', 'authorized_origins'])
+    .execute();
+  return rows.map((r) => ({
+    environment: r.environment,
+    origins: JSON.parse(r.authorized_origins) as string[],
+  }));
+}
