@@ -1,13 +1,13 @@
 /**
- * Our SAML service provider, with @node-saml/node-saml: AuthnRequests (HTTP-Redirect binding),
- * SP metadata, and the checks a response must pass before anyone is signed in. node-saml verifies
- * the XML signature against the connection's certificates, the audience and the time conditions;
- * this module adds what it leaves to the caller: issuer, destination, recipient and the
- * assertion's ID and expiry for the replay record.
+ * Our SAML service provider: AuthnRequests (HTTP-Redirect binding) and SP metadata with
+ * @node-saml/node-saml, and the verification of responses posted to the ACS, bounded here and
+ * checked on worker threads (saml-scan.ts, saml-pool.ts, saml-verify.ts).
  */
-import { SAML, ValidateInResponseTo, type Profile } from '@node-saml/node-saml';
+import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { fail, type Failure } from '../../result.js';
 import type { SamlSettings } from './connections.js';
+import { samlPool } from './saml-pool.js';
+import { scanSamlXml } from './saml-scan.js';
 
 /** Clock skew accepted on `NotBefore` / `NotOnOrAfter`. */
 export const SAML_CLOCK_SKEW_MS = 60_000;
@@ -25,6 +25,8 @@ export interface SamlServiceProvider {
 }
 
 function samlFor(sp: SamlServiceProvider, requestId?: string): SAML {
+  // node-saml writes our AuthnRequests and metadata only; responses are verified in
+  // saml-verify.ts, so none of its response options matter here.
   return new SAML({
     entryPoint: sp.settings.idp_sso_url,
     issuer: sp.entityId,
@@ -33,12 +35,6 @@ function samlFor(sp: SamlServiceProvider, requestId?: string): SAML {
     // node-saml needs a certificate even to write a request; a pending connection never gets here.
     idpCert: sp.certificates.length > 0 ? sp.certificates : ['unused'],
     idpIssuer: sp.settings.idp_entity_id,
-    // Either the response or the assertion must be signed; node-saml refuses a response with
-    // neither, and an assertion outside a signed response must carry its own signature.
-    wantAssertionsSigned: false,
-    wantAuthnResponseSigned: false,
-    acceptedClockSkewMs: SAML_CLOCK_SKEW_MS,
-    // InResponseTo is checked against our database (sso_requests), which every instance shares.
     validateInResponseTo: ValidateInResponseTo.never,
     identifierFormat: null,
     disableRequestedAuthnContext: true,
@@ -76,36 +72,27 @@ export interface SamlAssertion {
   groups: string[];
 }
 
-type XmlNode = { $?: Record<string, string>; _?: string } & Record<string, unknown>;
-
-function children(node: unknown, name: string): XmlNode[] {
-  if (typeof node !== 'object' || node === null) return [];
-  const value = (node as Record<string, unknown>)[name];
-  return Array.isArray(value) ? (value as XmlNode[]) : [];
-}
-
-function attributeValues(profile: Profile, name: string): string[] {
-  if (name === '') return [];
-  const attributes = (profile.attributes ?? {}) as Record<string, unknown>;
-  const value = attributes[name];
-  const list = Array.isArray(value) ? (value as unknown[]) : value === undefined ? [] : [value];
-  return list.filter((v): v is string => typeof v === 'string' && v !== '');
-}
-
-/** The `Destination` of the response element itself (outside the assertion). */
-function responseDestination(xml: string): string | null {
-  const root = /<(?:[A-Za-z0-9_-]+:)?Response\b([^>]*)>/.exec(xml);
-  const destination = root?.[1] ? /\sDestination="([^"]*)"/.exec(root[1]) : null;
-  return destination?.[1] ?? null;
+function firstOf(attributes: Record<string, string[]>, name: string): string | undefined {
+  return name === '' ? undefined : attributes[name]?.[0];
 }
 
 const invalid = (message: string): Failure => fail('invalid_saml_response', message);
 
+/** The largest decoded response read (the ACS body limit bounds the base64 form anyway). */
+const MAX_RESPONSE_CHARS = 768 * 1024;
+
 /**
- * Verifies a `SAMLResponse` (base64, HTTP-POST binding) for one connection: signature by one of
- * its certificates (response or assertion), audience, time conditions with 60 s of skew, issuer,
- * destination and recipient. Answers the assertion's content, or a failure saying what was wrong.
- * It does not decide InResponseTo or replays: the caller checks those against the database.
+ * Verifies a `SAMLResponse` (base64, HTTP-POST binding) for one connection. The decoded document
+ * is first bounded on this thread (saml-scan.ts: no DTD, element count, depth, attributes); the
+ * parsing and every check (saml-verify.ts: signature by one of the connection's certificates,
+ * a single assertion, issuer, destination, audience, times with 60 s of skew, and a bearer
+ * subject confirmation for our ACS and request) run on a worker within a time budget
+ * (saml-pool.ts). Answers the assertion's content, or a failure saying what was wrong. It does
+ * not decide whether the request named by InResponseTo is ours, nor replays: the caller checks
+ * those against the database.
+ *
+ * Assertion times are compared with the wall clock, as the IdP stamps them; `now` (the server's
+ * clock) dates the replay record of an assertion that names no expiry.
  *
  * @example
  * const assertion = await verifySamlResponse(sp, body.SAMLResponse, Date.now());
@@ -116,55 +103,35 @@ export async function verifySamlResponse(
   now: number,
 ): Promise<SamlAssertion | Failure> {
   if (sp.certificates.length === 0) return invalid('The connection has no signing certificate.');
-  let profile: Profile | null;
-  try {
-    ({ profile } = await samlFor(sp).validatePostResponseAsync({ SAMLResponse: samlResponse }));
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : 'unreadable response';
-    return invalid(`The SAML response was refused: ${reason}.`);
+  if (!/^[A-Za-z0-9+/=\s]*$/.test(samlResponse)) {
+    return invalid('The SAMLResponse is not base64.');
   }
-  if (!profile) return invalid('The SAML response carries no assertion.');
-  if (profile.issuer !== sp.settings.idp_entity_id) {
-    return invalid(`The assertion's issuer is not the connection's IdP (${profile.issuer}).`);
+  const xml = Buffer.from(samlResponse, 'base64').toString('utf8');
+  if (xml.length > MAX_RESPONSE_CHARS) return invalid('The SAML response is too large.');
+  const refusal = scanSamlXml(xml);
+  if (refusal !== null) return invalid(refusal);
+  const result = await samlPool().check({
+    xml,
+    entityId: sp.entityId,
+    acsUrl: sp.acsUrl,
+    idpEntityId: sp.settings.idp_entity_id,
+    certificates: sp.certificates,
+    now: Date.now(),
+    skewMs: SAML_CLOCK_SKEW_MS,
+  });
+  if (!result.ok) {
+    return 'busy' in result ? fail('too_many_requests', result.reason, 1) : invalid(result.reason);
   }
-  const destination = responseDestination(profile.getSamlResponseXml?.() ?? '');
-  if (destination !== null && destination !== sp.acsUrl) {
-    return invalid("The response's Destination is not this connection's ACS URL.");
-  }
-  const assertion = (profile.getAssertion?.() as { Assertion?: XmlNode } | undefined)?.Assertion;
-  const assertionId = assertion?.$?.ID;
-  if (!assertion || !assertionId) return invalid('The assertion has no ID.');
-  const confirmations = children(children(assertion, 'Subject')[0], 'SubjectConfirmation')
-    .map((c) => children(c, 'SubjectConfirmationData')[0]?.$)
-    .filter((d): d is Record<string, string> => d !== undefined);
-  if (!confirmations.some((d) => d.Recipient === sp.acsUrl)) {
-    return invalid("The assertion's Recipient is not this connection's ACS URL.");
-  }
-  const inResponseTo =
-    typeof profile.inResponseTo === 'string' && profile.inResponseTo !== ''
-      ? profile.inResponseTo
-      : null;
-  if (confirmations.some((d) => d.InResponseTo !== undefined && d.InResponseTo !== inResponseTo)) {
-    return invalid("The assertion's InResponseTo differs from the response's.");
-  }
-  const conditions = children(assertion, 'Conditions')[0]?.$;
-  const expiries = [conditions?.NotOnOrAfter, ...confirmations.map((d) => d.NotOnOrAfter)]
-    .filter((t): t is string => t !== undefined)
-    .map((t) => Date.parse(t))
-    .filter((t) => !Number.isNaN(t));
-  const expiresAt =
-    (expiries.length > 0 ? Math.max(...expiries) : now + DEFAULT_ASSERTION_LIFETIME_MS) +
-    SAML_CLOCK_SKEW_MS;
-
+  const checked = result.assertion;
   const mapping = sp.settings.attribute_mapping;
-  const email = attributeValues(profile, mapping.email)[0] ?? profile.nameID;
+  const { attributes } = checked;
   return {
-    assertionId,
-    expiresAt,
-    inResponseTo,
-    email,
-    firstName: attributeValues(profile, mapping.first_name)[0] ?? '',
-    lastName: attributeValues(profile, mapping.last_name)[0] ?? '',
-    groups: attributeValues(profile, mapping.groups),
+    assertionId: checked.assertionId,
+    expiresAt: (checked.notOnOrAfter ?? now + DEFAULT_ASSERTION_LIFETIME_MS) + SAML_CLOCK_SKEW_MS,
+    inResponseTo: checked.inResponseTo,
+    email: firstOf(attributes, mapping.email) ?? checked.nameId,
+    firstName: firstOf(attributes, mapping.first_name) ?? '',
+    lastName: firstOf(attributes, mapping.last_name) ?? '',
+    groups: mapping.groups === '' ? [] : (attributes[mapping.groups] ?? []),
   };
 }
