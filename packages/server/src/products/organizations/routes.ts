@@ -9,7 +9,7 @@ import type { Context } from '../../context.js';
 import { memberCaller, sdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
-import { manageUpdateOrganization } from '../management/service.js';
+import { memberUpdateOrganization } from './member-update.js';
 import { organizationNotFound } from './errors.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { toSlugSubset } from '@gatehouse/protocol';
@@ -40,7 +40,7 @@ export function registerOrganizations(app: FastifyInstance, ctx: Context): void 
   route(app, ENDPOINTS.organizationUpdateMe, async (request, parse) => {
     const { project, member } = await memberCaller(ctx, request, ['stytch.organization', 'update']);
     const body = parse();
-    const org = await manageUpdateOrganization(ctx, project, member.organization_id, body);
+    const org = await memberUpdateOrganization(ctx, project, member, body);
     return ok(request, { organization: unwrap(org) });
   });
 }

@@ -35,7 +35,9 @@ export const DEFAULT_RBAC_POLICY: RbacPolicy = {
     {
       resource_id: 'stytch.organization',
       description: 'The organization itself.',
-      actions: ['update', 'delete'],
+      // `update.settings.implicit-roles`: change the rules that give roles by e-mail domain and
+      // by SSO group (products/rbac/grants.ts); `update` alone covers the other settings.
+      actions: ['update', 'update.settings.implicit-roles', 'delete'],
     },
     {
       resource_id: 'stytch.member',

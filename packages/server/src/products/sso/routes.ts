@@ -129,7 +129,9 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
         'Your roles do not allow managing this organization’s SSO connections.',
       );
     }
-    return { project: caller.project, organizationId: session.row.organization_id };
+    // Who asks, for the group role rules a connection change may grant (products/rbac/grants.ts).
+    const grantor = { memberRoles: self ? roleIds(self) : [] };
+    return { project: caller.project, organizationId: session.row.organization_id, grantor };
   };
 
   route(app, ENDPOINTS.ssoList, async (request) => {
@@ -220,15 +222,22 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     );
   });
   route(app, ENDPOINTS.sdkSsoCreateSaml, async (request, parse) => {
-    const { project, organizationId } = await member(request, 'create');
-    return ok(request, unwrap(await createSamlConnection(ctx, project, organizationId, parse())));
-  });
-  route(app, ENDPOINTS.sdkSsoUpdateSaml, async (request, parse) => {
-    const { project, organizationId } = await member(request, 'update');
-    const { connection_id } = request.params;
+    const { project, organizationId, grantor } = await member(request, 'create');
+    const body = parse();
     return ok(
       request,
-      unwrap(await updateSamlConnection(ctx, project, organizationId, connection_id, parse())),
+      unwrap(await createSamlConnection(ctx, project, organizationId, body, grantor)),
+    );
+  });
+  route(app, ENDPOINTS.sdkSsoUpdateSaml, async (request, parse) => {
+    const { project, organizationId, grantor } = await member(request, 'update');
+    const { connection_id } = request.params;
+    const body = parse();
+    return ok(
+      request,
+      unwrap(
+        await updateSamlConnection(ctx, project, organizationId, connection_id, body, grantor),
+      ),
     );
   });
   route(
@@ -255,15 +264,22 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     );
   });
   route(app, ENDPOINTS.sdkSsoCreateOidc, async (request, parse) => {
-    const { project, organizationId } = await member(request, 'create');
-    return ok(request, unwrap(await createOidcConnection(ctx, project, organizationId, parse())));
-  });
-  route(app, ENDPOINTS.sdkSsoUpdateOidc, async (request, parse) => {
-    const { project, organizationId } = await member(request, 'update');
-    const { connection_id } = request.params;
+    const { project, organizationId, grantor } = await member(request, 'create');
+    const body = parse();
     return ok(
       request,
-      unwrap(await updateOidcConnection(ctx, project, organizationId, connection_id, parse())),
+      unwrap(await createOidcConnection(ctx, project, organizationId, body, grantor)),
+    );
+  });
+  route(app, ENDPOINTS.sdkSsoUpdateOidc, async (request, parse) => {
+    const { project, organizationId, grantor } = await member(request, 'update');
+    const { connection_id } = request.params;
+    const body = parse();
+    return ok(
+      request,
+      unwrap(
+        await updateOidcConnection(ctx, project, organizationId, connection_id, body, grantor),
+      ),
     );
   });
 }

@@ -3,45 +3,30 @@
  * organization. Every write runs in one transaction with the organization's list of active
  * connections, so the organization object never names a connection that is not usable.
  */
-import type {
-  Environment,
-  GroupRoleAssignment,
-  OidcConnection,
-  SamlConnection,
-  SsoConnectionKind,
-} from '@gatehouse/protocol';
+import type { Environment, OidcConnection, SamlConnection } from '@gatehouse/protocol';
 import type { z } from 'zod';
-import type {
-  oidcConnectionFields,
-  samlConnectionFields,
-  samlMetadataFields,
-} from '@gatehouse/protocol/endpoints';
+import type { samlConnectionFields, samlMetadataFields } from '@gatehouse/protocol/endpoints';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
-import { organizationById } from '../organizations/store.js';
 import type { Project } from '../projects/service.js';
-import { checkRoleIds } from '../rbac/service.js';
+import type { Grantor } from '../rbac/grants.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import {
-  EMPTY_OIDC_SETTINGS,
   EMPTY_SAML_SETTINGS,
-  oidcSettings,
-  oidcStatus,
   parseCertificate,
   samlSettings,
   samlStatus,
   ssoUrls,
   toOidcConnection,
   toSamlConnection,
-  type OidcSettings,
   type SamlSettings,
 } from './connections.js';
 import { readIdpMetadata } from './metadata.js';
-import { discoverProvider, issuerUrl } from './oidc-discovery.js';
+import { issuerUrl } from './oidc-discovery.js';
+import { checkGroupRoles, checkOrganization, newRow, ownConnection } from './owned.js';
 import {
   certificateRowsOf,
-  connectionRow,
   connectionRowsOf,
   deleteCertificateRow,
   deleteConnectionRow,
@@ -53,30 +38,14 @@ import {
 import {
   certificateExpired,
   certificateNotFound,
-  connectionNotInOrganization,
   notACertificate,
   oneMetadataSource,
-  organizationNotInProject,
 } from './errors.js';
+
+export { createOidcConnection, updateOidcConnection, type OidcInput } from './oidc-connections.js';
 
 export type SamlInput = z.output<typeof samlConnectionFields>;
 export type SamlMetadataInput = z.output<typeof samlMetadataFields>;
-export type OidcInput = z.output<typeof oidcConnectionFields>;
-
-const notFound = (): Failure => connectionNotInOrganization();
-
-/** Group assignments may name only roles of the project's policy. */
-async function checkGroupRoles(
-  db: Db,
-  projectId: string,
-  assignments: GroupRoleAssignment[] | undefined,
-): Promise<Failure | null> {
-  return checkRoleIds(
-    db,
-    projectId,
-    (assignments ?? []).map((a) => a.role_id),
-  );
-}
 
 /** An IdP URL: https, or http on a loopback host (an IdP on the same machine). */
 function checkIdpUrl(value: string, field: string): Failure | null {
@@ -95,31 +64,6 @@ async function wireOf(
   const urls = ssoUrls(ctx.config.publicUrl);
   if (row.kind === 'oidc') return toOidcConnection(row, urls);
   return toSamlConnection(row, await certificateRowsOf(db, [row.id]), urls);
-}
-
-/** A connection of the organization, or a failure that does not say whether it exists elsewhere. */
-async function ownConnection(
-  db: Db,
-  project: Project,
-  organizationId: string,
-  connectionId: string,
-  kind?: SsoConnectionKind,
-): Promise<SsoConnectionsTable | Failure> {
-  const row = await connectionRow(db, project.id, connectionId);
-  if (!row || row.organization_id !== organizationId || (kind && row.kind !== kind)) {
-    return notFound();
-  }
-  return row;
-}
-
-async function checkOrganization(
-  db: Db,
-  project: Project,
-  organizationId: string,
-): Promise<Failure | null> {
-  return (await organizationById(db, project.id, organizationId))
-    ? null
-    : organizationNotInProject();
 }
 
 /** The organization's connections, SAML and OIDC apart. */
@@ -164,6 +108,7 @@ async function applySaml(
   input: SamlInput,
   extraCertificates: string[],
   env: Environment,
+  grantor: Grantor = 'host',
 ): Promise<SamlConnection | Failure> {
   const current = samlSettings(row);
   const settings: SamlSettings = {
@@ -180,7 +125,13 @@ async function applySaml(
   };
   const invalid =
     checkIdpUrl(settings.idp_sso_url, 'idp_sso_url') ??
-    (await checkGroupRoles(db, row.project_id, input.saml_group_implicit_role_assignments));
+    (await checkGroupRoles(
+      db,
+      row.project_id,
+      grantor,
+      current.group_roles,
+      input.saml_group_implicit_role_assignments,
+    ));
   if (invalid) return invalid;
 
   const now = ctx.now();
@@ -230,36 +181,16 @@ async function applySaml(
   );
 }
 
-function newRow(
-  project: Project,
-  organizationId: string,
-  kind: SsoConnectionKind,
-  displayName: string,
-  identityProvider: string,
-  settings: SamlSettings | OidcSettings,
-  now: number,
-): SsoConnectionsTable {
-  return {
-    id: newId(kind === 'saml' ? 'saml-connection' : 'oidc-connection', project.environment),
-    project_id: project.id,
-    organization_id: organizationId,
-    kind,
-    display_name: displayName,
-    identity_provider: identityProvider,
-    status: 'pending',
-    settings: JSON.stringify(settings),
-    secret_encrypted: null,
-    created_at: isoAt(now),
-    updated_at: isoAt(now),
-  };
-}
-
-/** Creates a SAML connection; with the IdP fields given it is active at once. */
+/**
+ * Creates a SAML connection; with the IdP fields given it is active at once. A member
+ * (`grantor`) may map groups only as `refuseRoleGrants` allows; the host (default) to any role.
+ */
 export async function createSamlConnection(
   ctx: Context,
   project: Project,
   organizationId: string,
   input: SamlInput,
+  grantor: Grantor = 'host',
 ): Promise<{ connection: SamlConnection } | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const missing = await checkOrganization(trx, project, organizationId);
@@ -274,23 +205,27 @@ export async function createSamlConnection(
       ctx.now(),
     );
     await insertConnection(trx, row);
-    const connection = await applySaml(ctx, trx, row, input, [], project.environment);
+    const connection = await applySaml(ctx, trx, row, input, [], project.environment, grantor);
     return isFailure(connection) ? connection : { connection };
   });
 }
 
-/** Changes a SAML connection; `x509_certificate` adds a certificate beside the ones it has. */
+/**
+ * Changes a SAML connection; `x509_certificate` adds a certificate beside the ones it has. Group
+ * rules as for `createSamlConnection`.
+ */
 export async function updateSamlConnection(
   ctx: Context,
   project: Project,
   organizationId: string,
   connectionId: string,
   input: SamlInput,
+  grantor: Grantor = 'host',
 ): Promise<{ connection: SamlConnection } | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
     if (isFailure(row)) return row;
-    const connection = await applySaml(ctx, trx, row, input, [], project.environment);
+    const connection = await applySaml(ctx, trx, row, input, [], project.environment, grantor);
     return isFailure(connection) ? connection : { connection };
   });
 }
@@ -341,129 +276,6 @@ export async function deleteSamlCertificate(
     }
     const connection = await applySaml(ctx, trx, row, {}, [], project.environment);
     return isFailure(connection) ? connection : { connection };
-  });
-}
-
-/**
- * The OIDC settings after a change: discovery runs whenever the issuer, client id or secret
- * change, before anything is saved, so a provider that cannot be reached changes nothing.
- */
-async function nextOidc(
-  ctx: Context,
-  projectId: string,
-  row: SsoConnectionsTable | null,
-  input: OidcInput,
-): Promise<{ settings: OidcSettings; secret: string | null } | Failure> {
-  const invalid = await checkGroupRoles(
-    ctx.db,
-    projectId,
-    input.oidc_group_implicit_role_assignments,
-  );
-  if (invalid) return invalid;
-  const current = row ? oidcSettings(row) : EMPTY_OIDC_SETTINGS;
-  const secret =
-    input.client_secret ?? (row?.secret_encrypted ? ctx.box.open(row.secret_encrypted) : null);
-  let settings: OidcSettings = {
-    ...current,
-    ...(input.client_id !== undefined ? { client_id: input.client_id } : {}),
-    ...(input.oidc_group_implicit_role_assignments !== undefined
-      ? { group_roles: input.oidc_group_implicit_role_assignments }
-      : {}),
-  };
-  const issuer = input.issuer ?? current.issuer;
-  const rediscover =
-    issuer !== '' &&
-    (input.issuer !== undefined ||
-      input.client_id !== undefined ||
-      input.client_secret !== undefined);
-  if (rediscover) {
-    const config = await discoverProvider(issuer, settings.client_id, secret ?? '');
-    if (isFailure(config)) return config;
-    const metadata = config.serverMetadata();
-    settings = {
-      ...settings,
-      issuer: metadata.issuer,
-      authorization_url: metadata.authorization_endpoint ?? '',
-      token_url: metadata.token_endpoint ?? '',
-      userinfo_url: metadata.userinfo_endpoint ?? '',
-      jwks_url: metadata.jwks_uri ?? '',
-    };
-  }
-  return { settings, secret };
-}
-
-async function saveOidc(
-  ctx: Context,
-  db: Db,
-  row: SsoConnectionsTable,
-  input: OidcInput,
-  next: { settings: OidcSettings; secret: string | null },
-): Promise<OidcConnection> {
-  const now = ctx.now();
-  const updated: SsoConnectionsTable = {
-    ...row,
-    display_name: input.display_name ?? row.display_name,
-    identity_provider: input.identity_provider ?? row.identity_provider,
-    settings: JSON.stringify(next.settings),
-    secret_encrypted:
-      input.client_secret !== undefined ? ctx.box.seal(input.client_secret) : row.secret_encrypted,
-    status: oidcStatus(next.settings, next.secret !== null && next.secret !== ''),
-    updated_at: isoAt(now),
-  };
-  await updateConnectionRow(db, row.id, {
-    display_name: updated.display_name,
-    identity_provider: updated.identity_provider,
-    settings: updated.settings,
-    secret_encrypted: updated.secret_encrypted,
-    status: updated.status,
-    updated_at: updated.updated_at,
-  });
-  await refreshOrganizationConnections(db, row.project_id, row.organization_id, now);
-  return toOidcConnection(updated, ssoUrls(ctx.config.publicUrl));
-}
-
-/** Creates an OIDC connection; with issuer, client id and secret it is active at once. */
-export async function createOidcConnection(
-  ctx: Context,
-  project: Project,
-  organizationId: string,
-  input: OidcInput,
-): Promise<{ connection: OidcConnection } | Failure> {
-  const missing = await checkOrganization(ctx.db, project, organizationId);
-  if (missing) return missing;
-  const next = await nextOidc(ctx, project.id, null, input);
-  if (isFailure(next)) return next;
-  return allOrNothing(ctx.db, async (trx) => {
-    const row = newRow(
-      project,
-      organizationId,
-      'oidc',
-      input.display_name ?? 'OIDC',
-      input.identity_provider ?? 'generic',
-      EMPTY_OIDC_SETTINGS,
-      ctx.now(),
-    );
-    await insertConnection(trx, row);
-    return { connection: await saveOidc(ctx, trx, row, input, next) };
-  });
-}
-
-/** Changes an OIDC connection. */
-export async function updateOidcConnection(
-  ctx: Context,
-  project: Project,
-  organizationId: string,
-  connectionId: string,
-  input: OidcInput,
-): Promise<{ connection: OidcConnection } | Failure> {
-  const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
-  if (isFailure(existing)) return existing;
-  const next = await nextOidc(ctx, project.id, existing, input);
-  if (isFailure(next)) return next;
-  return allOrNothing(ctx.db, async (trx) => {
-    const row = await ownConnection(trx, project, organizationId, connectionId, 'oidc');
-    if (isFailure(row)) return row;
-    return { connection: await saveOidc(ctx, trx, row, input, next) };
   });
 }
 

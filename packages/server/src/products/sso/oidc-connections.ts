@@ -1,0 +1,157 @@
+/**
+ * Creating and changing OIDC connections. Discovery runs before anything is saved, so a provider
+ * that cannot be reached changes nothing; the save runs in one transaction with the
+ * organization's list of active connections.
+ */
+import type { OidcConnection } from '@gatehouse/protocol';
+import type { z } from 'zod';
+import type { oidcConnectionFields } from '@gatehouse/protocol/endpoints';
+import { isoAt, type Context, type Db } from '../../context.js';
+import type { SsoConnectionsTable } from '../../store/schema.js';
+import { allOrNothing, isFailure, type Failure } from '../../result.js';
+import type { Project } from '../projects/service.js';
+import type { Grantor } from '../rbac/grants.js';
+import {
+  EMPTY_OIDC_SETTINGS,
+  oidcSettings,
+  oidcStatus,
+  ssoUrls,
+  toOidcConnection,
+  type OidcSettings,
+} from './connections.js';
+import { discoverProvider } from './oidc-discovery.js';
+import { checkGroupRoles, checkOrganization, newRow, ownConnection } from './owned.js';
+import { refreshOrganizationConnections, insertConnection, updateConnectionRow } from './store.js';
+
+export type OidcInput = z.output<typeof oidcConnectionFields>;
+
+/**
+ * The OIDC settings after a change: discovery runs whenever the issuer, client id or secret
+ * change, before anything is saved, so a provider that cannot be reached changes nothing.
+ */
+async function nextOidc(
+  ctx: Context,
+  projectId: string,
+  row: SsoConnectionsTable | null,
+  input: OidcInput,
+  grantor: Grantor,
+): Promise<{ settings: OidcSettings; secret: string | null } | Failure> {
+  const current = row ? oidcSettings(row) : EMPTY_OIDC_SETTINGS;
+  const invalid = await checkGroupRoles(
+    ctx.db,
+    projectId,
+    grantor,
+    current.group_roles,
+    input.oidc_group_implicit_role_assignments,
+  );
+  if (invalid) return invalid;
+  const secret =
+    input.client_secret ?? (row?.secret_encrypted ? ctx.box.open(row.secret_encrypted) : null);
+  let settings: OidcSettings = {
+    ...current,
+    ...(input.client_id !== undefined ? { client_id: input.client_id } : {}),
+    ...(input.oidc_group_implicit_role_assignments !== undefined
+      ? { group_roles: input.oidc_group_implicit_role_assignments }
+      : {}),
+  };
+  const issuer = input.issuer ?? current.issuer;
+  const rediscover =
+    issuer !== '' &&
+    (input.issuer !== undefined ||
+      input.client_id !== undefined ||
+      input.client_secret !== undefined);
+  if (rediscover) {
+    const config = await discoverProvider(issuer, settings.client_id, secret ?? '');
+    if (isFailure(config)) return config;
+    const metadata = config.serverMetadata();
+    settings = {
+      ...settings,
+      issuer: metadata.issuer,
+      authorization_url: metadata.authorization_endpoint ?? '',
+      token_url: metadata.token_endpoint ?? '',
+      userinfo_url: metadata.userinfo_endpoint ?? '',
+      jwks_url: metadata.jwks_uri ?? '',
+    };
+  }
+  return { settings, secret };
+}
+
+async function saveOidc(
+  ctx: Context,
+  db: Db,
+  row: SsoConnectionsTable,
+  input: OidcInput,
+  next: { settings: OidcSettings; secret: string | null },
+): Promise<OidcConnection> {
+  const now = ctx.now();
+  const updated: SsoConnectionsTable = {
+    ...row,
+    display_name: input.display_name ?? row.display_name,
+    identity_provider: input.identity_provider ?? row.identity_provider,
+    settings: JSON.stringify(next.settings),
+    secret_encrypted:
+      input.client_secret !== undefined ? ctx.box.seal(input.client_secret) : row.secret_encrypted,
+    status: oidcStatus(next.settings, next.secret !== null && next.secret !== ''),
+    updated_at: isoAt(now),
+  };
+  await updateConnectionRow(db, row.id, {
+    display_name: updated.display_name,
+    identity_provider: updated.identity_provider,
+    settings: updated.settings,
+    secret_encrypted: updated.secret_encrypted,
+    status: updated.status,
+    updated_at: updated.updated_at,
+  });
+  await refreshOrganizationConnections(db, row.project_id, row.organization_id, now);
+  return toOidcConnection(updated, ssoUrls(ctx.config.publicUrl));
+}
+
+/**
+ * Creates an OIDC connection; with issuer, client id and secret it is active at once. A member
+ * (`grantor`) may map groups only as `refuseRoleGrants` allows; the host (default) to any role.
+ */
+export async function createOidcConnection(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  input: OidcInput,
+  grantor: Grantor = 'host',
+): Promise<{ connection: OidcConnection } | Failure> {
+  const missing = await checkOrganization(ctx.db, project, organizationId);
+  if (missing) return missing;
+  const next = await nextOidc(ctx, project.id, null, input, grantor);
+  if (isFailure(next)) return next;
+  return allOrNothing(ctx.db, async (trx) => {
+    const row = newRow(
+      project,
+      organizationId,
+      'oidc',
+      input.display_name ?? 'OIDC',
+      input.identity_provider ?? 'generic',
+      EMPTY_OIDC_SETTINGS,
+      ctx.now(),
+    );
+    await insertConnection(trx, row);
+    return { connection: await saveOidc(ctx, trx, row, input, next) };
+  });
+}
+
+/** Changes an OIDC connection; group rules as for `createOidcConnection`. */
+export async function updateOidcConnection(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+  input: OidcInput,
+  grantor: Grantor = 'host',
+): Promise<{ connection: OidcConnection } | Failure> {
+  const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
+  if (isFailure(existing)) return existing;
+  const next = await nextOidc(ctx, project.id, existing, input, grantor);
+  if (isFailure(next)) return next;
+  return allOrNothing(ctx.db, async (trx) => {
+    const row = await ownConnection(trx, project, organizationId, connectionId, 'oidc');
+    if (isFailure(row)) return row;
+    return { connection: await saveOidc(ctx, trx, row, input, next) };
+  });
+}
