@@ -160,6 +160,8 @@ export interface ServerConfig {
    * callers may read the metrics.
    */
   metricsToken?: string | null;
+  /** How the server resolves the hosts of URLs it fetches for a caller (SAML metadata); tests. */
+  resolveHost?: (hostname: string) => Promise<string[]>;
   /** Clock override for tests (ms since epoch). */
   now?: () => number;
 }
@@ -190,6 +192,7 @@ export interface ResolvedConfig {
   requestTimeoutMs: number;
   shutdownGraceMs: number;
   metricsToken: string | null;
+  resolveHost: ((hostname: string) => Promise<string[]>) | undefined;
   now: () => number;
 }
 
@@ -276,6 +279,7 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
       'milliseconds',
     ),
     metricsToken: metricsToken(config.metricsToken),
+    resolveHost: config.resolveHost,
     now: config.now ?? Date.now,
   };
 }

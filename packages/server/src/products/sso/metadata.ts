@@ -1,6 +1,8 @@
 /** Reading a SAML IdP's metadata (by URL or as XML): entity ID, single sign-on URL, signing certificates. */
 import { lookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { request as httpRequest } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import { BlockList, isIP, type LookupFunction } from 'node:net';
 import { DOMParser } from '@xmldom/xmldom';
 import { fail, type Failure } from '../../result.js';
 
@@ -47,11 +49,39 @@ function isInternal(address: string): boolean {
   return INTERNAL.check(address, family);
 }
 
+/** Resolves a host name to all its addresses; an empty list when it has none. */
+export type ResolveHost = (hostname: string) => Promise<string[]>;
+
+/** The system resolver (`getaddrinfo`, as connections use). */
+export const systemResolver: ResolveHost = (hostname) =>
+  lookup(hostname, { all: true }).then(
+    (found) => found.map((a) => a.address),
+    () => [],
+  );
+
+/**
+ * A `lookup` for one connection that answers the address already checked, whatever the name: the
+ * connection goes where the check looked, and a second resolution (DNS rebinding) never happens.
+ * TLS still names the host (SNI, certificate check) and `Host` still carries it.
+ */
+function pinnedLookup(address: string): LookupFunction {
+  const family = isIP(address) === 6 ? 6 : 4;
+  return (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address, family }]);
+    else callback(null, address, family);
+  };
+}
+
 /**
  * Fetches metadata: https, or http for a test project's loopback IdP. A live project's URL may
  * not reach private or loopback addresses, so the server cannot be made to read its own network.
+ * The host is resolved once: the connection goes to the first address checked.
  */
-async function fetchMetadata(text: string, allowLoopback: boolean): Promise<string | Failure> {
+async function fetchMetadata(
+  text: string,
+  allowLoopback: boolean,
+  resolveHost: ResolveHost,
+): Promise<string | Failure> {
   let url: URL;
   try {
     url = new URL(text);
@@ -62,14 +92,9 @@ async function fetchMetadata(text: string, allowLoopback: boolean): Promise<stri
     return invalid('The metadata_url must use https.');
   }
   const host = url.hostname.replace(/^\[|\]$/g, '');
-  const addresses =
-    isIP(host) !== 0
-      ? [host]
-      : await lookup(host, { all: true }).then(
-          (found) => found.map((a) => a.address),
-          () => [],
-        );
-  if (addresses.length === 0) return invalid(`The host ${url.hostname} could not be resolved.`);
+  const addresses = isIP(host) !== 0 ? [host] : await resolveHost(host).catch(() => []);
+  const first = addresses[0];
+  if (first === undefined) return invalid(`The host ${url.hostname} could not be resolved.`);
   const loopbackOnly = addresses.every((a) => a === '::1' || a.startsWith('127.'));
   if (url.protocol !== 'https:' && !(url.protocol === 'http:' && allowLoopback && loopbackOnly)) {
     return invalid('The metadata_url must use https.');
@@ -77,33 +102,48 @@ async function fetchMetadata(text: string, allowLoopback: boolean): Promise<stri
   if (!(allowLoopback && loopbackOnly) && addresses.some(isInternal)) {
     return invalid('The metadata_url points into a private network.');
   }
-  try {
-    const response = await fetch(url, {
-      redirect: 'error',
-      signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-    });
-    if (!response.ok) return invalid(`Fetching the metadata answered HTTP ${response.status}.`);
-    const length = Number(response.headers.get('content-length') ?? 0);
-    if (length > MAX_METADATA_BYTES) return invalid('The metadata is larger than 1 MB.');
-    return (await readCapped(response)) ?? invalid('The metadata is larger than 1 MB.');
-  } catch (error) {
-    const reason = error instanceof Error ? error.message : 'unknown error';
-    return invalid(`The metadata could not be fetched: ${reason}`);
-  }
+  return getPinned(url, first);
 }
 
-/** The body as text, or null once it passes the cap: nothing past the cap is read or held. */
-async function readCapped(response: Response): Promise<string | null> {
-  if (!response.body) return '';
-  const chunks: Uint8Array[] = [];
-  let size = 0;
-  for await (const chunk of response.body) {
-    size += chunk.byteLength;
-    // Leaving the loop cancels the stream, so the rest is never downloaded.
-    if (size > MAX_METADATA_BYTES) return null;
-    chunks.push(chunk);
-  }
-  return Buffer.concat(chunks).toString('utf8');
+/** GETs the URL from `address` (no redirects, no pooled connection), capped in time and size. */
+function getPinned(url: URL, address: string): Promise<string | Failure> {
+  const send = url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    const failed = (error: Error) =>
+      resolve(invalid(`The metadata could not be fetched: ${error.message}`));
+    const request = send(
+      url,
+      {
+        lookup: pinnedLookup(address),
+        agent: false,
+        signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
+      },
+      (response) => {
+        const status = response.statusCode ?? 0;
+        const tooLarge = () => {
+          request.destroy();
+          resolve(invalid('The metadata is larger than 1 MB.'));
+        };
+        if (status < 200 || status > 299) {
+          request.destroy();
+          return resolve(invalid(`Fetching the metadata answered HTTP ${status}.`));
+        }
+        if (Number(response.headers['content-length'] ?? 0) > MAX_METADATA_BYTES) return tooLarge();
+        const chunks: Buffer[] = [];
+        let size = 0;
+        response.on('data', (chunk: Buffer) => {
+          size += chunk.byteLength;
+          // Nothing past the cap is read or held.
+          if (size > MAX_METADATA_BYTES) return tooLarge();
+          chunks.push(chunk);
+        });
+        response.on('end', () => resolve(Buffer.concat(chunks).toString('utf8')));
+        response.on('error', failed);
+      },
+    );
+    request.on('error', failed);
+    request.end();
+  });
 }
 
 /** Parses IdP metadata XML. */
@@ -152,7 +192,8 @@ export function parseIdpMetadata(xml: string): IdpMetadata | Failure {
 }
 
 /**
- * Reads IdP metadata from `metadata_xml`, or fetches it from `metadata_url`.
+ * Reads IdP metadata from `metadata_xml`, or fetches it from `metadata_url`, resolving its host
+ * with `resolveHost` (the system's by default).
  *
  * @example
  * const metadata = await readIdpMetadata({ metadata_url: 'https://idp.example/metadata' }, false);
@@ -160,7 +201,10 @@ export function parseIdpMetadata(xml: string): IdpMetadata | Failure {
 export async function readIdpMetadata(
   input: { metadata_url?: string | undefined; metadata_xml?: string | undefined },
   allowLoopback: boolean,
+  resolveHost: ResolveHost = systemResolver,
 ): Promise<IdpMetadata | Failure> {
-  const xml = input.metadata_xml ?? (await fetchMetadata(input.metadata_url ?? '', allowLoopback));
+  const xml =
+    input.metadata_xml ??
+    (await fetchMetadata(input.metadata_url ?? '', allowLoopback, resolveHost));
   return typeof xml === 'string' ? parseIdpMetadata(xml) : xml;
 }

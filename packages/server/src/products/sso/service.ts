@@ -243,7 +243,8 @@ export async function updateSamlFromMetadata(
   }
   const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'saml');
   if (isFailure(existing)) return existing;
-  const metadata = await readIdpMetadata(input, project.environment === 'test');
+  const allowLoopback = project.environment === 'test';
+  const metadata = await readIdpMetadata(input, allowLoopback, ctx.config.resolveHost);
   if (isFailure(metadata)) return metadata;
   return allOrNothing(ctx.db, async (trx) => {
     const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
