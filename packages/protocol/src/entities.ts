@@ -18,6 +18,12 @@ export type MfaPolicy = 'OPTIONAL' | 'REQUIRED_FOR_ALL';
 export type MfaMethodsPolicy = 'ALL_ALLOWED' | 'RESTRICTED';
 export type MemberStatus = 'active' | 'pending' | 'invited' | 'deleted';
 
+/** Provider tenants by provider: Google Workspace domains (`hd`), Microsoft tenant ids (`tid`). */
+export interface AllowedOAuthTenants {
+  google?: string[];
+  microsoft?: string[];
+}
+
 export interface SsoConnectionRef {
   connection_id: string;
   display_name: string;
@@ -44,6 +50,10 @@ export interface Organization {
   sso_jit_provisioning_allowed_connections?: string[];
   /** Roles granted by e-mail domain (source `email_assignment`). */
   rbac_email_implicit_role_assignments?: EmailRoleAssignment[];
+  /** `RESTRICTED`: members of the tenants in `allowed_oauth_tenants` may join by OAuth. */
+  oauth_tenant_jit_provisioning?: EmailJitProvisioning;
+  /** The provider tenants the organization trusts: Workspace domains and Entra tenant ids. */
+  allowed_oauth_tenants?: AllowedOAuthTenants;
   created_at?: string;
   updated_at?: string;
 }
@@ -59,6 +69,8 @@ export type OrganizationSlugSubset = Omit<
   | 'email_invites'
   | 'sso_jit_provisioning_allowed_connections'
   | 'rbac_email_implicit_role_assignments'
+  | 'oauth_tenant_jit_provisioning'
+  | 'allowed_oauth_tenants'
   | 'created_at'
   | 'updated_at'
 >;

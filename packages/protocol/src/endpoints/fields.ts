@@ -49,4 +49,25 @@ export const mfaPolicy = z.enum(['OPTIONAL', 'REQUIRED_FOR_ALL']);
 export const methodsChoice = z.enum(['ALL_ALLOWED', 'RESTRICTED']);
 export const jitChoice = z.enum(['RESTRICTED', 'NOT_ALLOWED']);
 export const ssoJitChoice = z.enum(['ALL_ALLOWED', 'RESTRICTED', 'NOT_ALLOWED']);
+/**
+ * The provider tenants an organization trusts (`oauth_tenant_jit_provisioning`): Google
+ * Workspace domains (`hd`) and Microsoft Entra tenant ids (`tid`).
+ */
+export const allowedOAuthTenants = z
+  .object({
+    google: z
+      .array(
+        z
+          .string()
+          .max(253)
+          .regex(/^[A-Za-z0-9.-]+\.[A-Za-z0-9-]+$/, 'must be a Google Workspace domain'),
+      )
+      .max(100)
+      .optional(),
+    microsoft: z
+      .array(z.string().regex(/^[A-Za-z0-9-]{1,64}$/, 'must be a Microsoft tenant id (tid)'))
+      .max(100)
+      .optional(),
+  })
+  .strict();
 export const mfaEnrollment = z.enum(['enroll', 'unenroll']);

@@ -164,6 +164,8 @@ export const RBAC_ENDPOINTS = {
         mfa_methods: f.methodsChoice.optional(),
         allowed_mfa_methods: f.mfaMethods.optional(),
         rbac_email_implicit_role_assignments: emailRoleAssignments.optional(),
+        oauth_tenant_jit_provisioning: f.jitChoice.optional(),
+        allowed_oauth_tenants: f.allowedOAuthTenants.optional(),
       })
       .strict(),
   }),

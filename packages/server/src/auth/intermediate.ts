@@ -4,6 +4,7 @@ import { isoAt, type Db } from '../context.js';
 import { randomUUID } from 'node:crypto';
 import { hashToken, newToken } from '../crypto/random.js';
 import type { IntermediateSessionsTable } from '../store/schema.js';
+import type { FederatedClaims } from './federated/trust.js';
 import type { Project } from '../products/projects/service.js';
 
 /** A live intermediate session as the services use it. */
@@ -13,6 +14,8 @@ export interface IntermediateSession {
   memberId: string | null;
   organizationId: string | null;
   factors: AuthenticationFactor[];
+  /** What a federated provider vouched for, when the address came from one; null otherwise. */
+  federated: FederatedClaims | null;
 }
 
 function toIntermediate(row: IntermediateSessionsTable): IntermediateSession {
@@ -22,6 +25,7 @@ function toIntermediate(row: IntermediateSessionsTable): IntermediateSession {
     memberId: row.member_id,
     organizationId: row.organization_id,
     factors: JSON.parse(row.factors) as AuthenticationFactor[],
+    federated: row.federated ? (JSON.parse(row.federated) as FederatedClaims) : null,
   };
 }
 
@@ -34,6 +38,7 @@ export async function createIntermediateSession(
     memberId?: string;
     organizationId?: string;
     factors: AuthenticationFactor[];
+    federated?: FederatedClaims | null;
   },
   now: number,
 ): Promise<string> {
@@ -48,6 +53,8 @@ export async function createIntermediateSession(
       member_id: input.memberId ?? null,
       organization_id: input.organizationId ?? null,
       factors: JSON.stringify(input.factors),
+      // Left out when null, so the row also fits a database one migration older (upgrades).
+      ...(input.federated ? { federated: JSON.stringify(input.federated) } : {}),
       created_at: isoAt(now),
       expires_at: isoAt(now + INTERMEDIATE_SESSION_MINUTES * 60_000),
       used_at: null,

@@ -1,7 +1,7 @@
 /** `gatehouse oauth show|set`: a project's Google and Microsoft sign-in. */
 import { OAUTH_PROVIDERS, type OAuthProviderSettings } from '@gatehouse/protocol';
 import { isFailure } from '../result.js';
-import { listProviders, setProvider } from '../products/oauth/service.js';
+import { listProviders, setProvider } from '../products/oauth/providers.js';
 import { choice, defineCommand, oneOf, option, UsageError } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
 import { withProject } from './open.js';

@@ -66,6 +66,10 @@ export interface OrganizationsTable {
    * so that rows are written without it, as the schema before it had none; reads default to `[]`.
    */
   rbac_email_implicit_role_assignments?: Json;
+  /** `RESTRICTED` lets members of `allowed_oauth_tenants` join; `NOT_ALLOWED` by default. */
+  oauth_tenant_jit_provisioning?: string;
+  /** `{google?: [hd…], microsoft?: [tid…]}`: the provider tenants the organization trusts. */
+  allowed_oauth_tenants?: Json;
 }
 
 /** A project's own RBAC roles and resources; the built-in ones are in code (products/rbac). */
@@ -140,6 +144,8 @@ export interface IntermediateSessionsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  /** What a federated provider said of the address, when the IST came from one; else null. */
+  federated?: Json | null;
 }
 
 /** One-time tokens carried by links (magic links, discovery links). */
@@ -324,6 +330,8 @@ export interface SsoRequestsTable {
   created_at: Timestamp;
   expires_at: Timestamp;
   used_at: Timestamp | null;
+  /** The hash of the starting browser's binding cookie; null for rows written before it. */
+  browser_hash?: string | null;
 }
 
 /** SAML assertion IDs already accepted, kept until the assertion expires: replays fail. */
@@ -382,6 +390,24 @@ export interface OAuthRequestsTable {
   used_at: Timestamp | null;
 }
 
+/**
+ * A provider identity (issuer and subject) linked to a member on its first sign-in. `provider`
+ * is `google`, `microsoft`, or `sso:<connection_id>`.
+ */
+export interface MemberFederatedIdentitiesTable {
+  id: string;
+  project_id: string;
+  organization_id: string;
+  member_id: string;
+  provider: string;
+  issuer: string;
+  subject: string;
+  /** The address the identity had when it was linked. */
+  email: string;
+  created_at: Timestamp;
+  last_used_at: Timestamp;
+}
+
 /** The whole database, as Kysely sees it. */
 export interface Database {
   projects: ProjectsTable;
@@ -412,6 +438,7 @@ export interface Database {
   rate_limit_backoffs: RateLimitBackoffsTable;
   factor_failures: FactorFailuresTable;
   rbac_policies: RbacPoliciesTable;
+  member_federated_identities: MemberFederatedIdentitiesTable;
 }
 
 /** A database handle or an open transaction: services accept either. */

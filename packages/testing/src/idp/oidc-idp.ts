@@ -9,12 +9,14 @@
  * With a `tenantId` it stands in for Microsoft's multi-tenant endpoints: tokens come from the
  * tenant issuer `{origin}/{tenantId}/v2.0` and carry `tid`, while the discovery document at
  * `{origin}/common/v2.0/.well-known/openid-configuration` names the issuer
- * `{origin}/{tenantid}/v2.0`, as Microsoft's `common` document does.
+ * `{origin}/{tenantid}/v2.0`, as Microsoft's `common` document does. A user with a `tenant` of
+ * its own belongs to that other directory: its tokens come from that tenant's issuer. Microsoft's
+ * `xms_edov` (the tenant verified the address's domain) is given through a user's `claims`.
  */
 import { generateKeyPairSync } from 'node:crypto';
 import { createServer, type IncomingMessage, type ServerResponse } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { SignJWT } from 'jose';
+import { decodeJwt, SignJWT } from 'jose';
 import Provider, { type Adapter, type AdapterPayload, type Configuration } from 'oidc-provider';
 
 export interface OidcUser {
@@ -23,8 +25,14 @@ export interface OidcUser {
   /** Defaults to true. */
   emailVerified?: boolean;
   groups?: string[];
-  /** More claims for the ID token, e.g. Google's `hd` or Microsoft's `tid`. */
+  /** More claims for the ID token, e.g. Google's `hd` or Microsoft's `xms_edov`. */
   claims?: Record<string, unknown>;
+  /**
+   * With a `tenantId`: the user's home tenant when it is another one. Its ID tokens name that
+   * tenant (`tid`) and come from that tenant's issuer, signed with the same keys, as Microsoft's
+   * `common` endpoints do for a user of any directory.
+   */
+  tenant?: string;
 }
 
 export interface OidcIdp {
@@ -181,7 +189,7 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
     cookies: { keys: ['test-provider-cookie-key'] },
     claims: {
       openid: ['sub', 'tid'],
-      email: ['email', 'email_verified', 'hd'],
+      email: ['email', 'email_verified', 'hd', 'xms_edov'],
       profile: ['name', 'given_name', 'family_name', 'groups'],
     },
     // Like Google, put the profile claims in the ID token itself (not only at userinfo).
@@ -209,6 +217,7 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
         'email',
         'email_verified',
         'hd',
+        'xms_edov',
         'name',
         'given_name',
         'family_name',
@@ -248,12 +257,62 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
       await fetch(`${issuer}/.well-known/openid-configuration`)
     ).json()) as Record<string, unknown>;
     document.issuer = `${origin}/{tenantid}/v2.0`;
+    // Microsoft names no issuer in its authorization responses (RFC 9207): the ID token does.
+    delete document.authorization_response_iss_parameter_supported;
     response.writeHead(200, { 'content-type': 'application/json' });
     response.end(JSON.stringify(document));
   };
 
+  /**
+   * The token response of a user from another tenant: its ID token re-issued by that tenant's
+   * issuer (same keys, same claims otherwise), as the `common` endpoint answers for any directory.
+   */
+  const asHomeTenant = async (body: string): Promise<string> => {
+    const parsed = JSON.parse(body) as Record<string, unknown>;
+    if (typeof parsed.id_token !== 'string') return body;
+    const payload = decodeJwt(parsed.id_token);
+    const home = users.get(String(payload.sub))?.tenant;
+    if (!home || home === tenantId) return body;
+    parsed.id_token = await new SignJWT({ ...payload, iss: `${origin}/${home}/v2.0`, tid: home })
+      .setProtectedHeader({ alg: 'RS256', kid: jwk.kid, typ: 'JWT' })
+      .sign(privateKey);
+    return JSON.stringify(parsed);
+  };
+  const answerAsHomeTenant = (response: ServerResponse) => {
+    const end = response.end.bind(response) as (body?: string | Buffer) => ServerResponse;
+    response.end = ((chunk?: unknown) => {
+      if (typeof chunk !== 'string' && !Buffer.isBuffer(chunk)) return end();
+      void asHomeTenant(Buffer.from(chunk).toString('utf8'))
+        .catch(() => Buffer.from(chunk).toString('utf8'))
+        .then((body) => {
+          if (!response.headersSent) response.setHeader('content-length', Buffer.byteLength(body));
+          end(body);
+        });
+      return response;
+    }) as ServerResponse['end'];
+  };
+
+  /** Leaves `iss` out of the redirects back to the client, as Microsoft's endpoints do. */
+  const withoutResponseIssuer = (response: ServerResponse) => {
+    const setHeader = response.setHeader.bind(response);
+    response.setHeader = ((name: string, value: number | string | readonly string[]) => {
+      if (name.toLowerCase() === 'location' && typeof value === 'string') {
+        const target = new URL(value, origin);
+        if (target.searchParams.has('code')) {
+          target.searchParams.delete('iss');
+          return setHeader(name, target.href);
+        }
+      }
+      return setHeader(name, value);
+    }) as ServerResponse['setHeader'];
+  };
+
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
     const url = new URL(request.url ?? '/', origin);
+    if (tenantId && request.method === 'POST' && url.pathname === `${mountPath}/token`) {
+      answerAsHomeTenant(response);
+    }
+    if (tenantId) withoutResponseIssuer(response);
     if (tenantId && url.href === commonDiscovery) {
       void serveCommonDiscovery(response);
       return;

@@ -7,6 +7,17 @@ import type {
   Organization,
 } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
+import {
+  addressNotVouched,
+  findOrProvisionMember,
+  type Provisioned,
+} from '../../auth/federated/provision.js';
+import {
+  federatedJoinRefusal,
+  vouchesForAddress,
+  vouchesForDomain,
+  type FederatedClaims,
+} from '../../auth/federated/trust.js';
 import { emailFactor } from '../magic-links/service.js';
 import { redeemLinkToken } from '../magic-links/store.js';
 import {
@@ -33,7 +44,7 @@ import {
 } from '../organizations/store.js';
 import { refuseDiscoveryDomains } from '../organizations/jit-domains.js';
 import type { Project } from '../projects/service.js';
-import { allOrNothing, fail, type Failure } from '../../result.js';
+import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import {
   completeAuthentication,
   mfaNeeded,
@@ -72,6 +83,11 @@ export interface DiscoveryIdentity {
   boundMemberId: string | null;
   /** The organization of the session or bound IST, as a hint. */
   organizationId: string | null;
+  /**
+   * When the address came from a federated provider: what it vouched for, which decides per
+   * organization whether the address counts (auth/federated/trust.ts). Null for a proven address.
+   */
+  federated: FederatedClaims | null;
 }
 
 /** The auth method a primary factor satisfies, or null for secondary factors. */
@@ -120,8 +136,9 @@ export async function discoverOrganizations(
   db: Db,
   project: Project,
   email: string,
-  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId'>,
+  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId' | 'federated'>,
 ): Promise<DiscoveredOrganization[]> {
+  const { federated } = identity;
   const members = await membersByEmail(db, project.id, email);
   const orgs = await organizationsByIds(
     db,
@@ -132,7 +149,8 @@ export async function discoverOrganizations(
   const found: DiscoveredOrganization[] = [];
   for (const member of members) {
     const org = byId.get(member.organization_id);
-    if (!org) continue;
+    // A membership counts only where the provider vouches for the address.
+    if (!org || (federated && !vouchesForAddress(federated, org))) continue;
     const factors = await factorsFor(db, member, carriedInto(identity, org.organization_id));
     const primaryOk = primarySatisfied(org, factors);
     found.push({
@@ -150,6 +168,8 @@ export async function discoverOrganizations(
   const domain = domainOf(email);
   for (const org of await organizationsJoinableByDomain(db, project.id, domain)) {
     if (byId.has(org.organization_id)) continue;
+    // Joining by domain needs a provider that vouches for the domain (a Workspace account).
+    if (federated && !vouchesForDomain(federated, org)) continue;
     found.push({
       organization: org,
       membership: { type: 'eligible_to_join_by_email_domain', details: { domain }, member: null },
@@ -180,14 +200,16 @@ export async function startDiscovery(
   email: string,
   factors: AuthenticationFactor[],
   now: number,
+  federated: FederatedClaims | null = null,
 ): Promise<Omit<DiscoveryResult, 'request_id' | 'status_code'>> {
-  const ist = await createIntermediateSession(db, project, { email, factors }, now);
+  const ist = await createIntermediateSession(db, project, { email, factors, federated }, now);
   return {
     intermediate_session_token: ist,
     email_address: email,
     discovered_organizations: await discoverOrganizations(db, project, email, {
       factors,
       organizationId: null,
+      federated,
     }),
   };
 }
@@ -237,6 +259,7 @@ export async function discoveryIdentity(
       intermediateSessionId: ist.id,
       boundMemberId: ist.memberId,
       organizationId: ist.organizationId,
+      federated: ist.federated,
     };
   }
   if (session) {
@@ -248,6 +271,7 @@ export async function discoveryIdentity(
       intermediateSessionId: null,
       boundMemberId: null,
       organizationId: session.row.organization_id,
+      federated: null,
     };
   }
   if (sessionSent) return sessionNotFound();
@@ -312,6 +336,10 @@ export async function createOrganizationByDiscovery(
   if (input.organization_slug !== undefined && !SLUG_PATTERN.test(input.organization_slug)) {
     return invalidSlug();
   }
+  // An address a provider does not vouch for everywhere may not found an organization.
+  if (identity.federated && !vouchesForAddress(identity.federated, null)) {
+    return addressNotVouched(identity.email);
+  }
   // Self-service may claim only the creator's own domain for JIT; others need the management API.
   const domainRefused = refuseDiscoveryDomains(identity.email, input.email_allowed_domains);
   if (domainRefused) return domainRefused;
@@ -367,6 +395,38 @@ export async function createOrganizationByDiscovery(
 }
 
 /**
+ * The member a federated identity is in the organization: the provider must vouch for the
+ * address here, or for its domain (or tenant) to join as a new member.
+ */
+function joinFederated(
+  db: Db,
+  project: Project,
+  org: Organization,
+  claims: FederatedClaims,
+  now: number,
+): Promise<Provisioned | Failure> {
+  const refusal = federatedJoinRefusal(claims, org);
+  return findOrProvisionMember(
+    db,
+    project,
+    org,
+    {
+      email: claims.email,
+      name: '',
+      link: { provider: claims.provider, issuer: claims.issuer, subject: claims.subject },
+    },
+    {
+      vouched: vouchesForAddress(claims, org),
+      joinRefusal:
+        refusal === null
+          ? null
+          : fail('member_not_found', `${claims.email} is not a member of this organization.`),
+    },
+    now,
+  );
+}
+
+/**
  * Enters an organization with an identity (§7.3 exchange): an active member authenticates; an
  * invited or pending one is activated; an address the organization admits by domain joins.
  */
@@ -389,7 +449,11 @@ export async function enterOrganization(
     if (!primarySatisfied(org, factors)) {
       return primaryAuthRequired();
     }
-    if (member && member.status !== 'deleted') {
+    if (identity.federated) {
+      const joined = await joinFederated(trx, project, org, identity.federated, now);
+      if (isFailure(joined)) return joined;
+      member = joined.member;
+    } else if (member && member.status !== 'deleted') {
       member = await activateMember(trx, member, now);
     } else if (!member && jitDecision(org, identity.email) === 'allowed') {
       const created = await createMember(

@@ -12,7 +12,9 @@ import { organizationById } from '../organizations/store.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { emailNotVerified, organizationMissing, pkceRequired } from './errors.js';
-import { googleConfig, issueToken, memberFor, type ProviderIdentity } from './service.js';
+import { federatedClaims } from '../../auth/federated/claims.js';
+import { googleConfig } from './providers.js';
+import { issueToken, joinOrganization, type ProviderIdentity } from './service.js';
 import { providerRow } from './store.js';
 import { keySetOf } from './id-tokens.js';
 
@@ -45,11 +47,11 @@ async function verifyCredential(
     });
     if (payload.email_verified !== true) return emailNotVerified();
     const now = ctx.now();
+    const email = String(payload.email).toLowerCase();
     return {
-      email: String(payload.email).toLowerCase(),
+      email,
       name: typeof payload.name === 'string' ? payload.name : '',
-      hostedDomain: typeof payload.hd === 'string' ? payload.hd.toLowerCase() : null,
-      emailVerified: true,
+      claims: federatedClaims('google', payload, email),
       values: {
         access_token: '',
         id_token: idToken,
@@ -93,7 +95,7 @@ export async function submitOneTap(
     if (!allowsAuthMethod(org, 'google_oauth')) {
       return fail('auth_method_not_allowed', 'This organization does not allow google sign-in.');
     }
-    const joined = await memberFor(trx, project, org, 'google', identity, now);
+    const joined = await joinOrganization(trx, project, org, identity, now);
     if (isFailure(joined)) return joined;
     const request = {
       pkce_challenge: input.pkce_code_challenge ?? null,

@@ -10,14 +10,10 @@ import { rawRoute, route } from '../../http/route.js';
 import { newToken } from '../../crypto/random.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import { oneTapClientId, submitOneTap, submitOneTapDiscovery } from './one-tap.js';
-import {
-  authenticateOAuth,
-  authenticateOAuthDiscovery,
-  finishOAuth,
-  listProviders,
-  setProvider,
-  startOAuth,
-} from './service.js';
+import { finishOAuth } from './callback.js';
+import { listProviders, setProvider } from './providers.js';
+import { authenticateOAuth, authenticateOAuthDiscovery } from './service.js';
+import { startOAuth } from './start.js';
 
 /** The cookie that ties a sign-in's callback to the browser that started it. */
 const BROWSER_COOKIE = 'gatehouse_oauth_browser';

@@ -2,6 +2,7 @@
 import {
   AUTH_METHODS,
   MFA_METHODS,
+  type AllowedOAuthTenants,
   type AuthMethod,
   type AuthMethodsPolicy,
   type EmailJitProvisioning,
@@ -30,6 +31,25 @@ export interface CreateOrganizationInput {
   sso_jit_provisioning?: 'ALL_ALLOWED' | 'RESTRICTED' | 'NOT_ALLOWED';
   /** Roles by e-mail domain; role ids checked by the caller. */
   rbac_email_implicit_role_assignments?: EmailRoleAssignment[];
+  /** Whether members of `allowed_oauth_tenants` may join by OAuth (default `NOT_ALLOWED`). */
+  oauth_tenant_jit_provisioning?: EmailJitProvisioning;
+  allowed_oauth_tenants?: AllowedOAuthTenants;
+}
+
+/**
+ * Tenant lists lowercased and without duplicates; a provider the patch leaves out keeps the
+ * current list.
+ */
+export function normalizeTenants(
+  current: AllowedOAuthTenants,
+  patch: AllowedOAuthTenants,
+): AllowedOAuthTenants {
+  const google = patch.google ?? current.google;
+  const microsoft = patch.microsoft ?? current.microsoft;
+  return {
+    ...(google ? { google: [...new Set(google.map((d) => d.toLowerCase()))] } : {}),
+    ...(microsoft ? { microsoft: [...new Set(microsoft.map((t) => t.toLowerCase()))] } : {}),
+  };
 }
 
 /** Slugs: 2–128 characters of lowercase letters, digits and `-._~`. */
@@ -102,6 +122,12 @@ export async function createOrganization(
             normalizeEmailRoles(input.rbac_email_implicit_role_assignments),
           ),
         }
+      : {}),
+    ...(input.oauth_tenant_jit_provisioning
+      ? { oauth_tenant_jit_provisioning: input.oauth_tenant_jit_provisioning }
+      : {}),
+    ...(input.allowed_oauth_tenants
+      ? { allowed_oauth_tenants: JSON.stringify(normalizeTenants({}, input.allowed_oauth_tenants)) }
       : {}),
   };
   // The check above cannot see a concurrent call's uncommitted slug: the unique index decides.

@@ -1,5 +1,10 @@
 /** The organizations product's store: organization rows, their JIT domains, and the wire shape of §5. */
-import type { EmailRoleAssignment, Organization, SsoConnectionRef } from '@gatehouse/protocol';
+import type {
+  AllowedOAuthTenants,
+  EmailRoleAssignment,
+  Organization,
+  SsoConnectionRef,
+} from '@gatehouse/protocol';
 import type {
   AuthMethod,
   AuthMethodsPolicy,
@@ -37,6 +42,9 @@ export function toOrganization(row: OrganizationsTable): Organization {
     rbac_email_implicit_role_assignments: JSON.parse(
       row.rbac_email_implicit_role_assignments ?? '[]',
     ) as EmailRoleAssignment[],
+    oauth_tenant_jit_provisioning: (row.oauth_tenant_jit_provisioning ??
+      'NOT_ALLOWED') as EmailJitProvisioning,
+    allowed_oauth_tenants: JSON.parse(row.allowed_oauth_tenants ?? '{}') as AllowedOAuthTenants,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -135,6 +143,29 @@ export async function organizationsJoinableByDomain(
     .where('organizations.email_jit_provisioning', '=', 'RESTRICTED')
     .execute();
   return rows.map(toOrganization);
+}
+
+/**
+ * The organizations that list a provider tenant among their allowed ones. Tenants are names of
+ * letters, digits, dots and dashes (checked on the way in), so the rough text match is safe; the
+ * exact list is checked after.
+ */
+export async function organizationsAllowingTenant(
+  db: Db,
+  projectId: string,
+  provider: 'google' | 'microsoft',
+  tenant: string,
+): Promise<Organization[]> {
+  if (!/^[a-z0-9.-]{1,253}$/.test(tenant)) return [];
+  const rows = await db
+    .selectFrom('organizations')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('allowed_oauth_tenants', 'like', `%"${tenant}"%`)
+    .execute();
+  return rows
+    .map(toOrganization)
+    .filter((org) => (org.allowed_oauth_tenants?.[provider] ?? []).includes(tenant));
 }
 
 /** Writes an organization's changed columns. */

@@ -14,7 +14,7 @@ import {
 import { isoAt, type Db } from '../../context.js';
 import type { OrganizationsTable } from '../../store/schema.js';
 import { replaceEmailRoles } from '../members/store.js';
-import { normalizeEmailRoles } from './service.js';
+import { normalizeEmailRoles, normalizeTenants, type CreateOrganizationInput } from './service.js';
 import { organizationById, replaceJitDomains, updateOrganizationRow } from './store.js';
 
 /** The settings an update may change; absent fields stay as they are. */
@@ -36,6 +36,9 @@ export interface OrganizationPatch {
   sso_default_connection_id?: string | null | undefined;
   /** Roles by e-mail domain (role ids checked by the caller); members' roles follow at once. */
   rbac_email_implicit_role_assignments?: EmailRoleAssignment[] | undefined;
+  oauth_tenant_jit_provisioning?: EmailJitProvisioning | undefined;
+  /** Replaces the lists it names; a provider left out keeps its list. */
+  allowed_oauth_tenants?: CreateOrganizationInput['allowed_oauth_tenants'] | undefined;
 }
 
 /**
@@ -88,6 +91,14 @@ export async function updateOrganization(
   }
   if (patch.email_jit_provisioning !== undefined) {
     set.email_jit_provisioning = patch.email_jit_provisioning;
+  }
+  if (patch.oauth_tenant_jit_provisioning !== undefined) {
+    set.oauth_tenant_jit_provisioning = patch.oauth_tenant_jit_provisioning;
+  }
+  if (patch.allowed_oauth_tenants !== undefined) {
+    set.allowed_oauth_tenants = JSON.stringify(
+      normalizeTenants(current.allowed_oauth_tenants ?? {}, patch.allowed_oauth_tenants),
+    );
   }
   if (patch.email_allowed_domains !== undefined) {
     const domains = [...new Set(patch.email_allowed_domains.map((d) => d.toLowerCase()))];

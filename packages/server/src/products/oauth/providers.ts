@@ -1,0 +1,142 @@
+/**
+ * Google and Microsoft as a project configures them: the settings, and each provider's
+ * openid-client configuration read from its discovery document (cached per process).
+ */
+import {
+  DEFAULT_OAUTH_ISSUERS,
+  OAUTH_PROVIDERS,
+  type OAuthProviderName,
+  type OAuthProviderSettings,
+} from '@gatehouse/protocol';
+import type { oauthProviderFields } from '@gatehouse/protocol/endpoints';
+import type * as oidc from 'openid-client';
+import type { z } from 'zod';
+import { isoAt, type Context } from '../../context.js';
+import { fail, isFailure, type Failure } from '../../result.js';
+import type { OAuthProvidersTable } from '../../store/schema.js';
+import type { Project } from '../projects/service.js';
+import { discoverProvider } from '../sso/oidc-discovery.js';
+import { providerNotConfigured } from './errors.js';
+import { providerRow, saveProviderRow } from './store.js';
+
+export function isProvider(name: string): name is OAuthProviderName {
+  return (OAUTH_PROVIDERS as readonly string[]).includes(name);
+}
+
+export function redirectUri(ctx: Context, provider: OAuthProviderName): string {
+  return `${ctx.config.publicUrl}/v1/b2b/public/oauth/${provider}/callback`;
+}
+
+function toSettings(
+  ctx: Context,
+  provider: OAuthProviderName,
+  row:
+    | Pick<
+        OAuthProvidersTable,
+        'enabled' | 'client_id' | 'secret_encrypted' | 'issuer' | 'onetap_client_id'
+      >
+    | undefined,
+): OAuthProviderSettings {
+  return {
+    provider,
+    enabled: row?.enabled === 1,
+    client_id: row?.client_id ?? '',
+    client_secret_set: (row?.secret_encrypted ?? null) !== null,
+    issuer: row?.issuer || DEFAULT_OAUTH_ISSUERS[provider],
+    onetap_client_id: row?.onetap_client_id ?? '',
+    redirect_uri: redirectUri(ctx, provider),
+  };
+}
+
+/** The project's settings for both providers. */
+export async function listProviders(
+  ctx: Context,
+  project: Project,
+): Promise<OAuthProviderSettings[]> {
+  return Promise.all(
+    OAUTH_PROVIDERS.map(async (p) => toSettings(ctx, p, await providerRow(ctx.db, project.id, p))),
+  );
+}
+
+/**
+ * Changes a provider's settings. Turning a provider on needs a client ID and secret, and its
+ * issuer's discovery document must be readable: a broken setting is refused, not saved.
+ */
+export async function setProvider(
+  ctx: Context,
+  project: Project,
+  provider: string,
+  input: z.output<typeof oauthProviderFields>,
+): Promise<OAuthProviderSettings | Failure> {
+  if (!isProvider(provider))
+    return fail('invalid_request', 'The provider must be google or microsoft.');
+  const current = await providerRow(ctx.db, project.id, provider);
+  const row: OAuthProvidersTable = {
+    project_id: project.id,
+    provider,
+    enabled: (input.enabled ?? current?.enabled === 1) ? 1 : 0,
+    client_id: input.client_id ?? current?.client_id ?? '',
+    secret_encrypted:
+      input.client_secret !== undefined
+        ? ctx.box.seal(input.client_secret)
+        : (current?.secret_encrypted ?? null),
+    issuer: input.issuer ?? current?.issuer ?? '',
+    onetap_client_id: input.onetap_client_id ?? current?.onetap_client_id ?? '',
+    updated_at: isoAt(ctx.now()),
+  };
+  if (row.enabled === 1) {
+    if (row.client_id === '' || row.secret_encrypted === null) {
+      return fail('invalid_request', 'Give a client_id and a client_secret to turn a provider on.');
+    }
+    const config = await discoverProvider(
+      row.issuer || DEFAULT_OAUTH_ISSUERS[provider],
+      row.client_id,
+      ctx.box.open(row.secret_encrypted),
+    );
+    if (isFailure(config)) return config;
+  }
+  await saveProviderRow(ctx.db, row);
+  providerCache.delete(`${project.id}:${provider}`);
+  return toSettings(ctx, provider, row);
+}
+
+// Discovery documents are read once per provider setting and kept a few minutes, per process.
+const PROVIDER_CACHE_MS = 10 * 60_000;
+const providerCache = new Map<
+  string,
+  { at: number; updatedAt: string; config: oidc.Configuration }
+>();
+
+/** The provider's openid-client configuration, or a failure when it is off or unreachable. */
+export async function providerConfig(
+  ctx: Context,
+  project: Project,
+  provider: OAuthProviderName,
+): Promise<oidc.Configuration | Failure> {
+  const row = await providerRow(ctx.db, project.id, provider);
+  if (!row || row.enabled !== 1 || row.client_id === '' || row.secret_encrypted === null) {
+    return providerNotConfigured();
+  }
+  const key = `${project.id}:${provider}`;
+  const cached = providerCache.get(key);
+  if (cached && cached.updatedAt === row.updated_at && Date.now() - cached.at < PROVIDER_CACHE_MS) {
+    return cached.config;
+  }
+  const config = await discoverProvider(
+    row.issuer || DEFAULT_OAUTH_ISSUERS[provider],
+    row.client_id,
+    ctx.box.open(row.secret_encrypted),
+  );
+  if (isFailure(config)) return config;
+  providerCache.set(key, { at: Date.now(), updatedAt: row.updated_at, config });
+  return config;
+}
+
+/** Google's configuration for a project (One Tap verifies against its JWKS). */
+export function googleConfig(
+  ctx: Context,
+  project: Project,
+): Promise<oidc.Configuration | Failure> {
+  return providerConfig(ctx, project, 'google');
+}
+
