@@ -24,6 +24,8 @@ const organizationSettings = {
   sso_jit_provisioning_allowed_connections: z.array(f.id).max(100).optional(),
   sso_default_connection_id: f.id.nullable().optional(),
   rbac_email_implicit_role_assignments: emailRoleAssignments.optional(),
+  oauth_tenant_jit_provisioning: f.jitChoice.optional(),
+  allowed_oauth_tenants: f.allowedOAuthTenants.optional(),
 };
 
 const ORGANIZATION = '/v1/b2b/organizations/:organization_id';
