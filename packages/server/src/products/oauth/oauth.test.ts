@@ -257,4 +257,58 @@ describe('discovery', () => {
     );
     expect(result.intermediate_session_token).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
+
+  it('does not offer a personal account with a company address the organization of its domain', async () => {
+    const back = await navigate(
+      await signIn('personal@acme.test', 'pw-personal', startUrl({}, 'discovery/start')),
+    );
+    const token = tokenOf(back.location, 'discovery_oauth');
+    const result = expectOk(
+      await h.call(ENDPOINTS.oauthDiscoveryAuthenticate, {
+        body: { discovery_oauth_token: token },
+      }),
+    );
+    expect(result.email_address).toBe('personal@acme.test');
+    expect(result.discovered_organizations).toEqual([]);
+    // Asking to enter anyway is checked again.
+    const exchange = await h.call(ENDPOINTS.discoveryExchange, {
+      body: {
+        intermediate_session_token: result.intermediate_session_token,
+        organization_id: h.org.organization_id,
+        session_duration_minutes: 60,
+      },
+    });
+    expect(expectError(exchange).error_type).toBe('member_not_found');
+    const joined = await h.admin.getMemberByEmail(
+      h.project.project_id,
+      h.org.organization_id,
+      'personal@acme.test',
+    );
+    expect(joined).toBeNull();
+  });
+
+  it('lets the Workspace account of the domain join through discovery', async () => {
+    google.users.set('lin@acme.test', { password: 'pw-lin', claims: { hd: 'acme.test' } });
+    const back = await navigate(
+      await signIn('lin@acme.test', 'pw-lin', startUrl({}, 'discovery/start')),
+    );
+    const result = expectOk(
+      await h.call(ENDPOINTS.oauthDiscoveryAuthenticate, {
+        body: { discovery_oauth_token: tokenOf(back.location, 'discovery_oauth') },
+      }),
+    );
+    expect(result.discovered_organizations.map((d) => d.membership.type)).toEqual([
+      'eligible_to_join_by_email_domain',
+    ]);
+    const entered = expectOk(
+      await h.call(ENDPOINTS.discoveryExchange, {
+        body: {
+          intermediate_session_token: result.intermediate_session_token,
+          organization_id: h.org.organization_id,
+          session_duration_minutes: 60,
+        },
+      }),
+    );
+    expect(entered.member.email_address).toBe('lin@acme.test');
+  });
 });

@@ -28,6 +28,8 @@ beforeAll(async () => {
     claims: { hd: 'acme.test' },
   });
   google.users.set('unverified@acme.test', { password: 'pw-u', emailVerified: false });
+  // A personal Google account that uses a company address.
+  google.users.set('solo@acme.test', { password: 'pw-solo', name: 'Solo' });
   expectOk(
     await h.call(ENDPOINTS.oauthSetProvider, {
       params: { provider: 'google' },
@@ -111,6 +113,35 @@ describe('One Tap', () => {
       }),
     );
     expect(found.email_address).toBe('new@acme.test');
+    expect(found.discovered_organizations.map((d) => d.membership.type)).toEqual([
+      'eligible_to_join_by_email_domain',
+    ]);
+  });
+
+  it('does not offer a personal account the organization of its address domain', async () => {
+    const credential = await idTokenFor(ONE_TAP, 'solo@acme.test', 'pw-solo');
+    const { redirect_url } = expectOk(
+      await h.call(ENDPOINTS.oneTapDiscoverySubmit, { body: { id_token: credential } }),
+    );
+    const token = new URL(redirect_url).searchParams.get('token') ?? '';
+    const found = expectOk(
+      await h.call(ENDPOINTS.oauthDiscoveryAuthenticate, {
+        body: { discovery_oauth_token: token },
+      }),
+    );
+    expect(found.discovered_organizations).toEqual([]);
+    const exchange = await h.call(ENDPOINTS.discoveryExchange, {
+      body: {
+        intermediate_session_token: found.intermediate_session_token,
+        organization_id: h.org.organization_id,
+        session_duration_minutes: 60,
+      },
+    });
+    expect(expectError(exchange).error_type).toBe('member_not_found');
+    // Nor through the organization flow.
+    expect(expectError(await submit(credential)).error_type).toBe(
+      'invalid_email_for_jit_provisioning',
+    );
   });
 
   it('refuses a credential for another app, a changed one, an unverified address, and garbage', async () => {
