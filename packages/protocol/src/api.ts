@@ -254,6 +254,32 @@ export interface SigningKeyRotateResult extends Ack {
   key: SigningKeySummary;
 }
 
+/** One of a project's secret keys, as the management API lists it (never the key itself). */
+export interface ProjectSecretSummary {
+  secret_id: string;
+  created_at: string;
+  /** Whether the call that lists it was authenticated with this key (false from the CLI). */
+  used_by_this_request: boolean;
+}
+
+/** Management API `GET /v1/b2b/project/secrets`: the project's secret keys, oldest first. */
+export interface ProjectSecretsResult extends Ack {
+  secrets: ProjectSecretSummary[];
+}
+
+/** Management API `POST /v1/b2b/project/secrets`: the new key, shown this once. */
+export interface ProjectSecretCreateResult extends Ack {
+  secret_id: string;
+  created_at: string;
+  /** The key in clear; only its hash is stored, so it cannot be read again. */
+  secret: string;
+}
+
+/** Management API `DELETE /v1/b2b/project/secrets/{secret_id}`: the key that stopped working. */
+export interface ProjectSecretDeleteResult extends Ack {
+  secret_id: string;
+}
+
 export interface RevokeSessionsResult extends Ack {
   member_id: string;
   revoked_session_ids: string[];

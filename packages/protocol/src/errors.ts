@@ -53,6 +53,7 @@ export const ERROR_TYPES = [
   'oauth_token_not_found',
   'otp_code_not_found',
   'totp_not_found',
+  'secret_not_found',
   'endpoint_not_found',
   // 408
   'request_timeout',
@@ -115,6 +116,7 @@ export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
   oauth_token_not_found: 404,
   otp_code_not_found: 404,
   totp_not_found: 404,
+  secret_not_found: 404,
   endpoint_not_found: 404,
   request_timeout: 408,
   too_many_requests: 429,

@@ -5,6 +5,9 @@ import type {
   MemberResult,
   OrganizationResult,
   ProjectResult,
+  ProjectSecretCreateResult,
+  ProjectSecretDeleteResult,
+  ProjectSecretsResult,
   RevokeSessionsResult,
   SigningKeyRotateResult,
   SigningKeysResult,
@@ -235,5 +238,27 @@ export const MANAGEMENT_ENDPOINTS = {
     summary:
       'Makes a new key sign session JWTs; the old ones stay in the JWKS until their JWTs expire.',
     body: z.object({}).strict(),
+  }),
+  listSecrets: endpoint<ProjectSecretsResult>()({
+    method: 'GET',
+    path: '/v1/b2b/project/secrets',
+    credential: 'secret',
+    summary: "The calling project's secret keys: ids and creation times, never the keys.",
+    body: null,
+  }),
+  createSecret: endpoint<ProjectSecretCreateResult>()({
+    method: 'POST',
+    path: '/v1/b2b/project/secrets',
+    credential: 'secret',
+    summary: 'Adds a secret key (at most five at a time); the answer shows it this once.',
+    body: z.object({}).strict(),
+  }),
+  deleteSecret: endpoint<ProjectSecretDeleteResult>()({
+    method: 'DELETE',
+    path: '/v1/b2b/project/secrets/:secret_id',
+    credential: 'secret',
+    summary:
+      'Deletes a secret key at once on every instance; never the last one, nor the one calling.',
+    body: null,
   }),
 } as const;

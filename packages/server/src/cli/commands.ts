@@ -8,6 +8,7 @@ import { oauthSet, oauthShow } from './oauth.js';
 import { captchaSet, captchaShow } from './captcha.js';
 import { keysRotate, keysRotateServerKey } from './keys.js';
 import { rbacSet, rbacShow } from './rbac.js';
+import { secretCreate, secretDelete, secretList } from './secrets.js';
 import { sessionRevoke } from './sessions.js';
 import { ssoCreateOidc, ssoCreateSaml, ssoDelete, ssoList, ssoUpdate } from './sso.js';
 
@@ -42,4 +43,7 @@ export const COMMANDS: readonly Command[] = [
   captchaSet,
   keysRotate,
   keysRotateServerKey,
+  secretCreate,
+  secretList,
+  secretDelete,
 ];

@@ -66,6 +66,7 @@ const MEANINGS: Readonly<Record<ErrorType, string>> = {
   oauth_token_not_found: 'The OAuth token is unknown, expired or already used.',
   otp_code_not_found: 'No text-message code is pending: it expired, was used, or was never sent.',
   totp_not_found: 'The member has no authenticator app registered.',
+  secret_not_found: 'The project has no secret key with this id.',
   endpoint_not_found: 'No endpoint has this method and path.',
   request_timeout:
     'The request did not arrive within the server’s time limit (`REQUEST_TIMEOUT_MS`); the connection is closed.',

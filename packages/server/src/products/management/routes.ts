@@ -1,14 +1,16 @@
 /** The management API under /v1/b2b for host backends, authenticated by `project_id:secret`. */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { route } from '../../http/route.js';
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { secretCaller } from '../../http/auth.js';
-import { unwrap } from '../../http/errors.js';
+import { parseBasic, secretCaller } from '../../http/auth.js';
+import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
+import type { Project } from '../projects/service.js';
 import { projectSettings, updateProjectSettings } from '../projects/settings.js';
 import { authenticateForBackend, revokeForBackend } from '../sessions/service.js';
 import { rotateSigningKey } from './keys.js';
+import { createSecret, deleteSecret, listSecrets, secretIdOf } from './secrets.js';
 import {
   manageCreateMember,
   manageCreateOrganization,
@@ -19,6 +21,24 @@ import {
   manageUpdateMember,
   manageUpdateOrganization,
 } from './service.js';
+
+/** Authenticates a management call and names the secret key it used. */
+async function secretKeyCaller(
+  ctx: Context,
+  request: FastifyRequest,
+): Promise<{ project: Project; secretId: string }> {
+  const project = await secretCaller(ctx, request);
+  const credential = parseBasic(request.headers.authorization);
+  const secretId = credential && (await secretIdOf(ctx.db, project.id, credential.secret));
+  // Deleted between the two reads: the key is no longer one of the project's.
+  if (!secretId) {
+    throw new ApiError(
+      'unauthorized_credentials',
+      'Authenticate with HTTP Basic: project id and secret key.',
+    );
+  }
+  return { project, secretId };
+}
 
 /** Registers the management routes. */
 export function registerManagement(app: FastifyInstance, ctx: Context): void {
@@ -122,5 +142,22 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     await secretCaller(ctx, request);
     parse();
     return ok(request, { key: unwrap(await rotateSigningKey(ctx)) });
+  });
+
+  route(app, ENDPOINTS.listSecrets, async (request) => {
+    const { project, secretId } = await secretKeyCaller(ctx, request);
+    return ok(request, { secrets: await listSecrets(ctx.db, project, secretId) });
+  });
+
+  route(app, ENDPOINTS.createSecret, async (request, parse) => {
+    const { project } = await secretKeyCaller(ctx, request);
+    parse();
+    return ok(request, unwrap(await createSecret(ctx, project)));
+  });
+
+  route(app, ENDPOINTS.deleteSecret, async (request) => {
+    const { project, secretId } = await secretKeyCaller(ctx, request);
+    const deleted = await deleteSecret(ctx, project, request.params.secret_id, secretId);
+    return ok(request, unwrap(deleted));
   });
 }

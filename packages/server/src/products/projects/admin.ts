@@ -7,6 +7,7 @@ import type {
   Member,
   OAuthProviderSettings,
   Organization,
+  ProjectSecretSummary,
 } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
@@ -17,12 +18,18 @@ import { organizationById, organizationBySlug } from '../organizations/store.js'
 import { setMemberPassword } from '../passwords/service.js';
 import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
 import { captchaSettings as readCaptchaSettings } from '../captcha/service.js';
-import { listProviders } from '../oauth/service.js';
+import { listProviders } from '../oauth/providers.js';
 import {
   manageCreateMember,
   manageCreateOrganization,
   manageUpdateOrganization,
 } from '../management/service.js';
+import {
+  createSecret,
+  deleteSecret,
+  listSecrets,
+  type CreatedSecret,
+} from '../management/secrets.js';
 import { isFailure, type Failure } from '../../result.js';
 import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
 
@@ -106,6 +113,15 @@ export interface Admin {
   /** The project's captcha settings (never the secret key). */
   captchaSettings(projectId: string): Promise<CaptchaSettings>;
   listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
+  /** Adds a secret key to the project (at most five); the answer holds it, shown this once. */
+  createSecret(projectId: string): Promise<CreatedSecret>;
+  /** The project's secret keys, oldest first (ids and creation times, never the keys). */
+  listSecrets(projectId: string): Promise<ProjectSecretSummary[]>;
+  /**
+   * Deletes a secret key: it fails at once on every instance. Throws `secret_not_found` for an id
+   * not of this project and `invalid_request` for the project's last key.
+   */
+  deleteSecret(projectId: string, secretId: string): Promise<void>;
 }
 
 /**
@@ -204,5 +220,15 @@ export function createAdmin(ctx: Context): Admin {
       return orThrow(revoked);
     },
     listOutbox: (opts) => listOutbox(ctx.db, opts),
+    async createSecret(projectId) {
+      return orThrow(await createSecret(ctx, await requireProject(projectId)));
+    },
+    async listSecrets(projectId) {
+      return listSecrets(ctx.db, await requireProject(projectId), null);
+    },
+    async deleteSecret(projectId, secretId) {
+      const project = await requireProject(projectId);
+      orThrow(await deleteSecret(ctx, project, secretId, null));
+    },
   };
 }
