@@ -1,4 +1,5 @@
 /** Which e-mail domains an organization may list for e-mail JIT: never a public mail provider's. */
+import type { AllowedOAuthTenants } from '@gatehouse/protocol';
 import { fail, type Failure } from '../../result.js';
 
 /**
@@ -121,5 +122,30 @@ export function refuseMemberDomains(
     foreign === undefined
       ? `Verify your address before allowing ${own} for joining by e-mail.`
       : `You may allow only ${own}, the domain of your own verified address, for joining by e-mail; "${foreign.toLowerCase()}" must be added by the organization's administrator through the management API.`,
+  );
+}
+
+/**
+ * Refuses provider tenants that a member adds through their session, by the same rule as e-mail
+ * domains: a Google Workspace domain only if it is the domain of their own verified address, and
+ * no Microsoft tenant (a tenant id proves nothing about the caller); the management API may add
+ * any. Tenants already listed may stay or go. Null when the change is acceptable.
+ *
+ * @example
+ * const refused = refuseMemberTenants(member, org.allowed_oauth_tenants ?? {}, patch.allowed_oauth_tenants);
+ */
+export function refuseMemberTenants(
+  member: { email_address: string; email_address_verified: boolean },
+  current: AllowedOAuthTenants,
+  next: AllowedOAuthTenants,
+): Failure | null {
+  const google = next.google && refuseMemberDomains(member, current.google ?? [], next.google);
+  if (google) return google;
+  const listed = new Set((current.microsoft ?? []).map((tenant) => tenant.toLowerCase()));
+  const added = (next.microsoft ?? []).find((tenant) => !listed.has(tenant.toLowerCase()));
+  if (added === undefined) return null;
+  return fail(
+    'invalid_request',
+    `A Microsoft tenant (${added}) can be allowed only by the organization's administrator through the management API.`,
   );
 }

@@ -1,8 +1,9 @@
 /**
  * A signed-in member changing their own organization (`PUT /sdk/v1/b2b/organizations/me`): the
  * management API's update, after the rules that bind members and not the host. A member may
- * allow for joining by e-mail only their own verified domain, and may change e-mail role rules
- * only with `stytch.organization` `update.settings.implicit-roles` and for roles they hold.
+ * allow for joining (by e-mail or as a Google Workspace domain) only their own verified domain,
+ * and may change e-mail role rules only with `stytch.organization`
+ * `update.settings.implicit-roles` and for roles they hold.
  */
 import type { Member, Organization } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
@@ -12,7 +13,7 @@ import { roleIds } from '../members/store.js';
 import type { Project } from '../projects/service.js';
 import { refuseRoleGrants } from '../rbac/grants.js';
 import { organizationNotFound } from './errors.js';
-import { refuseMemberDomains } from './jit-domains.js';
+import { refuseMemberDomains, refuseMemberTenants } from './jit-domains.js';
 import { normalizeEmailRoles } from './service.js';
 import { organizationById } from './store.js';
 import type { OrganizationPatch } from './update.js';
@@ -49,6 +50,14 @@ export async function memberUpdateOrganization(
       member,
       current.email_allowed_domains,
       patch.email_allowed_domains,
+    );
+    if (refused) return refused;
+  }
+  if (patch.allowed_oauth_tenants !== undefined) {
+    const refused = refuseMemberTenants(
+      member,
+      current.allowed_oauth_tenants ?? {},
+      patch.allowed_oauth_tenants,
     );
     if (refused) return refused;
   }

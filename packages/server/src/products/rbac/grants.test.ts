@@ -310,6 +310,26 @@ describe('allowed e-mail domains through PUT /organizations/me', () => {
     expect(await eligibleFor('peter@initrode.test')).toEqual([]);
   });
 
+  it('hold for Google Workspace domains and Microsoft tenants too', async () => {
+    const founder = await found('founder@hooli.test', 'Hooli');
+    const google = await updateMe(founder, {
+      oauth_tenant_jit_provisioning: 'RESTRICTED',
+      allowed_oauth_tenants: { google: ['hooli.test', 'victim.test'] },
+    });
+    expect([google.status, google.error?.error_type]).toEqual([400, 'invalid_email_domain']);
+    const microsoft = await updateMe(founder, {
+      allowed_oauth_tenants: { microsoft: ['9188040d-6c67-4c5b-b112-36a304b66dad'] },
+    });
+    expect([microsoft.status, microsoft.error?.error_type]).toEqual([400, 'invalid_request']);
+    const own = expectOk(
+      await updateMe(founder, {
+        oauth_tenant_jit_provisioning: 'RESTRICTED',
+        allowed_oauth_tenants: { google: ['Hooli.test'] },
+      }),
+    ).organization;
+    expect(own.allowed_oauth_tenants).toEqual({ google: ['hooli.test'] });
+  });
+
   it('refuse an unverified address claiming its own domain', async () => {
     const unverified = await signedIn('una@acme-uk.test', ['admin']);
     await h.db
