@@ -43,8 +43,23 @@ export interface SamlResponseInput {
   inResponseTo?: string;
   /** `idp` (default) signs with this IdP's key, `other` with an unrelated key, `none` not at all. */
   signWith?: 'idp' | 'other' | 'none';
+  /** What the IdP's key signs: the response and its assertion (default), or only one of them. */
+  signed?: 'both' | 'response' | 'assertion';
   /** Changes the e-mail inside the signed assertion after signing. */
   tamper?: boolean;
+  /** The response's `Destination`; the SP's ACS URL by default. */
+  destination?: string;
+  /**
+   * The assertion's subject confirmation: by default one bearer confirmation whose data has the
+   * assertion's `NotOnOrAfter`, the ACS URL as `Recipient` and the response's `InResponseTo`.
+   * A field set to null leaves that attribute out.
+   */
+  subjectConfirmation?: {
+    method?: string;
+    notOnOrAfter?: Date | null;
+    recipient?: string | null;
+    inResponseTo?: string | null;
+  };
   audience?: string;
   notBefore?: Date;
   notOnOrAfter?: Date;
@@ -93,6 +108,22 @@ function responseXml(input: SamlResponseInput, issuer: string, responseId: strin
   const notOnOrAfter = (input.notOnOrAfter ?? new Date(now.getTime() + 5 * 60_000)).toISOString();
   const inResponseTo =
     input.inResponseTo === undefined ? '' : ` InResponseTo="${escapeXml(input.inResponseTo)}"`;
+  const confirmation = input.subjectConfirmation ?? {};
+  const optional = (name: string, value: string | null | undefined, fallback?: string) => {
+    const text = value === undefined ? fallback : (value ?? undefined);
+    return text === undefined ? '' : ` ${name}="${escapeXml(text)}"`;
+  };
+  const confirmationData =
+    optional(
+      'NotOnOrAfter',
+      confirmation.notOnOrAfter === undefined
+        ? undefined
+        : (confirmation.notOnOrAfter?.toISOString() ?? null),
+      notOnOrAfter,
+    ) +
+    optional('Recipient', confirmation.recipient, input.sp.acsUrl) +
+    optional('InResponseTo', confirmation.inResponseTo, input.inResponseTo);
+  const method = confirmation.method ?? 'urn:oasis:names:tc:SAML:2.0:cm:bearer';
   const attributes = [
     attribute('email', [input.email]),
     attribute('firstName', input.firstName ? [input.firstName] : []),
@@ -100,13 +131,13 @@ function responseXml(input: SamlResponseInput, issuer: string, responseId: strin
     attribute('groups', input.groups ?? []),
   ].join('');
   return (
-    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${responseId}" Version="2.0" IssueInstant="${issued}" Destination="${escapeXml(input.sp.acsUrl)}"${inResponseTo}>` +
+    `<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="${responseId}" Version="2.0" IssueInstant="${issued}" Destination="${escapeXml(input.destination ?? input.sp.acsUrl)}"${inResponseTo}>` +
     `<saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
     `<samlp:Status><samlp:StatusCode Value="urn:oasis:names:tc:SAML:2.0:status:Success"/></samlp:Status>` +
     `<saml:Assertion xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xmlns:xs="http://www.w3.org/2001/XMLSchema" ID="${escapeXml(input.assertionId ?? `_${randomUUID()}`)}" Version="2.0" IssueInstant="${issued}">` +
     `<saml:Issuer>${escapeXml(issuer)}</saml:Issuer>` +
     `<saml:Subject><saml:NameID Format="${EMAIL_FORMAT}">${escapeXml(input.email)}</saml:NameID>` +
-    `<saml:SubjectConfirmation Method="urn:oasis:names:tc:SAML:2.0:cm:bearer"><saml:SubjectConfirmationData NotOnOrAfter="${notOnOrAfter}" Recipient="${escapeXml(input.sp.acsUrl)}"${inResponseTo}/></saml:SubjectConfirmation></saml:Subject>` +
+    `<saml:SubjectConfirmation Method="${escapeXml(method)}"><saml:SubjectConfirmationData${confirmationData}/></saml:SubjectConfirmation></saml:Subject>` +
     `<saml:Conditions NotBefore="${notBefore}" NotOnOrAfter="${notOnOrAfter}"><saml:AudienceRestriction><saml:Audience>${escapeXml(input.audience ?? input.sp.entityId)}</saml:Audience></saml:AudienceRestriction></saml:Conditions>` +
     `<saml:AuthnStatement AuthnInstant="${issued}" SessionIndex="_${randomUUID()}"><saml:AuthnContext><saml:AuthnContextClassRef>urn:oasis:names:tc:SAML:2.0:ac:classes:PasswordProtectedTransport</saml:AuthnContextClassRef></saml:AuthnContext></saml:AuthnStatement>` +
     `<saml:AttributeStatement>${attributes}</saml:AttributeStatement>` +
@@ -129,12 +160,15 @@ function identityProvider(entityId: string, ssoUrl: string, keys: KeyPair) {
   });
 }
 
-function serviceProvider(sp: SamlResponseInput['sp']) {
+function serviceProvider(
+  sp: SamlResponseInput['sp'],
+  signed: SamlResponseInput['signed'] = 'both',
+) {
   return samlify.ServiceProvider({
     entityID: sp.entityId,
     authnRequestsSigned: false,
-    wantAssertionsSigned: true,
-    wantMessageSigned: true,
+    wantAssertionsSigned: signed !== 'response',
+    wantMessageSigned: signed !== 'assertion',
     assertionConsumerService: [{ Binding: binding.post, Location: sp.acsUrl }],
   });
 }
@@ -198,7 +232,7 @@ export async function startSamlIdp(): Promise<SamlIdp> {
     } else {
       const signer = identityProvider(issuer, ssoUrl, input.signWith === 'other' ? other : keys);
       const { context } = await signer.createLoginResponse(
-        serviceProvider(input.sp),
+        serviceProvider(input.sp, input.signed),
         { extract: {} },
         'post',
         { email: input.email },

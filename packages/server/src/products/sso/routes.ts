@@ -1,13 +1,13 @@
 /** The SSO sign-in routes: start (§8), the IdP-facing SAML ACS, SP metadata and OIDC callback, and `sso/authenticate` (§7.6). */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, requiredSession, sdkCaller, secretCaller } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
-import type { Failure } from '../../result.js';
+import { fail, type Failure } from '../../result.js';
 import { memberById, roleIds } from '../members/store.js';
 import { authorize } from '../rbac/service.js';
 import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';
@@ -29,8 +29,14 @@ import {
   unknownPublicToken,
 } from './errors.js';
 
-/** The largest SAML response accepted (base64 of a signed assertion with a few certificates). */
+/**
+ * The largest ACS body accepted, 1 MiB (a signed response with a few certificates is ~10 KB);
+ * the response must also pass the bounds of saml-scan.ts before it is parsed.
+ */
 const ACS_BODY_LIMIT = 1024 * 1024;
+
+const acsBodyTooLarge = (): Failure =>
+  fail('invalid_request', 'The SAML response is larger than the 1 MiB the ACS accepts.');
 
 /** Room for `metadata_xml` at its 1,000,000-character cap once JSON has escaped its quotes. */
 const METADATA_BODY_LIMIT = 2 * 1024 * 1024;
@@ -81,6 +87,24 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
 
   // IdPs post the response as an HTML form: this scope alone reads form bodies.
   void app.register(async (scope) => {
+    // A browser is on this page: a refused body (too large, not a form) is an HTML page too.
+    scope.setErrorHandler((error: FastifyError | ApiError, request, reply) => {
+      if (error instanceof ApiError)
+        return page(request, reply, fail(error.errorType, error.message));
+      if (
+        typeof error.statusCode === 'number' &&
+        error.statusCode >= 400 &&
+        error.statusCode < 500
+      ) {
+        const tooLarge = error.code === 'FST_ERR_CTP_BODY_TOO_LARGE';
+        return page(
+          request,
+          reply,
+          tooLarge ? acsBodyTooLarge() : fail('invalid_request', error.message),
+        );
+      }
+      throw error;
+    });
     scope.addContentTypeParser(
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: ACS_BODY_LIMIT },

@@ -1,0 +1,476 @@
+// The SAML ACS against hostile input, over HTTP with the real SAML IdP stand-in: oversized and
+// deep documents, DTDs, subject confirmations the Web Browser SSO profile refuses, values read
+// from outside what the signature covers, and the XML signature wrapping catalogue (XSW1–XSW8).
+import { DOMParser, XMLSerializer } from '@xmldom/xmldom';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { startSamlIdp, type SamlIdp, type SamlResponseInput } from '@gatehouse/testing/idp';
+import { startHarness, type Harness } from '../../test/harness.js';
+import {
+  addSamlConnection,
+  authnRequestId,
+  navigate,
+  postToAcs,
+  startUrl,
+  TestBrowser,
+  type TestConnection,
+} from '../../test/sso.js';
+
+const PROTOCOL_NS = 'urn:oasis:names:tc:SAML:2.0:protocol';
+const ASSERTION_NS = 'urn:oasis:names:tc:SAML:2.0:assertion';
+const DSIG_NS = 'http://www.w3.org/2000/09/xmldsig#';
+const VICTIM = 'ada@acme.test';
+const INTRUDER = 'intruder@evil.test';
+
+let h: Harness;
+let idp: SamlIdp;
+/** SP-initiated sign-ins only. */
+let conn: TestConnection;
+/** Accepts IdP-initiated responses, so that a response needs no start. */
+let open: TestConnection;
+
+beforeAll(async () => {
+  [h, idp] = await Promise.all([startHarness(), startSamlIdp()]);
+  const base = {
+    idpEntityId: idp.entityId,
+    idpSsoUrl: idp.ssoUrl,
+    certificates: [idp.certificate],
+  };
+  conn = await addSamlConnection(h, base);
+  open = await addSamlConnection(h, { ...base, allowIdpInitiated: true, displayName: 'Open' });
+  // The first response starts the SAML workers; timings below are of a running server.
+  expect((await postToAcs(open.acsUrl, await genuine())).status).toBe(302);
+});
+
+afterAll(async () => {
+  await Promise.all([h?.close(), idp?.close()]);
+});
+
+type Navigation = Awaited<ReturnType<typeof navigate>>;
+
+/** A refusal at the ACS: an HTML page naming the error type, no redirect. */
+function expectRefusal(res: Navigation, errorType = 'invalid_saml_response', status = 400): void {
+  expect(res.status).toBe(status);
+  expect(res.location).toBeNull();
+  expect(res.type).toContain('text/html');
+  expect(res.text).toContain(`<code id="error-type">${errorType}</code>`);
+}
+
+/** A response of the stand-in for the open connection, unprompted unless said otherwise. */
+function genuine(extra: Partial<SamlResponseInput> = {}): Promise<string> {
+  return idp.createResponse({
+    sp: { entityId: open.entityId, acsUrl: open.acsUrl },
+    email: VICTIM,
+    ...extra,
+  });
+}
+
+/** Starts a sign-in in `browser`; answers the AuthnRequest ID. */
+async function start(browser: TestBrowser, c: TestConnection): Promise<string> {
+  const res = await browser.navigate(startUrl(h, c.connectionId));
+  expect(res.status).toBe(302);
+  return authnRequestId(res.location ?? '');
+}
+
+/** Posts a response to the ACS from `browser`, as the IdP's auto-submitting form would. */
+function postFrom(browser: TestBrowser, acsUrl: string, samlResponse: string): Promise<Navigation> {
+  return browser.navigate(acsUrl, {
+    method: 'POST',
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: '' }).toString(),
+  });
+}
+
+const decode = (b64: string) => Buffer.from(b64, 'base64').toString('utf8');
+const encode = (xml: string) => Buffer.from(xml, 'utf8').toString('base64');
+
+async function memberCount(email: string): Promise<number> {
+  const rows = await h.db.selectFrom('members').select('id').where('email', '=', email).execute();
+  return rows.length;
+}
+
+/** Times one request. */
+async function timed<T>(run: () => Promise<T>): Promise<{ result: T; ms: number }> {
+  const started = performance.now();
+  const result = await run();
+  return { result, ms: performance.now() - started };
+}
+
+/** An unsigned response of `siblings` empty elements beside a bare assertion. */
+function hostile(siblings: number, depth = 0): string {
+  const open_ = '<s:w>'.repeat(depth);
+  const close = '</s:w>'.repeat(depth);
+  return encode(
+    `<samlp:Response xmlns:samlp="${PROTOCOL_NS}" xmlns:saml="${ASSERTION_NS}" xmlns:s="urn:x" ID="_h" Version="2.0" IssueInstant="${new Date().toISOString()}">` +
+      `<saml:Issuer>${idp.entityId}</saml:Issuer>${open_}${'<s:x/>'.repeat(siblings)}${close}` +
+      `<saml:Assertion ID="_a" Version="2.0"/></samlp:Response>`,
+  );
+}
+
+describe('resource bounds', () => {
+  /** Posts `responses` together and asks for the bootstrap over and over until they are answered. */
+  async function underLoad(responses: string[]) {
+    const bootstrapUrl = `${h.url}/sdk/v1/projects/bootstrap/${h.project.public_token}`;
+    let pending = true;
+    const posts = Promise.all(responses.map((r) => timed(() => postToAcs(open.acsUrl, r)))).finally(
+      () => {
+        pending = false;
+      },
+    );
+    const bootstraps: number[] = [];
+    do {
+      const { result, ms } = await timed(() => fetch(bootstrapUrl).then((res) => res.status));
+      expect(result).toBe(200);
+      bootstraps.push(ms);
+    } while (pending);
+    return { posts: await posts, bootstraps };
+  }
+
+  it('refuses a response with 20,000 sibling elements at once, while other requests are answered', async () => {
+    const response = hostile(20_000);
+    expect(decode(response).length).toBeGreaterThan(110_000);
+    const { posts, bootstraps } = await underLoad(Array.from({ length: 6 }, () => response));
+    for (const { result, ms } of posts) {
+      expectRefusal(result);
+      expect(result.text).toContain('more than 1000 elements');
+      expect(ms).toBeLessThan(1_000);
+    }
+    expect(Math.max(...bootstraps)).toBeLessThan(200);
+  });
+
+  it('checks responses just within the bounds off the main thread', async () => {
+    const response = hostile(990);
+    const { posts, bootstraps } = await underLoad(Array.from({ length: 6 }, () => response));
+    for (const { result, ms } of posts) {
+      expectRefusal(result);
+      expect(result.text).toContain('is signed');
+      expect(ms).toBeLessThan(1_000);
+    }
+    expect(Math.max(...bootstraps)).toBeLessThan(200);
+  });
+
+  it('refuses deep nesting and elements with too many attributes', async () => {
+    expectRefusal(await postToAcs(open.acsUrl, hostile(1, 40)));
+    const attributes = Array.from({ length: 40 }, (_, i) => ` a${i}="1"`).join('');
+    const xml = decode(await genuine()).replace('<saml:Issuer>', `<saml:Issuer${attributes}>`);
+    const res = await postToAcs(open.acsUrl, encode(xml));
+    expectRefusal(res);
+    expect(res.text).toContain('more than 32 attributes');
+  });
+
+  it('answers a body over 1 MiB with the HTML error page', async () => {
+    const res = await postToAcs(open.acsUrl, 'A'.repeat(1024 * 1024 + 1));
+    expectRefusal(res, 'invalid_request');
+    expect(res.text).toContain('1 MiB');
+  });
+
+  it('answers a body that is not a form with the HTML error page', async () => {
+    const res = await navigate(open.acsUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'text/plain' },
+      body: `SAMLResponse=${await genuine()}`,
+    });
+    expectRefusal(res, 'invalid_request');
+  });
+});
+
+describe('document type declarations', () => {
+  it('refuses a genuine response that carries a DOCTYPE', async () => {
+    const doctype = '<!DOCTYPE samlp:Response [<!ENTITY who "ada">]>';
+    const xml = decode(await genuine()).replace(/^(<\?xml[^>]*\?>)?/, (decl) => decl + doctype);
+    const res = await postToAcs(open.acsUrl, encode(xml));
+    expectRefusal(res);
+    expect(res.text).toContain('DOCTYPE');
+  });
+
+  it('refuses an entity declaration even inside the document', async () => {
+    const xml = decode(await genuine()).replace('<saml:Issuer>', '<!ENTITY x "y"><saml:Issuer>');
+    expectRefusal(await postToAcs(open.acsUrl, encode(xml)));
+  });
+});
+
+describe('subject confirmation (Web Browser SSO profile)', () => {
+  it('refuses a bearer confirmation that has expired while the conditions are still open', async () => {
+    const response = await genuine({
+      subjectConfirmation: { notOnOrAfter: new Date(Date.now() - 5 * 60_000) },
+    });
+    const res = await postToAcs(open.acsUrl, response);
+    expectRefusal(res);
+    expect(res.text).toContain('expired');
+  });
+
+  it('refuses a confirmation without NotOnOrAfter', async () => {
+    expectRefusal(
+      await postToAcs(open.acsUrl, await genuine({ subjectConfirmation: { notOnOrAfter: null } })),
+    );
+  });
+
+  it('refuses a confirmation method other than bearer', async () => {
+    const response = await genuine({
+      subjectConfirmation: { method: 'urn:oasis:names:tc:SAML:2.0:cm:holder-of-key' },
+    });
+    const res = await postToAcs(open.acsUrl, response);
+    expectRefusal(res);
+    expect(res.text).toContain('no bearer SubjectConfirmation');
+  });
+
+  it('refuses a Recipient other than our ACS', async () => {
+    const response = await genuine({ subjectConfirmation: { recipient: conn.acsUrl } });
+    expectRefusal(await postToAcs(open.acsUrl, response));
+  });
+
+  it('refuses a solicited response whose confirmation names no request', async () => {
+    const browser = new TestBrowser();
+    const response = await idp.createResponse({
+      sp: { entityId: conn.entityId, acsUrl: conn.acsUrl },
+      email: VICTIM,
+      inResponseTo: await start(browser, conn),
+      subjectConfirmation: { inResponseTo: null },
+    });
+    expectRefusal(await postFrom(browser, conn.acsUrl, response));
+  });
+
+  it('takes the request from the signed confirmation when the response names none', async () => {
+    const browser = new TestBrowser();
+    const requestId = await start(browser, conn);
+    const unknown = await idp.createResponse({
+      sp: { entityId: conn.entityId, acsUrl: conn.acsUrl },
+      email: VICTIM,
+      subjectConfirmation: { inResponseTo: '_never-issued' },
+    });
+    // Solicited by its signed confirmation: no unprompted sign-in, and no request of ours.
+    expectRefusal(await postFrom(browser, conn.acsUrl, unknown));
+    const answered = await idp.createResponse({
+      sp: { entityId: conn.entityId, acsUrl: conn.acsUrl },
+      email: VICTIM,
+      subjectConfirmation: { inResponseTo: requestId },
+    });
+    expect((await postFrom(browser, conn.acsUrl, answered)).status).toBe(302);
+  });
+});
+
+describe('values the signature covers', () => {
+  it('reads the Destination from the signed response, not from a comment before it', async () => {
+    const signed = decode(
+      await idp.createResponse({
+        sp: { entityId: open.entityId, acsUrl: open.acsUrl },
+        email: VICTIM,
+        destination: conn.acsUrl,
+      }),
+    );
+    const decoy = `<!--<samlp:Response Destination="${open.acsUrl}">-->`;
+    const xml = signed.replace(/<samlp:Response\b/, `${decoy}$&`);
+    const res = await postToAcs(open.acsUrl, encode(xml));
+    expectRefusal(res);
+    expect(res.text).toContain('Destination');
+  });
+
+  it('reads the Destination from the parsed response when only the assertion is signed', async () => {
+    const response = await genuine({ signed: 'assertion', destination: conn.acsUrl });
+    expectRefusal(await postToAcs(open.acsUrl, response));
+  });
+});
+
+/** The genuine response as a document, with its root and its one assertion. */
+function parts(b64: string) {
+  const doc = new DOMParser().parseFromString(decode(b64), 'text/xml');
+  const root = doc.documentElement as Element;
+  const assertion = root.getElementsByTagNameNS(ASSERTION_NS, 'Assertion').item(0) as Element;
+  return { doc, root, assertion };
+}
+
+function signatureOf(el: Element): Element | null {
+  for (let c = el.firstChild; c !== null; c = c.nextSibling) {
+    if (
+      c.nodeType === 1 &&
+      (c as Element).namespaceURI === DSIG_NS &&
+      (c as Element).localName === 'Signature'
+    ) {
+      return c as Element;
+    }
+  }
+  return null;
+}
+
+/** A deep copy of `el` without its signature, naming the intruder instead of the victim. */
+function evilCopy(el: Element, id: string | null): Element {
+  const copy = el.cloneNode(true) as Element;
+  const signature = signatureOf(copy);
+  if (signature) copy.removeChild(signature);
+  if (id !== null) copy.setAttribute('ID', id);
+  const all = copy.getElementsByTagName('*');
+  for (let i = 0; i < all.length; i += 1) {
+    const text = all.item(i)?.firstChild;
+    if (text && text.nodeType === 3 && (text as Text).data === VICTIM)
+      (text as Text).data = INTRUDER;
+  }
+  return copy;
+}
+
+/** A copy of `el` as signed, without its signature: what the signature's digest covers. */
+function unsignedCopy(el: Element): Element {
+  const copy = el.cloneNode(true) as Element;
+  const signature = signatureOf(copy);
+  if (signature) copy.removeChild(signature);
+  return copy;
+}
+
+function inObject(doc: Document, signature: Element, content: Element): void {
+  const object = doc.createElementNS(DSIG_NS, 'ds:Object');
+  object.appendChild(content);
+  signature.appendChild(object);
+}
+
+const serialize = (doc: Document) => encode(new XMLSerializer().serializeToString(doc));
+
+/** SAML Raider's wrapping attacks, each on a genuine response signed as the attack needs. */
+const XSW: Record<string, { signed: 'response' | 'assertion'; wrap(b64: string): string }> = {
+  // The evil response is the root; the signed original hides in the signature's Object.
+  XSW1: {
+    signed: 'response',
+    wrap(b64) {
+      const { doc, root } = parts(b64);
+      const evil = evilCopy(root, '_evil-response');
+      const signature = signatureOf(root)?.cloneNode(true) as Element;
+      inObject(doc, signature, unsignedCopy(root));
+      evil.insertBefore(signature, evil.firstChild?.nextSibling ?? null);
+      doc.replaceChild(evil, root);
+      return serialize(doc);
+    },
+  },
+  // The evil response is the root; the signed original sits beside the signature (detached).
+  XSW2: {
+    signed: 'response',
+    wrap(b64) {
+      const { doc, root } = parts(b64);
+      const evil = evilCopy(root, '_evil-response');
+      const signature = signatureOf(root)?.cloneNode(true) as Element;
+      evil.insertBefore(signature, evil.firstChild?.nextSibling ?? null);
+      evil.insertBefore(unsignedCopy(root), signature);
+      doc.replaceChild(evil, root);
+      return serialize(doc);
+    },
+  },
+  // An unsigned evil assertion placed first, the signed one after it.
+  XSW3: {
+    signed: 'assertion',
+    wrap(b64) {
+      const { doc, root, assertion } = parts(b64);
+      root.insertBefore(evilCopy(assertion, '_evil-assertion'), assertion);
+      return serialize(doc);
+    },
+  },
+  // The signed assertion moved inside an unsigned evil one.
+  XSW4: {
+    signed: 'assertion',
+    wrap(b64) {
+      const { doc, root, assertion } = parts(b64);
+      const evil = evilCopy(assertion, '_evil-assertion');
+      root.replaceChild(evil, assertion);
+      evil.appendChild(assertion);
+      return serialize(doc);
+    },
+  },
+  // The evil assertion keeps the signature and the ID; an unsigned original copy is appended.
+  XSW5: {
+    signed: 'assertion',
+    wrap(b64) {
+      const { doc, root, assertion } = parts(b64);
+      const evil = evilCopy(assertion, null);
+      evil.insertBefore(
+        signatureOf(assertion)?.cloneNode(true) as Node,
+        evil.firstChild?.nextSibling ?? null,
+      );
+      root.replaceChild(evil, assertion);
+      root.appendChild(unsignedCopy(assertion));
+      return serialize(doc);
+    },
+  },
+  // The evil assertion keeps the signature; the original hides in the signature's Object.
+  XSW6: {
+    signed: 'assertion',
+    wrap(b64) {
+      const { doc, root, assertion } = parts(b64);
+      const evil = evilCopy(assertion, '_evil-assertion');
+      const signature = signatureOf(assertion)?.cloneNode(true) as Element;
+      inObject(doc, signature, unsignedCopy(assertion));
+      evil.insertBefore(signature, evil.firstChild?.nextSibling ?? null);
+      root.replaceChild(evil, assertion);
+      return serialize(doc);
+    },
+  },
+  // The signed assertion moved into an Extensions element; the evil one takes its place.
+  XSW7: {
+    signed: 'assertion',
+    wrap(b64) {
+      const { doc, root, assertion } = parts(b64);
+      const extensions = doc.createElementNS(PROTOCOL_NS, 'samlp:Extensions');
+      root.replaceChild(evilCopy(assertion, null), assertion);
+      extensions.appendChild(assertion);
+      root.insertBefore(extensions, root.firstChild?.nextSibling ?? null);
+      return serialize(doc);
+    },
+  },
+  // The evil assertion with the original signature, the unsigned original in its Object.
+  XSW8: {
+    signed: 'assertion',
+    wrap(b64) {
+      const { doc, root, assertion } = parts(b64);
+      const evil = evilCopy(assertion, null);
+      const signature = signatureOf(assertion)?.cloneNode(true) as Element;
+      inObject(doc, signature, unsignedCopy(assertion));
+      evil.insertBefore(signature, evil.firstChild?.nextSibling ?? null);
+      root.replaceChild(evil, assertion);
+      return serialize(doc);
+    },
+  },
+};
+
+describe('XML signature wrapping', () => {
+  it('accepts genuine responses signed only on the response, or only on the assertion', async () => {
+    for (const signed of ['response', 'assertion'] as const) {
+      expect((await postToAcs(open.acsUrl, await genuine({ signed }))).status).toBe(302);
+    }
+  });
+
+  for (const [name, attack] of Object.entries(XSW)) {
+    it(`refuses ${name}`, async () => {
+      const wrapped = attack.wrap(await genuine({ signed: attack.signed }));
+      expect(decode(wrapped)).toContain(INTRUDER);
+      expectRefusal(await postToAcs(open.acsUrl, wrapped));
+      expect(await memberCount(INTRUDER)).toBe(0);
+    });
+  }
+
+  it('refuses a lone evil assertion whose signature refers to a renamed copy of the original', async () => {
+    const { doc, root, assertion } = parts(await genuine({ signed: 'assertion' }));
+    const evil = evilCopy(assertion, '_evil-assertion');
+    const signature = signatureOf(assertion)?.cloneNode(true) as Element;
+    const copy = unsignedCopy(assertion);
+    const wrapper = doc.createElementNS('urn:x', 'x:Wrapper');
+    wrapper.setAttribute('ID', assertion.getAttribute('ID') ?? '');
+    while (copy.firstChild) wrapper.appendChild(copy.firstChild);
+    inObject(doc, signature, wrapper);
+    evil.insertBefore(signature, evil.firstChild?.nextSibling ?? null);
+    root.replaceChild(evil, assertion);
+    const res = await postToAcs(open.acsUrl, serialize(doc));
+    expectRefusal(res);
+    expect(res.text).toContain('signature of the assertion');
+    expect(await memberCount(INTRUDER)).toBe(0);
+  });
+
+  it('refuses a second, unsigned assertion beside the signed one in a signed response', async () => {
+    const { doc, root, assertion } = parts(await genuine());
+    root.appendChild(evilCopy(assertion, '_evil-assertion'));
+    expectRefusal(await postToAcs(open.acsUrl, serialize(doc)));
+  });
+
+  it('refuses an assertion whose own signature is broken inside a valid signed response', async () => {
+    const { doc, assertion } = parts(await genuine());
+    const value = signatureOf(assertion)?.getElementsByTagNameNS(DSIG_NS, 'SignatureValue').item(0);
+    const text = value?.firstChild as Text | null | undefined;
+    if (!text?.data) throw new Error('no signature value');
+    text.data = `${text.data.startsWith('A') ? 'B' : 'A'}${text.data.slice(1)}`;
+    // The response's own signature covers the assertion's signature value too: both fail.
+    expectRefusal(await postToAcs(open.acsUrl, serialize(doc)));
+  });
+});

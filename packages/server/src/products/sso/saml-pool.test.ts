@@ -1,0 +1,65 @@
+// The SAML worker pool on its own: the time budget terminates a worker and refuses the response,
+// a fresh worker takes the next one, and a full queue refuses at once.
+import { afterEach, describe, expect, it } from 'vitest';
+import { SAML_POOL_DEFAULTS, SamlPool } from './saml-pool.js';
+import type { SamlCheckInput } from './saml-verify.js';
+
+const pools: SamlPool[] = [];
+
+afterEach(async () => {
+  await Promise.all(pools.splice(0).map((p) => p.close()));
+});
+
+function pool(options: Partial<typeof SAML_POOL_DEFAULTS>): SamlPool {
+  const made = new SamlPool({ ...SAML_POOL_DEFAULTS, size: 1, ...options });
+  pools.push(made);
+  return made;
+}
+
+/** An unsigned response; `siblings` empty elements make its parsing slower. */
+function input(siblings = 0): SamlCheckInput {
+  const xml =
+    '<samlp:Response xmlns:samlp="urn:oasis:names:tc:SAML:2.0:protocol" ID="_r">' +
+    '<x/>'.repeat(siblings) +
+    '<saml:Assertion xmlns:saml="urn:oasis:names:tc:SAML:2.0:assertion" ID="_a"/></samlp:Response>';
+  return {
+    xml,
+    entityId: 'https://sp.example/saml',
+    acsUrl: 'https://sp.example/acs',
+    idpEntityId: 'https://idp.example',
+    certificates: ['unused'],
+    now: Date.now(),
+    skewMs: 60_000,
+  };
+}
+
+describe('SAML worker pool', () => {
+  it('checks a response on a worker', async () => {
+    const result = await pool({}).check(input());
+    expect(result).toEqual({
+      ok: false,
+      reason: 'Neither the SAML response nor its assertion is signed.',
+    });
+  });
+
+  it('refuses a response over its time budget, and checks the next one on a fresh worker', async () => {
+    const p = pool({ budgetMs: 30 });
+    // Let the worker start first: the budget counts time on a worker, not the worker's start.
+    await p.check(input());
+    const slow = await p.check(input(200_000));
+    expect(slow).toEqual({ ok: false, reason: 'The SAML response took more than 30 ms to check.' });
+    const next = await p.check(input());
+    expect(next.ok).toBe(false);
+    expect(next.ok === false && next.reason).toBe(
+      'Neither the SAML response nor its assertion is signed.',
+    );
+  });
+
+  it('refuses at once when the queue is full', async () => {
+    const p = pool({ maxQueue: 1 });
+    const first = p.check(input());
+    const second = await p.check(input());
+    expect(second).toMatchObject({ ok: false, busy: true });
+    expect((await first).ok).toBe(false);
+  });
+});
