@@ -214,6 +214,15 @@ export class TestBrowser {
       type: res.headers.get('content-type') ?? '',
     };
   }
+
+  /** Posts a SAMLResponse to an ACS URL from this browser, as an IdP's auto-submitting form would. */
+  postToAcs(acsUrl: string, samlResponse: string, relayState = ''): ReturnType<typeof navigate> {
+    return this.navigate(acsUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ SAMLResponse: samlResponse, RelayState: relayState }).toString(),
+    });
+  }
 }
 
 /**

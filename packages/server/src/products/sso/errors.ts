@@ -121,3 +121,10 @@ export const unknownState = (): Failure =>
     'invalid_oidc_response',
     'The state answers no sign-in that was started here, or one already answered or expired.',
   );
+
+/** The IdP's answer came to a browser other than the one that started the sign-in. */
+export const otherBrowser = (kind: 'saml' | 'oidc'): Failure =>
+  fail(
+    kind === 'saml' ? 'invalid_saml_response' : 'invalid_oidc_response',
+    'This sign-in was started in another browser. Start again from the app in this browser.',
+  );

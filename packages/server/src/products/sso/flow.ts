@@ -12,7 +12,7 @@ import {
 } from '@gatehouse/protocol';
 import * as oidc from 'openid-client';
 import { isoAt, type Context, type Db } from '../../context.js';
-import { hashToken, newToken } from '../../crypto/random.js';
+import { hashToken, newToken, safeEqual } from '../../crypto/random.js';
 import type { SsoConnectionsTable, SsoRequestsTable } from '../../store/schema.js';
 import { issueLinkToken, redeemLinkToken } from '../magic-links/store.js';
 import {
@@ -60,6 +60,7 @@ import {
   noIdToken,
   pkceRequired,
   ssoNotAllowed,
+  otherBrowser,
   ssoTokenNotFound,
   unknownInResponseTo,
   unknownState,
@@ -133,6 +134,7 @@ export async function startSso(
   ctx: Context,
   project: Project,
   query: SsoStartQuery,
+  browser: string,
 ): Promise<{ location: string } | Failure> {
   const row = await connectionRow(ctx.db, project.id, query.connection_id);
   if (!row) return connectionNotFound();
@@ -170,6 +172,7 @@ export async function startSso(
     pkce_challenge: query.pkce_code_challenge ?? null,
     login_redirect_url: login.url,
     signup_redirect_url: signup.url,
+    browser_hash: hashToken(browser),
     created_at: isoAt(now),
     expires_at: isoAt(now + TOKEN_LIFETIME_MS),
     used_at: null,
@@ -210,6 +213,21 @@ export async function samlMetadata(ctx: Context, connectionId: string): Promise<
   return serviceProviderMetadata(await samlProvider(ctx, row));
 }
 
+/**
+ * Whether the return came to the browser that started the sign-in (its binding cookie), so that
+ * nobody can sign a victim's browser in to the attacker's account (login CSRF).
+ */
+function sameBrowser(
+  request: Pick<SsoRequestsTable, 'browser_hash'>,
+  browser: string | null,
+): boolean {
+  return (
+    browser !== null &&
+    typeof request.browser_hash === 'string' &&
+    safeEqual(request.browser_hash, hashToken(browser))
+  );
+}
+
 /** Who the IdP says signed in. */
 interface FederatedIdentity {
   email: string;
@@ -232,6 +250,7 @@ export async function finishSaml(
   ctx: Context,
   connectionId: string,
   samlResponse: string,
+  browser: string | null,
 ): Promise<SsoRedirect | Failure> {
   const row = await connectionRowById(ctx.db, connectionId);
   if (!row || row.kind !== 'saml') {
@@ -254,6 +273,7 @@ export async function finishSaml(
       if (!sent || !(await claimRequest(trx, sent.id, now))) {
         return unknownInResponseTo();
       }
+      if (!sameBrowser(sent, browser)) return otherBrowser('saml');
       request = sent;
     } else {
       if (!provider.settings.allow_idp_initiated) {
@@ -289,6 +309,7 @@ export async function finishSaml(
 export async function finishOidc(
   ctx: Context,
   callbackQuery: URLSearchParams,
+  browser: string | null,
 ): Promise<SsoRedirect | Failure> {
   const state = callbackQuery.get('state') ?? '';
   const now = ctx.now();
@@ -301,6 +322,8 @@ export async function finishOidc(
   if (!(await claimRequest(ctx.db, request.id, now))) {
     return alreadyAnswered();
   }
+  // Spent either way: a callback in another browser cannot be retried from the one that started.
+  if (!sameBrowser(request, browser)) return otherBrowser('oidc');
   const providerError = callbackQuery.get('error');
   if (providerError !== null) {
     const description = callbackQuery.get('error_description');

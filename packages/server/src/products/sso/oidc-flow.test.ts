@@ -4,10 +4,21 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
-import { addOidcConnection, navigate, signInAtIdp, ssoTokenOf, startUrl } from '../../test/sso.js';
+import {
+  TestBrowser,
+  addOidcConnection,
+  navigate as navigateElsewhere,
+  signInAtIdp,
+  ssoTokenOf,
+  startUrl,
+} from '../../test/sso.js';
 import { ssoUrls } from './connections.js';
 import { discoverProvider } from './oidc-discovery.js';
 import { isFailure } from '../../result.js';
+
+// The browser of these tests: sign-ins return to the browser that started them.
+const browser = new TestBrowser();
+const navigate = (url: string) => browser.navigate(url);
 
 let h: Harness;
 let idp: OidcIdp;
@@ -134,5 +145,13 @@ describe('OIDC sign-in', () => {
       .executeTakeFirstOrThrow();
     expect(row.secret_encrypted).not.toContain(CLIENT.clientSecret);
     expect(row.secret_encrypted?.startsWith('v1.')).toBe(true);
+  });
+});
+
+describe('login CSRF', () => {
+  it('refuses a callback in a browser other than the one that started, and spends it', async () => {
+    const callback = await signIn('ada@acme.test', 'ada-password');
+    expectRefusal(await navigateElsewhere(callback), 400, 'invalid_oidc_response');
+    expect((await navigate(callback)).status).toBe(400);
   });
 });

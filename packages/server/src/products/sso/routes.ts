@@ -3,11 +3,17 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, requiredSession, sdkCaller, secretCaller } from '../../http/auth.js';
+import {
+  bindingToStart,
+  browserBinding,
+  setBrowserBinding,
+  SSO_BINDING,
+} from '../../http/browser-binding.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
-import { fail, type Failure } from '../../result.js';
+import { fail, isFailure, type Failure } from '../../result.js';
 import { memberById, roleIds } from '../members/store.js';
 import { authorize } from '../rbac/service.js';
 import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';
@@ -63,12 +69,22 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
       return page(request, reply, connectionIdMissing());
     }
     const optional = (name: string) => query.get(name) ?? undefined;
-    const result = await startSso(ctx, project, {
-      connection_id: connectionId,
-      pkce_code_challenge: optional('pkce_code_challenge'),
-      login_redirect_url: optional('login_redirect_url'),
-      signup_redirect_url: optional('signup_redirect_url'),
-    });
+    // One binding per browser, kept while it has sign-ins under way (two tabs share it).
+    const browser = bindingToStart(request, SSO_BINDING);
+    const result = await startSso(
+      ctx,
+      project,
+      {
+        connection_id: connectionId,
+        pkce_code_challenge: optional('pkce_code_challenge'),
+        login_redirect_url: optional('login_redirect_url'),
+        signup_redirect_url: optional('signup_redirect_url'),
+      },
+      browser,
+    );
+    if (!isFailure(result)) {
+      setBrowserBinding(reply, SSO_BINDING, browser, ctx.config.publicUrl.startsWith('https:'));
+    }
     return answer(request, reply, result);
   });
 
@@ -81,7 +97,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
   });
 
   rawRoute(app, ENDPOINTS.oidcCallback, async (request, reply) => {
-    const result = await finishOidc(ctx, queryOf(request));
+    const result = await finishOidc(ctx, queryOf(request), browserBinding(request, SSO_BINDING));
     return answer(request, reply, result);
   });
 
@@ -122,7 +138,12 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
         if (samlResponse === '') {
           return page(request, reply, noSamlResponse());
         }
-        const result = await finishSaml(ctx, request.params.connection_id, samlResponse);
+        const result = await finishSaml(
+          ctx,
+          request.params.connection_id,
+          samlResponse,
+          browserBinding(request, SSO_BINDING),
+        );
         return answer(request, reply, result);
       },
       { bodyLimit: ACS_BODY_LIMIT },

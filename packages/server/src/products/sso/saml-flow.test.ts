@@ -6,14 +6,20 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { startSamlIdp, type SamlIdp } from '@gatehouse/testing/idp';
 import { expectError, expectOk, startHarness, type Harness } from '../../test/harness.js';
 import {
+  TestBrowser,
   addSamlConnection,
   authnRequestId,
-  navigate,
-  postToAcs,
+  postToAcs as postFromElsewhere,
   ssoTokenOf,
   startUrl,
   type TestConnection,
 } from '../../test/sso.js';
+
+// The browser of these tests: sign-ins return to the browser that started them.
+const browser = new TestBrowser();
+const navigate = (url: string) => browser.navigate(url);
+const postToAcs = (acsUrl: string, samlResponse: string, relayState = '') =>
+  browser.postToAcs(acsUrl, samlResponse, relayState);
 
 let h: Harness;
 let idp: SamlIdp;
@@ -482,5 +488,24 @@ describe('tokens of other kinds', () => {
     });
     expect(expectError(asMagic).error_type).toBe('magic_link_not_found');
     expectOk(await authenticate(sso));
+  });
+});
+
+describe('login CSRF', () => {
+  it('refuses a genuine response posted by a browser other than the one that started', async () => {
+    const requestId = await start(conn);
+    const response = await idp.createResponse({
+      sp: sp(conn),
+      email: 'ada@acme.test',
+      inResponseTo: requestId,
+    });
+    // The attacker's own genuine response, posted from the victim's browser (no binding cookie).
+    expectRefusal(await postFromElsewhere(conn.acsUrl, response), 400, 'invalid_saml_response');
+    const other = new TestBrowser();
+    expectRefusal(await other.postToAcs(conn.acsUrl, response), 400, 'invalid_saml_response');
+    // The browser that started still signs in with it.
+    const acs = await postToAcs(conn.acsUrl, response);
+    expect(acs.status).toBe(302);
+    expect(ssoTokenOf(acs.location)).toMatch(/^[A-Za-z0-9_-]{43}$/);
   });
 });
