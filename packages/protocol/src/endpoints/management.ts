@@ -135,8 +135,7 @@ export const MANAGEMENT_ENDPOINTS = {
     method: 'POST',
     path: `${ORGANIZATION}/members`,
     credential: 'secret',
-    summary:
-      'Adds a member to an organization, with a first password if given (all or nothing).',
+    summary: 'Adds a member to an organization, with a first password if given (all or nothing).',
     body: z.object({
       email_address: f.email,
       name: z.string().max(256).optional(),
