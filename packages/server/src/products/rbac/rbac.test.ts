@@ -8,10 +8,9 @@ import { decodeJwt } from 'jose';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { basic, expectError, expectOk, startHarness, type Harness } from '../../test/harness.js';
 import {
+  TestBrowser,
   addSamlConnection,
   authnRequestId,
-  navigate,
-  postToAcs,
   ssoTokenOf,
   startUrl,
 } from '../../test/sso.js';
@@ -365,14 +364,16 @@ describe('roles of members', () => {
       certificates: [idp.certificate],
       groupRoles: [{ group: 'finance', role_id: 'billing-admin' }],
     });
-    const started = await navigate(startUrl(h, conn.connectionId));
+    // The ACS answers only the browser that started the sign-in.
+    const browser = new TestBrowser();
+    const started = await browser.navigate(startUrl(h, conn.connectionId));
     const response = await idp.createResponse({
       sp: { entityId: conn.entityId, acsUrl: conn.acsUrl },
       email: 'fin@acme.test',
       groups: ['finance'],
       inResponseTo: authnRequestId(started.location ?? ''),
     });
-    const acs = await postToAcs(conn.acsUrl, response);
+    const acs = await browser.postToAcs(conn.acsUrl, response);
     const result = expectOk(
       await h.call(ENDPOINTS.ssoAuthenticate, {
         body: { sso_token: ssoTokenOf(acs.location), session_duration_minutes: 60 },
