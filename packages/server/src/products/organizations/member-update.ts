@@ -6,8 +6,8 @@
  * `update.settings.implicit-roles` and for roles they hold.
  */
 import type { Member, Organization } from '@gatehouse/protocol';
-import type { Context } from '../../context.js';
-import type { Failure } from '../../result.js';
+import { isoAt, type Context, type Db } from '../../context.js';
+import { allOrNothing, type Failure } from '../../result.js';
 import { manageUpdateOrganization } from '../management/service.js';
 import { roleIds } from '../members/store.js';
 import type { Project } from '../projects/service.js';
@@ -15,7 +15,7 @@ import { refuseRoleGrants } from '../rbac/grants.js';
 import { organizationNotFound } from './errors.js';
 import { refuseMemberDomains, refuseMemberTenants } from './jit-domains.js';
 import { normalizeEmailRoles } from './service.js';
-import { organizationById } from './store.js';
+import { organizationById, updateOrganizationRow } from './store.js';
 import type { OrganizationPatch } from './update.js';
 
 /**
@@ -31,14 +31,33 @@ export async function memberUpdateOrganization(
   member: Member,
   patch: OrganizationPatch,
 ): Promise<Organization | Failure> {
-  const current = await organizationById(ctx.db, project.id, member.organization_id);
-  if (!current) return organizationNotFound();
+  const organizationId = member.organization_id;
+  return allOrNothing(ctx.db, async (trx) => {
+    // Locks the row first, so the lists checked are the lists replaced: a concurrent change
+    // cannot slip between the check and the update.
+    await updateOrganizationRow(trx, project.id, organizationId, { updated_at: isoAt(ctx.now()) });
+    const current = await organizationById(trx, project.id, organizationId);
+    if (!current) return organizationNotFound();
+    const refused = await refuseMemberPatch(trx, project.id, member, current, patch);
+    if (refused) return refused;
+    return manageUpdateOrganization({ ...ctx, db: trx }, project, organizationId, patch);
+  });
+}
+
+/** The first rule of a member's patch that the member may not apply, or null. */
+async function refuseMemberPatch(
+  db: Db,
+  projectId: string,
+  member: Member,
+  current: Organization,
+  patch: OrganizationPatch,
+): Promise<Failure | null> {
   if (patch.rbac_email_implicit_role_assignments !== undefined) {
     const toRules = (rules: Organization['rbac_email_implicit_role_assignments']) =>
       (rules ?? []).map((r) => ({ key: r.domain, role_id: r.role_id }));
     const refused = await refuseRoleGrants(
-      ctx.db,
-      project.id,
+      db,
+      projectId,
       { memberRoles: roleIds(member) },
       toRules(current.rbac_email_implicit_role_assignments),
       toRules(normalizeEmailRoles(patch.rbac_email_implicit_role_assignments)),
@@ -54,12 +73,11 @@ export async function memberUpdateOrganization(
     if (refused) return refused;
   }
   if (patch.allowed_oauth_tenants !== undefined) {
-    const refused = refuseMemberTenants(
+    return refuseMemberTenants(
       member,
       current.allowed_oauth_tenants ?? {},
       patch.allowed_oauth_tenants,
     );
-    if (refused) return refused;
   }
-  return manageUpdateOrganization(ctx, project, member.organization_id, patch);
+  return null;
 }
