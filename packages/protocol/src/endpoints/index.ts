@@ -125,6 +125,7 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 export { SDK_ENDPOINTS, MAX_EVENTS_PER_BATCH } from './sdk.js';
 export { MANAGEMENT_ENDPOINTS, projectSettingsFields } from './management.js';
+export { allowedOAuthTenants } from './fields.js';
 export { NAVIGATION_ENDPOINTS } from './navigation.js';
 export { OAUTH_ENDPOINTS, oauthProviderFields } from './oauth.js';
 export { CAPTCHA_ENDPOINTS, captchaSettingsFields } from './captcha.js';

@@ -13,6 +13,7 @@ import { checkEmailRoleRules, checkRoleIdsForAssignment } from '../rbac/service.
 import {
   SLUG_PATTERN,
   createOrganization,
+  refuseBadTenants,
   type CreateOrganizationInput,
 } from '../organizations/service.js';
 import { organizationById } from '../organizations/store.js';
@@ -59,6 +60,8 @@ export async function manageCreateOrganization(
   }
   const publicDomain = refusePublicDomains(input.email_allowed_domains ?? []);
   if (publicDomain) return publicDomain;
+  const badTenants = refuseBadTenants(input.allowed_oauth_tenants);
+  if (badTenants) return badTenants;
   const badRules = await checkEmailRoleRules(
     ctx.db,
     project.id,
@@ -201,6 +204,8 @@ export async function manageUpdateOrganization(
 ): Promise<Organization | Failure> {
   const publicDomain = refusePublicDomains(patch.email_allowed_domains ?? []);
   if (publicDomain) return publicDomain;
+  const badTenants = refuseBadTenants(patch.allowed_oauth_tenants);
+  if (badTenants) return badTenants;
   const badRules = await checkEmailRoleRules(
     ctx.db,
     project.id,

@@ -11,7 +11,9 @@ import {
   type MfaPolicy,
   type Organization,
 } from '@gatehouse/protocol';
+import { allowedOAuthTenants } from '@gatehouse/protocol/endpoints';
 import { isoAt, type Db } from '../../context.js';
+import { fail, type Failure } from '../../result.js';
 import { newId } from '../../crypto/random.js';
 import type { OrganizationsTable } from '../../store/schema.js';
 import { isPublicEmailDomain } from './jit-domains.js';
@@ -50,6 +52,19 @@ export function normalizeTenants(
     ...(google ? { google: [...new Set(google.map((d) => d.toLowerCase()))] } : {}),
     ...(microsoft ? { microsoft: [...new Set(microsoft.map((t) => t.toLowerCase()))] } : {}),
   };
+}
+
+/**
+ * Refuses tenant lists the wire contract refuses (the management API checks them on the way in;
+ * the CLI and the in-process admin come through here), so every path stores the same.
+ */
+export function refuseBadTenants(tenants: AllowedOAuthTenants | undefined): Failure | null {
+  if (tenants === undefined) return null;
+  const parsed = allowedOAuthTenants.safeParse(tenants);
+  if (parsed.success) return null;
+  const issue = parsed.error.issues[0];
+  const where = ['allowed_oauth_tenants', ...(issue?.path ?? [])].join('.');
+  return fail('invalid_request', `${where}: ${issue?.message ?? 'is not valid'}`);
 }
 
 /** Slugs: 2–128 characters of lowercase letters, digits and `-._~`. */
