@@ -24,26 +24,26 @@ const searchAcme = (options: CallRequestOptions = {}) =>
   h.call(ENDPOINTS.organizationsSearch, { body: { organization_slug: 'acme' }, ...options });
 
 describe('CORS', () => {
-  it('answers preflights permissively without credentials', async () => {
+  it('answers preflights of trusted origins, credentials allowed', async () => {
     const res = await h.request(`/sdk/v1${search}`, {
       method: 'OPTIONS',
       authorization: null,
       contentType: null,
-      origin: 'https://anywhere.example',
+      origin: 'http://localhost:5173',
       headers: { 'access-control-request-method': 'POST' },
     });
     expect(res.status).toBe(204);
-    expect(res.headers.get('access-control-allow-origin')).toBe('https://anywhere.example');
+    expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:5173');
     expect(res.headers.get('access-control-allow-methods')).toBe('GET, POST, PUT, DELETE, OPTIONS');
     expect(res.headers.get('access-control-allow-headers')).toBe(
       'Authorization, Content-Type, X-SDK-Client, X-SDK-Parent-Host',
     );
     expect(res.headers.get('access-control-max-age')).toBe('600');
     expect(res.headers.get('vary')).toContain('Origin');
-    expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+    expect(res.headers.get('access-control-allow-credentials')).toBe('true');
   });
 
-  it('puts Allow-Origin on successes, errors and 404s, never Allow-Credentials', async () => {
+  it('puts Allow-Origin and Allow-Credentials on successes, errors and 404s', async () => {
     const responses = [
       await searchAcme(),
       await h.sdk(search, { body: {} }),
@@ -52,7 +52,7 @@ describe('CORS', () => {
     expect(responses.map((r) => r.status)).toEqual([200, 400, 404]);
     for (const res of responses) {
       expect(res.headers.get('access-control-allow-origin')).toBe('http://localhost:3000');
-      expect(res.headers.get('access-control-allow-credentials')).toBeNull();
+      expect(res.headers.get('access-control-allow-credentials')).toBe('true');
     }
   });
 
