@@ -1,8 +1,13 @@
-/** The magic-links product's store: one-time link tokens (magic, discovery, password-reset and SSO links), issued hashed, redeemed once, PKCE-bound. */
-import { isoAt, type Db } from '../../context.js';
-import { hashToken, newToken, pkceMatches } from '../../crypto/random.js';
+/**
+ * One-time sign-in tokens: magic, discovery and password-reset links, and the tokens that OAuth
+ * and SSO hand the app. Issued hashed, redeemed once, PKCE-bound; every sign-in method redeems
+ * through {@link redeemForSignIn}, so a PKCE mismatch is answered one way.
+ */
 import { randomUUID } from 'node:crypto';
-import type { TokensTable } from '../../store/schema.js';
+import { isoAt, type Db } from '../context.js';
+import { hashToken, newToken, pkceMatches } from '../crypto/random.js';
+import { fail, type Failure } from '../result.js';
+import type { TokensTable } from '../store/schema.js';
 
 /** The kinds of link token. */
 export type LinkTokenKind =
@@ -103,6 +108,39 @@ export async function redeemLinkToken(
     .where('used_at', 'is', null)
     .executeTakeFirst();
   return result.numUpdatedRows === 1n ? row : 'not_found';
+}
+
+/**
+ * The answer to a verifier that does not match the token's challenge. It names `pkce`: the
+ * client retries with its other verifier on that (§10). The token stays usable.
+ */
+export const pkceMismatch = (): Failure =>
+  fail(
+    'pkce_mismatch',
+    'The pkce_code_verifier does not match the pkce_code_challenge this sign-in started with.',
+  );
+
+/**
+ * Redeems a token for a sign-in: the token, or the failure to answer (`notFound` for an unknown,
+ * expired, used or foreign one). Run it inside the transaction that acts on the token.
+ *
+ * @example
+ * const token = await redeemForSignIn(trx, project.id, 'sso', input.sso_token, verifier, now, ssoTokenNotFound);
+ * if (isFailure(token)) return token;
+ */
+export async function redeemForSignIn(
+  db: Db,
+  projectId: string,
+  kind: LinkTokenKind,
+  token: string,
+  verifier: string | undefined,
+  now: number,
+  notFound: () => Failure,
+): Promise<TokensTable | Failure> {
+  const row = await redeemLinkToken(db, projectId, kind, token, verifier, now);
+  if (row === 'pkce_mismatch') return pkceMismatch();
+  if (row === 'not_found') return notFound();
+  return row;
 }
 
 /**

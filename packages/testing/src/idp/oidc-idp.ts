@@ -304,7 +304,7 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
         }
       }
       return setHeader(name, value);
-    }) as ServerResponse['setHeader'];
+    });
   };
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {

@@ -19,7 +19,7 @@ import {
   type FederatedClaims,
 } from '../../auth/federated/trust.js';
 import { emailFactor } from '../magic-links/service.js';
-import { redeemLinkToken } from '../magic-links/store.js';
+import { redeemForSignIn } from '../../auth/link-tokens.js';
 import {
   ADMIN_ROLE,
   activateMember,
@@ -183,9 +183,6 @@ export async function discoverOrganizations(
   return found;
 }
 
-/** The PKCE failure message names `pkce` so the client knows to retry with its other verifier. */
-const PKCE_MISMATCH = 'The pkce_code_verifier does not match the pkce_code_challenge of this link.';
-
 /** Redeems a discovery link: result DR with a fresh IST. */
 /**
  * Discovery for an address a factor has just proved (a discovery link, OAuth): a new IST
@@ -221,18 +218,16 @@ export async function authenticateDiscoveryLink(
 ): Promise<Omit<DiscoveryResult, 'request_id' | 'status_code'> | Failure> {
   return ctx.db.transaction().execute(async (trx) => {
     const now = ctx.now();
-    const token = await redeemLinkToken(
+    const token = await redeemForSignIn(
       trx,
       project.id,
       'discovery',
       input.discovery_magic_links_token,
       input.pkce_code_verifier,
       now,
+      discoveryLinkNotFound,
     );
-    if (token === 'pkce_mismatch') return fail('pkce_mismatch', PKCE_MISMATCH);
-    if (token === 'not_found') {
-      return discoveryLinkNotFound();
-    }
+    if (isFailure(token)) return token;
     return startDiscovery(trx, project, token.email, [emailFactor(token.email, '', now)], now);
   });
 }

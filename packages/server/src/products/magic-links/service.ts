@@ -20,10 +20,10 @@ import { allowsAuthMethod, jitDecision } from '../organizations/service.js';
 import { organizationById } from '../organizations/store.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
-import { allOrNothing, fail, type Failure } from '../../result.js';
+import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
-import { issueLinkToken, redeemLinkToken } from './store.js';
+import { issueLinkToken, redeemForSignIn } from '../../auth/link-tokens.js';
 import {
   magicLinkNotFound,
   magicLinkUnusable,
@@ -177,9 +177,6 @@ export interface MagicLinkAuthenticateInput {
   locale?: string | undefined;
 }
 
-/** The pkce failure message must contain `pkce`: the client retries with its other verifier on it. */
-const PKCE_MISMATCH = 'The pkce_code_verifier does not match the pkce_code_challenge of this link.';
-
 /**
  * Redeems a login or signup link: activates an invited or pending member, creates a member who
  * joins by e-mail domain, then grants result AM. One transaction: the link is single-use, and a
@@ -194,18 +191,17 @@ export async function authenticateMagicLink(
 ): Promise<(AuthOutcome & { method_id: string }) | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
-    const token = await redeemLinkToken(
+    const token = await redeemForSignIn(
       trx,
       project.id,
       'magic_link',
       input.magic_links_token,
       input.pkce_code_verifier,
       now,
+      magicLinkNotFound,
     );
-    if (token === 'pkce_mismatch') return fail('pkce_mismatch', PKCE_MISMATCH);
-    if (token === 'not_found' || !token.organization_id) {
-      return magicLinkNotFound();
-    }
+    if (isFailure(token)) return token;
+    if (!token.organization_id) return magicLinkNotFound();
     const org = await organizationById(trx, project.id, token.organization_id);
     if (!org) {
       return organizationGone();

@@ -176,7 +176,8 @@ export async function finishOAuth(
   const destinations = JSON.parse(request.redirect_urls) as Destinations;
   return allOrNothing(ctx.db, async (trx) => {
     if ('discovery' in destinations) {
-      if (!(await discoverable(trx, project, person.claims))) return addressNotVouched(person.email);
+      if (!(await discoverable(trx, project, person.claims)))
+        return addressNotVouched(person.email);
       const token = await issueToken(ctx, trx, project, provider, person, null, request, now);
       return { location: withToken(destinations.discovery, 'discovery_oauth', token) };
     }
@@ -186,7 +187,16 @@ export async function finishOAuth(
     if (!org) return organizationGone();
     const joined = await joinOrganization(trx, project, org, person, now);
     if (isFailure(joined)) return joined;
-    const token = await issueToken(ctx, trx, project, provider, person, joined.member, request, now);
+    const token = await issueToken(
+      ctx,
+      trx,
+      project,
+      provider,
+      person,
+      joined.member,
+      request,
+      now,
+    );
     const url = joined.created ? destinations.signup : destinations.login;
     return { location: withToken(url, 'oauth', token) };
   });

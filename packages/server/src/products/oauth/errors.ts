@@ -38,10 +38,3 @@ export const oauthTokenNotFound = (): Failure =>
 /** The project requires PKCE for OAuth. */
 export const pkceRequired = (): Failure =>
   fail('pkce_required', 'This project requires a pkce_code_challenge for OAuth.');
-
-/** The token's PKCE binding does not match. */
-export const pkceMismatch = (): Failure =>
-  fail(
-    'pkce_mismatch',
-    'The pkce_code_verifier does not match the pkce_code_challenge of this sign-in.',
-  );

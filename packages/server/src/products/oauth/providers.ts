@@ -139,4 +139,3 @@ export function googleConfig(
 ): Promise<oidc.Configuration | Failure> {
   return providerConfig(ctx, project, 'google');
 }
-

@@ -28,14 +28,14 @@ import { isoAt, type Context, type Db } from '../../context.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthRequestsTable } from '../../store/schema.js';
 import { startDiscovery } from '../discovery/service.js';
-import { issueLinkToken, redeemLinkToken } from '../magic-links/store.js';
+import { issueLinkToken, redeemForSignIn } from '../../auth/link-tokens.js';
 import { memberRemoved } from '../members/errors.js';
 import { memberById } from '../members/store.js';
 import { organizationGone } from '../organizations/errors.js';
 import { allowsAuthMethod, domainOf, jitDecision } from '../organizations/service.js';
 import { organizationById } from '../organizations/store.js';
 import type { Project } from '../projects/service.js';
-import { oauthTokenNotFound, pkceMismatch } from './errors.js';
+import { oauthTokenNotFound } from './errors.js';
 
 /** What the provider said about the person, and its tokens. */
 export interface ProviderIdentity {
@@ -180,18 +180,17 @@ export async function authenticateOAuth(
 ): Promise<(AuthOutcome & { provider_values: OAuthProviderValues }) | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
-    const token = await redeemLinkToken(
+    const token = await redeemForSignIn(
       trx,
       project.id,
       'oauth',
       input.oauth_token,
       input.pkce_code_verifier,
       now,
+      oauthTokenNotFound,
     );
-    if (token === 'pkce_mismatch') return pkceMismatch();
-    if (token === 'not_found' || !token.organization_id || !token.details) {
-      return oauthTokenNotFound();
-    }
+    if (isFailure(token)) return token;
+    if (!token.organization_id || !token.details) return oauthTokenNotFound();
     const details = JSON.parse(token.details) as TokenDetails;
     const org = await organizationById(trx, project.id, token.organization_id);
     if (!org) return organizationGone();
@@ -231,16 +230,17 @@ export async function authenticateOAuthDiscovery(
 ): Promise<Omit<DiscoveryResult, 'request_id' | 'status_code'> | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
-    const token = await redeemLinkToken(
+    const token = await redeemForSignIn(
       trx,
       project.id,
       'discovery_oauth',
       input.discovery_oauth_token,
       input.pkce_code_verifier,
       now,
+      oauthTokenNotFound,
     );
-    if (token === 'pkce_mismatch') return pkceMismatch();
-    if (token === 'not_found' || !token.details) return oauthTokenNotFound();
+    if (isFailure(token)) return token;
+    if (!token.details) return oauthTokenNotFound();
     const details = JSON.parse(token.details) as TokenDetails;
     const factors = [oauthFactor(details.provider, token.email, now)];
     // A token issued before trust claims were recorded vouches for nothing.

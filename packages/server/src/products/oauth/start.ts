@@ -125,4 +125,3 @@ export async function startOAuth(
   await insertOAuthRequest(ctx.db, request);
   return { location: location.href };
 }
-

@@ -13,9 +13,10 @@ import { passwordResetEmail } from '../../delivery/templates.js';
 import {
   issueLinkToken,
   peekLinkToken,
+  pkceMismatch,
   redeemLinkToken,
   type RedeemFailure,
-} from '../magic-links/store.js';
+} from '../../auth/link-tokens.js';
 import { activateMember, memberByEmail, memberEmailId, normalizeEmail } from '../members/store.js';
 import { allowsAuthMethod } from '../organizations/service.js';
 import { organizationById } from '../organizations/store.js';
@@ -117,14 +118,11 @@ export interface ResetByEmailInput {
   locale?: string | undefined;
 }
 
-/** The pkce failure message must contain `pkce`: the client tells it apart by that (§10). */
-const PKCE_MISMATCH =
-  'The PKCE code_verifier does not match the code_challenge of this reset link.';
 const TOKEN_NOT_FOUND = 'The password reset link is unknown, expired or already used.';
 
 function tokenFailure(reason: RedeemFailure): Failure {
   return reason === 'pkce_mismatch'
-    ? fail('pkce_mismatch', PKCE_MISMATCH)
+    ? pkceMismatch()
     : fail('password_reset_token_not_found', TOKEN_NOT_FOUND);
 }
 

@@ -2,7 +2,7 @@
 import type { Environment } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
-import { voidLinkTokens } from '../magic-links/store.js';
+import { voidLinkTokens } from '../../auth/link-tokens.js';
 import { endMemberSessions } from '../../auth/revocation.js';
 
 /** A member's stored password. */

@@ -9,7 +9,7 @@ import {
   refundHit,
   reserveWithBackoff,
 } from '../../store/rate-limits.js';
-import { issueLinkToken } from '../magic-links/store.js';
+import { issueLinkToken } from '../../auth/link-tokens.js';
 import { memberByEmail, memberLocale } from '../members/store.js';
 import { allowsAuthMethod } from '../organizations/service.js';
 import { resolveRedirectUrl, withToken } from '../projects/policy.js';

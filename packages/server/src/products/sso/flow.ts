@@ -14,7 +14,7 @@ import * as oidc from 'openid-client';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { hashToken, newToken, safeEqual } from '../../crypto/random.js';
 import type { SsoConnectionsTable, SsoRequestsTable } from '../../store/schema.js';
-import { issueLinkToken, redeemLinkToken } from '../magic-links/store.js';
+import { issueLinkToken, redeemForSignIn } from '../../auth/link-tokens.js';
 import {
   activateMember,
   createMember,
@@ -67,8 +67,6 @@ import {
 } from './errors.js';
 
 const TOKEN_LIFETIME_MS = FEDERATED_TOKEN_MINUTES * 60_000;
-const PKCE_MISMATCH =
-  'The pkce_code_verifier does not match the pkce_code_challenge of this sign-in.';
 
 /** The query of `GET /v1/public/sso/start`, form-decoded. */
 export interface SsoStartQuery {
@@ -525,18 +523,17 @@ export async function authenticateSso(
 ): Promise<AuthOutcome | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
-    const token = await redeemLinkToken(
+    const token = await redeemForSignIn(
       trx,
       project.id,
       'sso',
       input.sso_token,
       input.pkce_code_verifier,
       now,
+      ssoTokenNotFound,
     );
-    if (token === 'pkce_mismatch') return fail('pkce_mismatch', PKCE_MISMATCH);
-    if (token === 'not_found' || !token.organization_id || !token.details) {
-      return ssoTokenNotFound();
-    }
+    if (isFailure(token)) return token;
+    if (!token.organization_id || !token.details) return ssoTokenNotFound();
     const details = JSON.parse(token.details) as {
       connection_id: string;
       kind: string;
