@@ -218,6 +218,27 @@ describe('credentialed calls (the published SDK 6.x sends cookies along)', () =>
     }
   });
 
+  it('allows credentials to a trusted page, yet its cookies carry no authority', async () => {
+    const { session_token, session_jwt } = await h.login();
+    const cookie = [
+      `stytch_session=${session_token}`,
+      `stytch_session_jwt=${session_jwt}`,
+      `gatehouse_session=${session_token}`,
+      `gatehouse_session_jwt=${session_jwt}`,
+    ].join('; ');
+    // Anonymous in `Authorization`, signed in by cookie: the server goes by the header alone.
+    const res = await h.call(ENDPOINTS.sessionsAuthenticate, {
+      body: {},
+      origin: 'http://localhost:3000',
+      headers: { cookie },
+    });
+    expect(res.status).toBe(401);
+    expect(res.error?.error_type).toBe('unauthorized_credentials');
+    expect(res.headers.get('set-cookie')).toBeNull();
+    // Credentials allowed to the trusted page, and still no authority in them.
+    expectCredentialed(res, 'http://localhost:3000');
+  });
+
   it('follows changes of the projects’ origins at once, and other servers’ within seconds', async () => {
     const NEW = 'https://new.example.com';
     expect(corsHeaders(await preflight(NEW))).toEqual([]);
