@@ -138,6 +138,7 @@ export class SamlPool {
   #run(slot: Slot, job: Job): void {
     slot.job = job;
     slot.timer = setTimeout(() => {
+      slot.job = null;
       this.#drop(slot);
       job.resolve({
         ok: false,
