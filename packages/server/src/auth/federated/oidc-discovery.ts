@@ -1,7 +1,14 @@
 /** Finding an OIDC provider's endpoints from its issuer (OpenID Connect Discovery), with openid-client. */
 import * as oidc from 'openid-client';
 import { fail, type Failure } from '../../result.js';
-import { issuerNotHttps, issuerNotUrl } from './errors.js';
+
+/** The issuer is not https (nor a loopback http issuer). */
+export const issuerNotHttps = (): Failure =>
+  fail('oidc_discovery_failed', 'The issuer must use https.');
+
+/** The issuer is not a URL. */
+export const issuerNotUrl = (): Failure =>
+  fail('oidc_discovery_failed', 'The issuer is not an absolute URL.');
 
 /** How long a discovery request may take before the provider counts as unreachable. */
 const DISCOVERY_TIMEOUT_SECONDS = 10;

@@ -4,8 +4,12 @@
  * signs the person in to the organization or hands discovery what the provider vouched for.
  */
 import type { OAuthProviderName } from '@gatehouse/protocol';
-import * as oidc from 'openid-client';
-import { federatedClaims, mergeClaims, displayName } from '../../auth/federated/claims.js';
+import { displayName, federatedClaims } from '../../auth/federated/claims.js';
+import {
+  completeAuthorization,
+  reasonOf,
+  type CompletedAuthorization,
+} from '../../auth/federated/oidc-client.js';
 import { addressNotVouched } from '../../auth/federated/provision.js';
 import { vouchesForAddress, type FederatedClaims } from '../../auth/federated/trust.js';
 import { isoAt, type Context, type Db } from '../../context.js';
@@ -17,63 +21,10 @@ import { organizationById, organizationsAllowingTenant } from '../organizations/
 import { withToken } from '../projects/policy.js';
 import type { Project } from '../projects/service.js';
 import { noEmail, otherBrowser, providerNotConfigured, unknownState } from './errors.js';
-import { isMultiTenant, verifyTenantIdToken, withIdTokenSetAside } from './id-tokens.js';
 import { isProvider, providerConfig, redirectUri } from './providers.js';
 import { issueToken, joinOrganization, type ProviderIdentity } from './service.js';
 import type { Destinations } from './start.js';
 import { claimOAuthRequest } from './store.js';
-
-/** An error's message, with its cause's when openid-client wraps one (it names the check). */
-function reasonOf(thrown: unknown): string {
-  if (!(thrown instanceof Error)) return 'unknown error';
-  const cause = thrown.cause instanceof Error ? thrown.cause.message : '';
-  return cause && cause !== thrown.message ? `${thrown.message} (${cause})` : thrown.message;
-}
-
-/** The exchanged tokens and the ID token's verified claims. */
-interface Exchanged {
-  tokens: oidc.TokenEndpointResponse & oidc.TokenEndpointResponseHelpers;
-  idClaims: (Record<string, unknown> & { sub: string; raw?: string }) | undefined;
-}
-
-/** The raw ID token kept with claims checked outside openid-client. */
-const idToken = (claims: { raw?: string }) => claims.raw ?? '';
-
-/**
- * Exchanges the code with our PKCE verifier and checks the ID token. openid-client checks it for
- * single-issuer providers; for a multi-tenant issuer (Microsoft's `common`), the ID token is set
- * aside and checked against the issuer of the tenant it names.
- */
-async function exchangeCode(
-  config: oidc.Configuration,
-  callbackUrl: URL,
-  checks: { pkceCodeVerifier: string; expectedState: string; expectedNonce: string },
-): Promise<Exchanged> {
-  if (!isMultiTenant(config)) {
-    const tokens = await oidc.authorizationCodeGrant(config, callbackUrl, {
-      ...checks,
-      idTokenExpected: true,
-    });
-    return { tokens, idClaims: tokens.claims() };
-  }
-  let raw: string | undefined;
-  const secret = String(config.clientMetadata().client_secret ?? '');
-  const insecure = config.serverMetadata().issuer.startsWith('http:');
-  const copy = withIdTokenSetAside(config, secret, insecure, (token) => (raw = token));
-  const { expectedNonce: nonce, ...rest } = checks;
-  // An issuer named in the authorization response (RFC 9207) is a tenant's, which openid-client
-  // would compare with the template: it must instead be the ID token's own issuer.
-  const responseIssuer = callbackUrl.searchParams.get('iss');
-  const response = new URL(callbackUrl);
-  response.searchParams.delete('iss');
-  const tokens = await oidc.authorizationCodeGrant(copy, response, rest);
-  if (raw === undefined) return { tokens, idClaims: undefined };
-  const payload = await verifyTenantIdToken(config, raw, nonce);
-  if (responseIssuer !== null && responseIssuer !== payload.iss) {
-    throw new Error('the authorization response and the ID token name different issuers');
-  }
-  return { tokens, idClaims: { ...payload, sub: String(payload.sub ?? ''), raw } };
-}
 
 /**
  * Whether the provider vouches for the address anywhere discovery could take it: everywhere, or
@@ -86,23 +37,14 @@ async function discoverable(db: Db, project: Project, claims: FederatedClaims): 
   return orgs.length > 0;
 }
 
-/** Reads the person from the exchanged tokens: the merged claims, checked for an address. */
-async function identityOf(
-  config: oidc.Configuration,
+/** The person as the provider describes them, with its tokens. */
+function identityOf(
   provider: OAuthProviderName,
-  exchanged: Exchanged,
+  completed: CompletedAuthorization,
   scopes: string,
   now: number,
-): Promise<ProviderIdentity | Failure> {
-  const { tokens, idClaims } = exchanged;
-  if (!idClaims) return fail('invalid_oidc_response', 'The provider sent no ID token.');
-  // Providers that keep profile claims out of the ID token answer them at userinfo.
-  const claims = mergeClaims(
-    idClaims,
-    typeof idClaims.email === 'string'
-      ? null
-      : await oidc.fetchUserInfo(config, tokens.access_token, idClaims.sub),
-  );
+): ProviderIdentity | Failure {
+  const { tokens, claims } = completed;
   const email = typeof claims.email === 'string' ? normalizeEmail(claims.email) : '';
   if (email === '') return noEmail();
   const expiresIn = tokens.expiresIn();
@@ -112,7 +54,7 @@ async function identityOf(
     claims: federatedClaims(provider, claims, email),
     values: {
       access_token: tokens.access_token,
-      id_token: tokens.id_token ?? idToken(idClaims),
+      id_token: completed.idToken,
       refresh_token: tokens.refresh_token ?? '',
       scopes: (tokens.scope ?? scopes).split(' ').filter(Boolean),
       expires_at: expiresIn === undefined ? '' : isoAt(now + expiresIn * 1000),
@@ -161,12 +103,13 @@ export async function finishOAuth(
   try {
     const callbackUrl = new URL(redirectUri(ctx, provider));
     callbackUrl.search = query.toString();
-    const exchanged = await exchangeCode(config, callbackUrl, {
+    const completed = await completeAuthorization(config, callbackUrl, {
       pkceCodeVerifier: ctx.box.open(request.code_verifier_encrypted),
       expectedState: state,
       expectedNonce: request.nonce,
     });
-    identity = await identityOf(config, provider, exchanged, request.scopes, now);
+    if (!completed) return fail('invalid_oidc_response', 'The provider sent no ID token.');
+    identity = identityOf(provider, completed, request.scopes, now);
   } catch (thrown) {
     return fail('invalid_oidc_response', `The provider's answer was refused: ${reasonOf(thrown)}`);
   }

@@ -16,7 +16,7 @@ import { federatedClaims } from '../../auth/federated/claims.js';
 import { googleConfig } from './providers.js';
 import { issueToken, joinOrganization, type ProviderIdentity } from './service.js';
 import { providerRow } from './store.js';
-import { keySetOf } from './id-tokens.js';
+import { keySetOf } from '../../auth/federated/id-tokens.js';
 
 /** The project's One Tap client ID, or `""` when One Tap is off (Google off, or no client ID). */
 export async function oneTapClientId(ctx: Context, project: Project): Promise<string> {

@@ -15,7 +15,8 @@ import { isoAt, type Context } from '../../context.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthProvidersTable } from '../../store/schema.js';
 import type { Project } from '../projects/service.js';
-import { discoverProvider } from '../sso/oidc-discovery.js';
+import { cachedConfiguration, forgetConfiguration } from '../../auth/federated/oidc-client.js';
+import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
 import { providerNotConfigured } from './errors.js';
 import { providerRow, saveProviderRow } from './store.js';
 
@@ -96,16 +97,9 @@ export async function setProvider(
     if (isFailure(config)) return config;
   }
   await saveProviderRow(ctx.db, row);
-  providerCache.delete(`${project.id}:${provider}`);
+  forgetConfiguration(`oauth:${project.id}:${provider}`);
   return toSettings(ctx, provider, row);
 }
-
-// Discovery documents are read once per provider setting and kept a few minutes, per process.
-const PROVIDER_CACHE_MS = 10 * 60_000;
-const providerCache = new Map<
-  string,
-  { at: number; updatedAt: string; config: oidc.Configuration }
->();
 
 /** The provider's openid-client configuration, or a failure when it is off or unreachable. */
 export async function providerConfig(
@@ -117,19 +111,14 @@ export async function providerConfig(
   if (!row || row.enabled !== 1 || row.client_id === '' || row.secret_encrypted === null) {
     return providerNotConfigured();
   }
-  const key = `${project.id}:${provider}`;
-  const cached = providerCache.get(key);
-  if (cached && cached.updatedAt === row.updated_at && Date.now() - cached.at < PROVIDER_CACHE_MS) {
-    return cached.config;
-  }
-  const config = await discoverProvider(
-    row.issuer || DEFAULT_OAUTH_ISSUERS[provider],
-    row.client_id,
-    ctx.box.open(row.secret_encrypted),
+  const secret = row.secret_encrypted;
+  return cachedConfiguration(`oauth:${project.id}:${provider}`, row.updated_at, () =>
+    discoverProvider(
+      row.issuer || DEFAULT_OAUTH_ISSUERS[provider],
+      row.client_id,
+      ctx.box.open(secret),
+    ),
   );
-  if (isFailure(config)) return config;
-  providerCache.set(key, { at: Date.now(), updatedAt: row.updated_at, config });
-  return config;
 }
 
 /** Google's configuration for a project (One Tap verifies against its JWKS). */

@@ -5,9 +5,9 @@
  */
 import { randomUUID } from 'node:crypto';
 import { FEDERATED_TOKEN_MINUTES, type Organization } from '@gatehouse/protocol';
-import * as oidc from 'openid-client';
+import { beginAuthorization } from '../../auth/federated/oidc-client.js';
 import { isoAt, type Context } from '../../context.js';
-import { hashToken, newToken } from '../../crypto/random.js';
+import { hashToken } from '../../crypto/random.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthRequestsTable } from '../../store/schema.js';
 import { allowsAuthMethod } from '../organizations/service.js';
@@ -88,22 +88,15 @@ export async function startOAuth(
   const scopes = [
     ...new Set([...BASE_SCOPES, ...(given('custom_scopes') ?? '').split(/[\s+]+/).filter(Boolean)]),
   ];
-  const state = newToken();
-  const nonce = newToken();
-  const verifier = oidc.randomPKCECodeVerifier();
   const parameters: Record<string, string> = {};
   for (const [key, value] of query) {
     const name = key.startsWith('provider_') ? key.slice('provider_'.length) : '';
     if (name !== '' && !RESERVED.has(name)) parameters[name] = value;
   }
-  const location = oidc.buildAuthorizationUrl(config, {
-    ...parameters,
-    redirect_uri: redirectUri(ctx, provider),
-    scope: scopes.join(' '),
-    state,
-    nonce,
-    code_challenge: await oidc.calculatePKCECodeChallenge(verifier),
-    code_challenge_method: 'S256',
+  const started = await beginAuthorization(config, {
+    redirectUri: redirectUri(ctx, provider),
+    scopes,
+    parameters,
   });
   const now = ctx.now();
   const request: OAuthRequestsTable = {
@@ -111,10 +104,10 @@ export async function startOAuth(
     project_id: project.id,
     provider,
     organization_id: organization?.organization_id ?? null,
-    state_hash: hashToken(state),
+    state_hash: hashToken(started.state),
     browser_hash: hashToken(browser),
-    nonce,
-    code_verifier_encrypted: ctx.box.seal(verifier),
+    nonce: started.nonce,
+    code_verifier_encrypted: ctx.box.seal(started.codeVerifier),
     pkce_challenge: challenge ?? null,
     redirect_urls: JSON.stringify(destinations),
     scopes: scopes.join(' '),
@@ -123,5 +116,5 @@ export async function startOAuth(
     used_at: null,
   };
   await insertOAuthRequest(ctx.db, request);
-  return { location: location.href };
+  return { location: started.location };
 }

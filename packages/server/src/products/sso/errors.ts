@@ -56,14 +56,6 @@ export const idpInitiatedNotAllowed = (): Failure =>
     'This connection accepts only sign-ins started from the app.',
   );
 
-/** The issuer is plain http on a host other than loopback. */
-export const issuerNotHttps = (): Failure =>
-  fail('oidc_discovery_failed', 'The issuer must use https.');
-
-/** The issuer cannot be parsed. */
-export const issuerNotUrl = (): Failure =>
-  fail('oidc_discovery_failed', 'The issuer is not an absolute URL.');
-
 /** A concurrent sign-in created the same member first. */
 export const memberRaced = (): Failure =>
   fail('sso_jit_provisioning_not_allowed', 'The member was created by another sign-in; try again.');

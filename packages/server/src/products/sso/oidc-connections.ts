@@ -19,7 +19,7 @@ import {
   toOidcConnection,
   type OidcSettings,
 } from './connections.js';
-import { discoverProvider } from './oidc-discovery.js';
+import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
 import { checkGroupRoles, checkOrganization, newRow, ownConnection } from './owned.js';
 import { refreshOrganizationConnections, insertConnection, updateConnectionRow } from './store.js';
 

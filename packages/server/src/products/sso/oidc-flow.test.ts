@@ -13,7 +13,7 @@ import {
   startUrl,
 } from '../../test/sso.js';
 import { ssoUrls } from './connections.js';
-import { discoverProvider } from './oidc-discovery.js';
+import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
 import { isFailure } from '../../result.js';
 
 // The browser of these tests: sign-ins return to the browser that started them.

@@ -16,7 +16,10 @@ import { rawRoute, route } from '../../http/route.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import { memberById, roleIds } from '../members/store.js';
 import { authorize } from '../rbac/service.js';
-import { authenticateSso, finishOidc, finishSaml, samlMetadata, startSso } from './flow.js';
+import { finishSaml } from './acs.js';
+import { samlMetadata, startSso } from './flow.js';
+import { finishOidc } from './oidc-callback.js';
+import { authenticateSso } from './sign-in.js';
 import {
   createOidcConnection,
   createSamlConnection,

@@ -66,6 +66,8 @@ export interface SamlAssertion {
   expiresAt: number;
   /** The AuthnRequest it answers; null when the IdP sent it unprompted. */
   inResponseTo: string | null;
+  /** The assertion's `NameID`: the IdP's id of the person. */
+  subject: string;
   email: string;
   firstName: string;
   lastName: string;
@@ -129,6 +131,7 @@ export async function verifySamlResponse(
     assertionId: checked.assertionId,
     expiresAt: (checked.notOnOrAfter ?? now + DEFAULT_ASSERTION_LIFETIME_MS) + SAML_CLOCK_SKEW_MS,
     inResponseTo: checked.inResponseTo,
+    subject: checked.nameId,
     email: firstOf(attributes, mapping.email) ?? checked.nameId,
     firstName: firstOf(attributes, mapping.first_name) ?? '',
     lastName: firstOf(attributes, mapping.last_name) ?? '',

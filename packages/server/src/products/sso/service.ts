@@ -23,7 +23,7 @@ import {
   type SamlSettings,
 } from './connections.js';
 import { readIdpMetadata } from './metadata.js';
-import { issuerUrl } from './oidc-discovery.js';
+import { issuerUrl } from '../../auth/federated/oidc-discovery.js';
 import { checkGroupRoles, checkOrganization, newRow, ownConnection } from './owned.js';
 import {
   certificateRowsOf,

@@ -1,0 +1,97 @@
+/**
+ * The OIDC SSO callback (docs/protocol.md §8): the request found by its state and claimed once,
+ * from the browser that started; the code exchanged and the ID token checked by the one OIDC
+ * client of federated sign-in; the member signed in.
+ */
+import { displayName, stringClaim } from '../../auth/federated/claims.js';
+import { completeAuthorization, reasonOf } from '../../auth/federated/oidc-client.js';
+import type { Context } from '../../context.js';
+import { hashToken } from '../../crypto/random.js';
+import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
+import {
+  alreadyAnswered,
+  connectionGone,
+  emailNotVerified,
+  noEmail,
+  noIdToken,
+  otherBrowser,
+  unknownState,
+} from './errors.js';
+import { oidcProvider, sameBrowser, urlsOf, type SsoRedirect } from './flow.js';
+import { signInFederated } from './sign-in.js';
+import { claimRequest, connectionRowById, liveRequestByState } from './store.js';
+
+/**
+ * The OIDC callback: finds the request by its state, exchanges the code with our PKCE verifier,
+ * and checks the ID token (signature, issuer, audience, expiry, nonce). The e-mail must be
+ * verified by the provider; ID-token claims win over userinfo's.
+ */
+export async function finishOidc(
+  ctx: Context,
+  callbackQuery: URLSearchParams,
+  browser: string | null,
+): Promise<SsoRedirect | Failure> {
+  const state = callbackQuery.get('state') ?? '';
+  const now = ctx.now();
+  const request =
+    state === '' ? undefined : await liveRequestByState(ctx.db, hashToken(state), now);
+  if (!request) {
+    return unknownState();
+  }
+  // Answered once, whatever happens next: a code or state is never tried twice.
+  if (!(await claimRequest(ctx.db, request.id, now))) {
+    return alreadyAnswered();
+  }
+  // Spent either way: a callback in another browser cannot be retried from the one that started.
+  if (!sameBrowser(request, browser)) return otherBrowser('oidc');
+  const providerError = callbackQuery.get('error');
+  if (providerError !== null) {
+    const description = callbackQuery.get('error_description');
+    return fail(
+      'invalid_oidc_response',
+      `The identity provider refused the sign-in: ${providerError}${description ? ` (${description})` : ''}.`,
+    );
+  }
+  const row = await connectionRowById(ctx.db, request.connection_id);
+  const project = row ? await ctx.projects.byId(row.project_id) : null;
+  if (!row || row.kind !== 'oidc' || !project) {
+    return connectionGone();
+  }
+  const config = await oidcProvider(ctx, row);
+  if (isFailure(config)) return config;
+
+  let claims: Record<string, unknown>;
+  try {
+    const callbackUrl = new URL(urlsOf(ctx).oidcRedirectUrl());
+    callbackUrl.search = callbackQuery.toString();
+    const completed = await completeAuthorization(config, callbackUrl, {
+      pkceCodeVerifier: ctx.box.open(request.code_verifier_encrypted ?? ''),
+      expectedState: state,
+      expectedNonce: request.nonce ?? '',
+    });
+    if (!completed) return noIdToken();
+    claims = completed.claims;
+  } catch (error) {
+    return fail(
+      'invalid_oidc_response',
+      `The identity provider's answer was refused: ${reasonOf(error)}`,
+    );
+  }
+  const email = stringClaim(claims, 'email');
+  if (email === '') return noEmail();
+  if (claims.email_verified !== true) {
+    return emailNotVerified();
+  }
+  const groups = Array.isArray(claims.groups)
+    ? claims.groups.filter((g): g is string => typeof g === 'string')
+    : [];
+  return allOrNothing(ctx.db, (trx) =>
+    signInFederated(ctx, trx, project, row, request, {
+      email,
+      name: displayName(claims),
+      groups,
+      issuer: stringClaim(claims, 'iss'),
+      subject: stringClaim(claims, 'sub'),
+    }),
+  );
+}
