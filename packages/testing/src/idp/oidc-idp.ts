@@ -295,7 +295,7 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
   /** Leaves `iss` out of the redirects back to the client, as Microsoft's endpoints do. */
   const withoutResponseIssuer = (response: ServerResponse) => {
     const setHeader = response.setHeader.bind(response);
-    response.setHeader = ((name: string, value: number | string | readonly string[]) => {
+    response.setHeader = (name: string, value: number | string | readonly string[]) => {
       if (name.toLowerCase() === 'location' && typeof value === 'string') {
         const target = new URL(value, origin);
         if (target.searchParams.has('code')) {
@@ -304,7 +304,7 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
         }
       }
       return setHeader(name, value);
-    });
+    };
   };
 
   server.on('request', (request: IncomingMessage, response: ServerResponse) => {
