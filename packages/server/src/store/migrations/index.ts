@@ -1,0 +1,47 @@
+// Every migration in the order it runs, each under the name the database records it by. A name
+// never changes once released (databases find what they have applied by it), and a migration only
+// ever adds: it is never edited or removed after release. Every statement uses portable types so
+// one migration set serves SQLite and PostgreSQL (docs/architecture.md, "Databases").
+import type { Migration } from 'kysely';
+import * as initial from './0001-initial.js';
+import * as passwordsAndMfa from './0002-passwords-and-mfa.js';
+import * as passwordLockouts from './0003-password-lockouts.js';
+import * as recoveryCodeCopies from './0004-recovery-code-copies.js';
+import * as passwordThrottle from './0005-password-throttle.js';
+import * as factorLockout from './0006-factor-lockout.js';
+import * as sso from './0007-sso.js';
+import * as oauth from './0008-oauth.js';
+import * as oauthBrowserBinding from './0009-oauth-browser-binding.js';
+import * as signingKeyRotation from './0010-signing-key-rotation.js';
+import * as projectSessionLifetime from './0011-project-session-lifetime.js';
+import * as projectWatermark from './0012-project-watermark.js';
+import * as rbacPolicies from './0013-rbac-policies.js';
+import * as captchaSettings from './0014-captcha-settings.js';
+import * as memberLocale from './0015-member-locale.js';
+import * as federatedIdentities from './0016-federated-identities.js';
+
+/**
+ * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
+ * names sort in the order they run (store/migrations.test.ts checks both).
+ *
+ * @example
+ * Object.keys(MIGRATIONS).at(-1); // '0016_federated_identities'
+ */
+export const MIGRATIONS: Readonly<Record<string, Migration>> = {
+  '0001_initial': initial,
+  '0002_passwords_and_mfa': passwordsAndMfa,
+  '0003_password_lockouts': passwordLockouts,
+  '0004_recovery_code_copies': recoveryCodeCopies,
+  '0005_password_throttle': passwordThrottle,
+  '0006_factor_lockout': factorLockout,
+  '0007_sso': sso,
+  '0008_oauth': oauth,
+  '0009_oauth_browser_binding': oauthBrowserBinding,
+  '0010_signing_key_rotation': signingKeyRotation,
+  '0011_project_session_lifetime': projectSessionLifetime,
+  '0012_project_watermark': projectWatermark,
+  '0013_rbac_policies': rbacPolicies,
+  '0014_captcha_settings': captchaSettings,
+  '0015_member_locale': memberLocale,
+  '0016_federated_identities': federatedIdentities,
+};
