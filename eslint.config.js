@@ -24,11 +24,22 @@ const AUTH = {
   group: ['**/auth/*', '**/auth/**'],
   message: 'The ground floor never imports the sign-in core (docs/architecture.md §3).',
 };
-/** The sign-in core reads the entities (members, organizations, projects) and no other product. */
-const FEATURE_PRODUCTS = {
-  regex: '(^|/)products/(?!(members|organizations|projects)/(service|store)\\.js$)',
+/** The sign-in core reads the entities (tenancy/) and never a product. */
+const PRODUCTS_FROM_AUTH = {
+  group: ['**/products/*', '**/products/**'],
   message:
-    'auth/ is called by products, never the other way round; it reads only the member, organization and project entities (docs/architecture.md §3).',
+    'auth/ is called by products, never the other way round; it reads the entities in tenancy/ (docs/architecture.md §3).',
+};
+/** The entities sit below the sign-in core. */
+const TENANCY = {
+  group: ['**/tenancy/*', '**/tenancy/**'],
+  message: 'The ground floor never imports the entities (docs/architecture.md §3).',
+};
+/** A product reaches another product through its service, never its store. */
+const OTHER_PRODUCT_STORE = {
+  regex: '^\\.\\./[^./][^/]*/store\\.js$',
+  message:
+    "A product calls another product's service, never its store.ts (docs/architecture.md §3).",
 };
 
 export default tseslint.config(
@@ -85,6 +96,14 @@ export default tseslint.config(
       'packages/server/src/delivery/**/*.ts',
     ],
     ignores: ['**/*.test.ts'],
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [PRODUCTS, AUTH, TENANCY, HTTP, FASTIFY] }],
+    },
+  },
+  {
+    // The entities: members, organizations, projects and roles, below the sign-in core.
+    files: ['packages/server/src/tenancy/**/*.ts'],
+    ignores: ['**/*.test.ts'],
     rules: { 'no-restricted-imports': ['error', { patterns: [PRODUCTS, AUTH, HTTP, FASTIFY] }] },
   },
   {
@@ -92,7 +111,7 @@ export default tseslint.config(
     // Tests start a real server, so they may reach the whole app.
     ignores: ['**/*.test.ts'],
     rules: {
-      'no-restricted-imports': ['error', { patterns: [FEATURE_PRODUCTS, HTTP, FASTIFY] }],
+      'no-restricted-imports': ['error', { patterns: [PRODUCTS_FROM_AUTH, HTTP, FASTIFY] }],
     },
   },
   {
@@ -100,11 +119,17 @@ export default tseslint.config(
     // routes.ts is each product's HTTP edge: it registers routes with http/ helpers. Tests start
     // a real server, so they may reach the whole app.
     ignores: ['**/*.test.ts', 'packages/server/src/products/*/routes.ts'],
-    rules: { 'no-restricted-imports': ['error', { patterns: [HTTP, FASTIFY] }] },
+    rules: {
+      'no-restricted-imports': ['error', { patterns: [HTTP, FASTIFY, OTHER_PRODUCT_STORE] }],
+    },
   },
   {
-    // A product's SQL lives in its store.ts, so services read as use cases.
-    files: ['packages/server/src/products/**/*.ts'],
+    files: ['packages/server/src/products/*/routes.ts'],
+    rules: { 'no-restricted-imports': ['error', { patterns: [OTHER_PRODUCT_STORE] }] },
+  },
+  {
+    // A product's or entity's SQL lives in its store.ts, so services read as use cases.
+    files: ['packages/server/src/products/**/*.ts', 'packages/server/src/tenancy/**/*.ts'],
     ignores: ['**/*.test.ts', '**/store.ts'],
     rules: {
       'no-restricted-syntax': [

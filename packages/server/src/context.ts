@@ -4,7 +4,7 @@ import type { SigningKeys } from './crypto/signing-keys.js';
 import type { SecretBox } from './crypto/secret-box.js';
 import type { Mailer } from './delivery/email.js';
 import type { SmsProvider } from './delivery/sms.js';
-import type { ProjectService } from './products/projects/service.js';
+import type { ProjectService } from './tenancy/projects/service.js';
 import type { Db } from './store/schema.js';
 
 // The handle and the timestamp format belong to the store; delivery and store code import them

@@ -9,9 +9,9 @@ import type {
 } from '@gatehouse/protocol';
 import type { Context, Db } from '../context.js';
 import { SmsDeliveryError } from '../delivery/sms.js';
-import { memberLocale, rememberMemberLocale, roleIds } from '../products/members/store.js';
+import { memberLocale, rememberMemberLocale, roleIds } from '../tenancy/members/store.js';
 import { issueSmsCode, smsSendAllowed } from './sms-codes.js';
-import type { Project } from '../products/projects/service.js';
+import type { Project } from '../tenancy/projects/service.js';
 import type { Failure } from '../result.js';
 import { consumeIntermediateSession, createIntermediateSession } from './intermediate.js';
 import { factorsFor, isSecondFactor } from './factor-scope.js';

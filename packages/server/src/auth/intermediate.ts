@@ -5,7 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { hashToken, newToken } from '../crypto/random.js';
 import type { IntermediateSessionsTable } from '../store/schema.js';
 import type { FederatedClaims } from './federated/trust.js';
-import type { Project } from '../products/projects/service.js';
+import type { Project } from '../tenancy/projects/service.js';
 
 /** A live intermediate session as the services use it. */
 export interface IntermediateSession {

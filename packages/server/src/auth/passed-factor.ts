@@ -3,7 +3,7 @@ import type { AuthenticationFactor, MfaEnrollmentChange } from '@gatehouse/proto
 import type { Updateable } from 'kysely';
 import { isoAt, type Context, type Db } from '../context.js';
 import type { MembersTable } from '../store/schema.js';
-import { memberById } from '../products/members/store.js';
+import { memberById } from '../tenancy/members/store.js';
 import type { Failure } from '../result.js';
 import type { FullSession } from './complete.js';
 import { completeSecondFactor, type MfaCaller } from './secondary.js';

@@ -1,9 +1,9 @@
 /** The caller of an MFA call (§7.7, §9): a member-bound IST or a session, and how a second factor completes it. */
 import type { AuthenticationFactor, Member, Organization } from '@gatehouse/protocol';
 import type { Context, Db } from '../context.js';
-import { memberById } from '../products/members/store.js';
-import { organizationById } from '../products/organizations/store.js';
-import type { Project } from '../products/projects/service.js';
+import { memberById } from '../tenancy/members/store.js';
+import { organizationById } from '../tenancy/organizations/store.js';
+import type { Project } from '../tenancy/projects/service.js';
 import { fail, type Failure } from '../result.js';
 import { completeAuthentication, type FullSession, type PresentedSession } from './complete.js';
 import { consumeIntermediateSession, findIntermediateSession } from './intermediate.js';

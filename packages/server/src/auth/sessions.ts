@@ -11,7 +11,7 @@ import { signRs256 } from '../crypto/jwt-sign.js';
 import { hashToken, newId, newToken } from '../crypto/random.js';
 import { preparedQuery } from '../store/prepared.js';
 import type { SessionsTable } from '../store/schema.js';
-import type { Project } from '../products/projects/service.js';
+import type { Project } from '../tenancy/projects/service.js';
 import { rememberJwt, reusableJwt } from './jwt-reuse.js';
 
 /** The private claims of a session JWT. */

@@ -5,7 +5,7 @@ import { writeOutbox } from '../delivery/outbox.js';
 import { SmsDeliveryError, smsText } from '../delivery/sms.js';
 import { countHit, type RateRule } from '../store/rate-limits.js';
 import { afterCommit } from '../store/transaction.js';
-import type { Project } from '../products/projects/service.js';
+import type { Project } from '../tenancy/projects/service.js';
 import { generateOtpCode, hashOtpCode, OTP_TTL_SECONDS } from './otp-code.js';
 
 /** The send limits of one SMS: per number and per member (the route adds per IP). */

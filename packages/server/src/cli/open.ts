@@ -1,8 +1,8 @@
 /** What the management commands share: opening the database from the environment, finding an organization. */
 import { configFromEnv, resolveConfig } from '../config.js';
 import type { Context, Logger } from '../context.js';
-import type { Project } from '../products/projects/service.js';
-import type { Admin } from '../products/projects/admin.js';
+import type { Project } from '../tenancy/projects/service.js';
+import type { Admin } from '../products/management/admin.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { UsageError, type CliIo } from './command.js';
 

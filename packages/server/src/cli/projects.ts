@@ -6,7 +6,7 @@ import {
 } from '@gatehouse/protocol';
 import { projectSettingsFields } from '@gatehouse/protocol/endpoints';
 import { isFailure } from '../result.js';
-import { projectSettings, updateProjectSettings } from '../products/projects/settings.js';
+import { projectSettings, updateProjectSettings } from '../tenancy/projects/settings.js';
 import {
   choice,
   defineCommand,

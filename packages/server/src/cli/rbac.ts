@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { rbacPolicyFields } from '@gatehouse/protocol/endpoints';
 import { isFailure } from '../result.js';
-import { projectPolicy, setPolicy } from '../products/rbac/service.js';
+import { projectPolicy, setPolicy } from '../tenancy/rbac/service.js';
 import { defineCommand, option, UsageError } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
 import { withProject } from './open.js';

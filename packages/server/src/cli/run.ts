@@ -1,5 +1,5 @@
 /** Dispatch: finds the command in the table, parses its arguments, runs it, and maps errors to exit codes. */
-import { AdminError } from '../products/projects/admin.js';
+import { AdminError } from '../products/management/admin.js';
 import { UsageError, type CliIo, type Command } from './command.js';
 import { COMMANDS } from './commands.js';
 import { commandName, formatHelp, formatOverview, formatUsage, PROGRAM } from './help.js';

@@ -2,7 +2,7 @@
 import { readFileSync } from 'node:fs';
 import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
 import type { Context } from '../context.js';
-import type { Project } from '../products/projects/service.js';
+import type { Project } from '../tenancy/projects/service.js';
 import { isFailure, type Failure } from '../result.js';
 import {
   createOidcConnection,

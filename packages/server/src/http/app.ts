@@ -25,7 +25,7 @@ import { registerRecoveryCodes } from '../products/recovery-codes/routes.js';
 import { registerTotp } from '../products/totp/routes.js';
 import { registerPasswords } from '../products/passwords/routes.js';
 import { registerRbac } from '../products/rbac/routes.js';
-import type { Admin } from '../products/projects/admin.js';
+import type { Admin } from '../products/management/admin.js';
 import { openRuntime } from '../runtime.js';
 import { registerSessions } from '../products/sessions/routes.js';
 import { registerOAuth } from '../products/oauth/routes.js';

@@ -2,13 +2,13 @@
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
-import { isOriginAllowed } from '../products/projects/policy.js';
-import type { Project } from '../products/projects/service.js';
+import { isOriginAllowed } from '../tenancy/projects/policy.js';
+import type { Project } from '../tenancy/projects/service.js';
 import type { PresentedSession } from '../auth/complete.js';
 import { findLiveSession } from '../auth/sessions.js';
 import type { Member } from '@gatehouse/protocol';
-import { memberById } from '../products/members/store.js';
-import { authorize } from '../products/rbac/service.js';
+import { memberById } from '../tenancy/members/store.js';
+import { authorize } from '../tenancy/rbac/service.js';
 import { checkCaptcha } from '../products/captcha/service.js';
 import { ApiError, unwrap } from './errors.js';
 

@@ -1,7 +1,7 @@
 /** The send limits of every e-mailed link (magic links and password resets): per requester, per project. */
 import type { Context } from '../context.js';
 import { enforceRateLimits, sendsPerIpRule } from './rate-limit.js';
-import { normalizeEmail } from '../products/members/store.js';
+import { normalizeEmail } from '../tenancy/members/store.js';
 
 /**
  * Counts one e-mail send against the requester's budgets in the project: all its sends, and its

@@ -15,7 +15,7 @@ import {
 import type { FastifyInstance } from 'fastify';
 import { createServer } from '../http/app.js';
 import type { ServerConfig } from '../config.js';
-import type { Admin } from '../products/projects/admin.js';
+import type { Admin } from '../products/management/admin.js';
 import { openStore } from '../store/db.js';
 import type { Database } from '../store/schema.js';
 import type { Kysely } from 'kysely';

@@ -11,8 +11,8 @@ import {
   createMember,
   memberByEmail,
   memberById,
-} from '../../products/members/store.js';
-import type { Project } from '../../products/projects/service.js';
+} from '../../tenancy/members/store.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { recordLink, linkedMemberId, type ProviderSubject } from './registrations.js';
 
 /** Who signed in, as the member will know them. */

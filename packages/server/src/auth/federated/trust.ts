@@ -13,7 +13,7 @@
  *   organization, they vouch for its members' addresses (OIDC still needs `email_verified`).
  */
 import type { AllowedOAuthTenants, Organization } from '@gatehouse/protocol';
-import { domainOf, jitDecision, type JitDecision } from '../../products/organizations/service.js';
+import { domainOf, jitDecision, type JitDecision } from '../../tenancy/organizations/service.js';
 
 /** The OAuth providers. */
 export type OAuthProviderKind = 'google' | 'microsoft';

@@ -6,7 +6,7 @@ import type { Context } from '../../context.js';
 import { checkOrigin } from '../../http/auth.js';
 import { ApiError } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
-import { projectPolicy } from '../rbac/service.js';
+import { projectPolicy } from '../../tenancy/rbac/service.js';
 import { bootstrapCaptcha } from '../captcha/service.js';
 import { bootstrapData } from './service.js';
 

@@ -1,6 +1,6 @@
 /** Bootstrap (§6): the project settings the client reads once when it is built. */
 import type { BootstrapData, RbacPolicy } from '@gatehouse/protocol';
-import type { Project } from '../projects/service.js';
+import type { Project } from '../../tenancy/projects/service.js';
 
 /** The bootstrap data of a project, without the envelope fields; `policy` is the project's (§6). */
 export function bootstrapData(

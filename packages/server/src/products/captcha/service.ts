@@ -16,7 +16,7 @@ import type { z } from 'zod';
 import { isoAt, type Context } from '../../context.js';
 import { fail, type Failure } from '../../result.js';
 import type { CaptchaSettingsTable } from '../../store/schema.js';
-import type { Project } from '../projects/service.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { captchaProviderUnreachable, captchaTokenMissing, captchaTokenRefused } from './errors.js';
 import { CAPTCHA_PROVIDER_REGISTRY } from './providers.js';
 import { captchaRow, saveCaptchaRow } from './store.js';

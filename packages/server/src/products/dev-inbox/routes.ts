@@ -5,7 +5,7 @@ import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
 import { escapeHtml } from '../../delivery/templates.js';
 import { ApiError } from '../../http/errors.js';
 import { applyPagePolicy } from '../../http/security-headers.js';
-import { hasLiveProject } from '../projects/store.js';
+import { hasLiveProject } from '../../tenancy/projects/store.js';
 import { isLocalRequest } from './service.js';
 
 // The page's one inline style sheet, allowed by its hash in the page's Content-Security-Policy.

@@ -1,7 +1,7 @@
 /** When the dev inbox may run and whom it answers: development only, loopback only. */
 import { isIP } from 'node:net';
 import type { Db } from '../../context.js';
-import { hasLiveProject } from '../projects/store.js';
+import { hasLiveProject } from '../../tenancy/projects/store.js';
 
 /**
  * What {@link isLocalRequest} reads of a request: the HTTP layer passes its request object, which

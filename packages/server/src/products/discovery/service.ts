@@ -27,7 +27,7 @@ import {
   memberByEmail,
   memberById,
   membersByEmail,
-} from '../members/store.js';
+} from '../../tenancy/members/store.js';
 import {
   SLUG_PATTERN,
   allowsAuthMethod,
@@ -35,15 +35,15 @@ import {
   domainOf,
   jitDecision,
   type CreateOrganizationInput,
-} from '../organizations/service.js';
+} from '../../tenancy/organizations/service.js';
 import {
   organizationById,
   organizationBySlug,
   organizationsByIds,
   organizationsJoinableByDomain,
-} from '../organizations/store.js';
-import { refuseDiscoveryDomains } from '../organizations/jit-domains.js';
-import type { Project } from '../projects/service.js';
+} from '../../tenancy/organizations/store.js';
+import { refuseDiscoveryDomains } from '../../tenancy/organizations/jit-domains.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import {
   completeAuthentication,
@@ -71,7 +71,7 @@ import {
   invalidSlug,
   organizationNotFound,
   organizationSlugTaken,
-} from '../organizations/errors.js';
+} from '../../tenancy/organizations/errors.js';
 
 /** Who is discovering: a verified address and the factors behind it. */
 export interface DiscoveryIdentity {

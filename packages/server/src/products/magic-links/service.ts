@@ -14,12 +14,12 @@ import {
   memberByEmail,
   memberEmailId,
   normalizeEmail,
-} from '../members/store.js';
+} from '../../tenancy/members/store.js';
 import { unlockFactors } from '../../auth/factor-lockout.js';
-import { allowsAuthMethod, jitDecision } from '../organizations/service.js';
-import { organizationById } from '../organizations/store.js';
-import { resolveRedirectUrl, withToken } from '../projects/policy.js';
-import type { Project } from '../projects/service.js';
+import { allowsAuthMethod, jitDecision } from '../../tenancy/organizations/service.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
+import { resolveRedirectUrl, withToken } from '../../tenancy/projects/policy.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
@@ -30,8 +30,8 @@ import {
   magicLinksNotAllowed,
   pkceRequired,
 } from './errors.js';
-import { invalidEmail, memberRemoved } from '../members/errors.js';
-import { organizationGone, organizationNotFound } from '../organizations/errors.js';
+import { invalidEmail, memberRemoved } from '../../tenancy/members/errors.js';
+import { organizationGone, organizationNotFound } from '../../tenancy/organizations/errors.js';
 
 /** The factor a redeemed e-mail link proves. */
 export function emailFactor(email: string, emailId: string, now: number): AuthenticationFactor {

@@ -4,7 +4,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { runCli } from '../../cli.js';
-import { AdminError } from '../projects/admin.js';
+import { AdminError } from './admin.js';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 let h: Harness;

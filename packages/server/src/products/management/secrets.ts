@@ -6,7 +6,7 @@ import type { ProjectSecretSummary } from '@gatehouse/protocol';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto/random.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
-import type { Project } from '../projects/service.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { deleteSecretUnlessLast, insertSecret, lockProject, secretRows } from './store.js';
 
 /** The most secret keys a project holds at once: enough for a handover, few to audit. */

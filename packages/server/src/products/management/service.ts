@@ -8,32 +8,32 @@ import {
   normalizeEmail,
   replaceRolesFrom,
   type CreateMemberInput,
-} from '../members/store.js';
-import { checkEmailRoleRules, checkRoleIdsForAssignment } from '../rbac/service.js';
+} from '../../tenancy/members/store.js';
+import { checkEmailRoleRules, checkRoleIdsForAssignment } from '../../tenancy/rbac/service.js';
 import {
   SLUG_PATTERN,
   createOrganization,
   refuseBadTenants,
   type CreateOrganizationInput,
-} from '../organizations/service.js';
-import { organizationById } from '../organizations/store.js';
+} from '../../tenancy/organizations/service.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
 import { updateMember, type MemberMfaPatch } from '../members/service.js';
-import { refusePublicDomains } from '../organizations/jit-domains.js';
-import { updateOrganization, type OrganizationPatch } from '../organizations/update.js';
-import type { Project } from '../projects/service.js';
+import { refusePublicDomains } from '../../tenancy/organizations/jit-domains.js';
+import { updateOrganization, type OrganizationPatch } from '../../tenancy/organizations/update.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { setMemberPassword } from '../passwords/service.js';
 import { acceptableNewPassword } from '../passwords/rules.js';
-import { savePassword } from '../passwords/store.js';
+import { storeMemberPassword } from '../passwords/service.js';
 import { hashPassword } from '../../crypto/password-hash.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
-import { connectionRowsOf } from '../sso/store.js';
+import { organizationConnections } from '../sso/service.js';
 import { defaultConnectionInactive, memberEmailTaken } from './errors.js';
-import { invalidEmail, memberNotFound } from '../members/errors.js';
+import { invalidEmail, memberNotFound } from '../../tenancy/members/errors.js';
 import {
   invalidSlug,
   organizationNotFound,
   organizationSlugTaken,
-} from '../organizations/errors.js';
+} from '../../tenancy/organizations/errors.js';
 
 /** The most characters an organization's name takes (as the management API's schema says). */
 const ORGANIZATION_NAME_MAX = 128;
@@ -126,7 +126,7 @@ export async function manageCreateMember(
     if (hash === undefined) return { member, organization };
     const memberId = member.member_id;
     const at = { projectId: project.id, environment: project.environment, memberId, hash };
-    await savePassword(trx, at, now);
+    await storeMemberPassword(trx, at, now);
     return { member: (await memberById(trx, project.id, memberId)) ?? member, organization };
   });
 }
@@ -184,7 +184,7 @@ async function checkSsoSettings(
     ...(patch.sso_default_connection_id ? [patch.sso_default_connection_id] : []),
   ];
   if (named.length === 0) return null;
-  const own = await connectionRowsOf(db, projectId, organizationId);
+  const own = await organizationConnections(db, projectId, organizationId);
   const missing = named.find((id) => !own.some((c) => c.id === id));
   if (missing) {
     return fail('connection_not_found', `This organization has no SSO connection ${missing}.`);

@@ -10,8 +10,8 @@ import { memberCaller, sdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
-import { organizationById } from '../organizations/store.js';
-import { memberByEmail, normalizeEmail, searchMembers } from './store.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
+import { memberByEmail, normalizeEmail, searchMembers } from '../../tenancy/members/store.js';
 import {
   deleteOrganizationMember,
   organizationMember,

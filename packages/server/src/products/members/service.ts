@@ -3,12 +3,17 @@ import type { Member, MfaMethod, Organization } from '@gatehouse/protocol';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { endMemberSessions } from '../../auth/revocation.js';
 import { allOrNothing, fail } from '../../result.js';
-import { organizationById } from '../organizations/store.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
 import type { MembersTable } from '../../store/schema.js';
 import { normalizePhoneNumber } from '../otp-sms/phone.js';
 import type { Failure } from '../../result.js';
-import { markMemberDeleted, memberById, phoneNumberTaken, updateMemberRow } from './store.js';
-import { invalidPhoneNumber, memberNotFound } from './errors.js';
+import {
+  markMemberDeleted,
+  memberById,
+  phoneNumberTaken,
+  updateMemberRow,
+} from '../../tenancy/members/store.js';
+import { invalidPhoneNumber, memberNotFound } from '../../tenancy/members/errors.js';
 import { duplicatePhoneNumber } from '../otp-sms/errors.js';
 
 /** The most characters a member's untrusted metadata takes, as JSON. */

@@ -15,11 +15,14 @@ import { vouchesForAddress, type FederatedClaims } from '../../auth/federated/tr
 import { isoAt, type Context, type Db } from '../../context.js';
 import { hashToken, safeEqual } from '../../crypto/random.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
-import { normalizeEmail } from '../members/store.js';
-import { organizationGone } from '../organizations/errors.js';
-import { organizationById, organizationsAllowingTenant } from '../organizations/store.js';
-import { withToken } from '../projects/policy.js';
-import type { Project } from '../projects/service.js';
+import { normalizeEmail } from '../../tenancy/members/store.js';
+import { organizationGone } from '../../tenancy/organizations/errors.js';
+import {
+  organizationById,
+  organizationsAllowingTenant,
+} from '../../tenancy/organizations/store.js';
+import { withToken } from '../../tenancy/projects/policy.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { noEmail, otherBrowser, providerNotConfigured, unknownState } from './errors.js';
 import { isProvider, providerConfig, redirectUri } from './providers.js';
 import { issueToken, joinOrganization, type ProviderIdentity } from './service.js';

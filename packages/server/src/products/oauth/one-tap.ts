@@ -7,10 +7,10 @@
 import { jwtVerify } from 'jose';
 import type { Context } from '../../context.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
-import { allowsAuthMethod } from '../organizations/service.js';
-import { organizationById } from '../organizations/store.js';
-import { resolveRedirectUrl, withToken } from '../projects/policy.js';
-import type { Project } from '../projects/service.js';
+import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
+import { resolveRedirectUrl, withToken } from '../../tenancy/projects/policy.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { emailNotVerified, organizationMissing, pkceRequired } from './errors.js';
 import { federatedClaims } from '../../auth/federated/claims.js';
 import { googleConfig } from './providers.js';

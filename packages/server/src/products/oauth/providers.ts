@@ -14,7 +14,7 @@ import type { z } from 'zod';
 import { isoAt, type Context } from '../../context.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthProvidersTable } from '../../store/schema.js';
-import type { Project } from '../projects/service.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { cachedConfiguration, forgetConfiguration } from '../../auth/federated/oidc-client.js';
 import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
 import { providerNotConfigured } from './errors.js';

@@ -29,12 +29,12 @@ import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthRequestsTable } from '../../store/schema.js';
 import { startDiscovery } from '../discovery/service.js';
 import { issueLinkToken, redeemForSignIn } from '../../auth/link-tokens.js';
-import { memberRemoved } from '../members/errors.js';
-import { memberById } from '../members/store.js';
-import { organizationGone } from '../organizations/errors.js';
-import { allowsAuthMethod, domainOf, jitDecision } from '../organizations/service.js';
-import { organizationById } from '../organizations/store.js';
-import type { Project } from '../projects/service.js';
+import { memberRemoved } from '../../tenancy/members/errors.js';
+import { memberById } from '../../tenancy/members/store.js';
+import { organizationGone } from '../../tenancy/organizations/errors.js';
+import { allowsAuthMethod, domainOf, jitDecision } from '../../tenancy/organizations/service.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { oauthTokenNotFound } from './errors.js';
 
 /** What the provider said about the person, and its tokens. */

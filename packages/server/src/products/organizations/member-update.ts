@@ -9,14 +9,17 @@ import type { Member, Organization } from '@gatehouse/protocol';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { allOrNothing, type Failure } from '../../result.js';
 import { manageUpdateOrganization } from '../management/service.js';
-import { roleIds } from '../members/store.js';
-import type { Project } from '../projects/service.js';
-import { refuseRoleGrants } from '../rbac/grants.js';
-import { organizationNotFound } from './errors.js';
-import { refuseMemberDomains, refuseMemberTenants } from './jit-domains.js';
-import { normalizeEmailRoles } from './service.js';
-import { organizationById, updateOrganizationRow } from './store.js';
-import type { OrganizationPatch } from './update.js';
+import { roleIds } from '../../tenancy/members/store.js';
+import type { Project } from '../../tenancy/projects/service.js';
+import { refuseRoleGrants } from '../../tenancy/rbac/grants.js';
+import { organizationNotFound } from '../../tenancy/organizations/errors.js';
+import {
+  refuseMemberDomains,
+  refuseMemberTenants,
+} from '../../tenancy/organizations/jit-domains.js';
+import { normalizeEmailRoles } from '../../tenancy/organizations/service.js';
+import { organizationById, updateOrganizationRow } from '../../tenancy/organizations/store.js';
+import type { OrganizationPatch } from '../../tenancy/organizations/update.js';
 
 /**
  * Applies a member's patch to their organization, or refuses it: 400 `invalid_email_domain` for a

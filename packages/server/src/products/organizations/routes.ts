@@ -10,10 +10,10 @@ import { memberCaller, sdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { memberUpdateOrganization } from './member-update.js';
-import { organizationNotFound } from './errors.js';
+import { organizationNotFound } from '../../tenancy/organizations/errors.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { toSlugSubset } from '@gatehouse/protocol';
-import { organizationById, organizationBySlug } from './store.js';
+import { organizationById, organizationBySlug } from '../../tenancy/organizations/store.js';
 
 /** Registers the organization search route. */
 export function registerOrganizations(app: FastifyInstance, ctx: Context): void {

@@ -2,7 +2,7 @@
 import type { AuthenticationFactor, MfaEnrollmentChange } from '@gatehouse/protocol';
 import { isoAt, type Context } from '../../context.js';
 import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
-import { phoneNumberTaken } from '../members/store.js';
+import { phoneNumberTaken } from '../../tenancy/members/store.js';
 import { fail, type Failure } from '../../result.js';
 import type { FullSession } from '../../auth/complete.js';
 import { allowsMfaMethod, hasSecondFactor } from '../../auth/mfa-policy.js';
@@ -13,7 +13,7 @@ import { transaction } from '../../store/transaction.js';
 import { OTP_MAX_ATTEMPTS, otpCodeMatches } from '../../auth/otp-code.js';
 import { countAttempt, newestUnusedCode, setUnverifiedPhone, useCode } from './store.js';
 import { normalizePhoneNumber } from './phone.js';
-import { invalidPhoneNumber } from '../members/errors.js';
+import { invalidPhoneNumber } from '../../tenancy/members/errors.js';
 import { duplicatePhoneNumber, noPhoneNumber, otpCodeNotFound, wrongSmsCode } from './errors.js';
 
 const NOT_ALLOWED = 'This organization does not allow SMS codes as a second factor.';

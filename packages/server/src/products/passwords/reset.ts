@@ -17,11 +17,16 @@ import {
   redeemLinkToken,
   type RedeemFailure,
 } from '../../auth/link-tokens.js';
-import { activateMember, memberByEmail, memberEmailId, normalizeEmail } from '../members/store.js';
-import { allowsAuthMethod } from '../organizations/service.js';
-import { organizationById } from '../organizations/store.js';
-import { resolveRedirectUrl, withToken } from '../projects/policy.js';
-import type { Project } from '../projects/service.js';
+import {
+  activateMember,
+  memberByEmail,
+  memberEmailId,
+  normalizeEmail,
+} from '../../tenancy/members/store.js';
+import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
+import { resolveRedirectUrl, withToken } from '../../tenancy/projects/policy.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import type { AuthOutcome } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
@@ -29,8 +34,8 @@ import { savePassword } from './store.js';
 import { passwordResetFactor } from './factors.js';
 import { acceptableNewPassword } from './rules.js';
 import { forgetGuesses } from './throttle.js';
-import { invalidEmail, memberRemoved } from '../members/errors.js';
-import { organizationGone, organizationNotFound } from '../organizations/errors.js';
+import { invalidEmail, memberRemoved } from '../../tenancy/members/errors.js';
+import { organizationGone, organizationNotFound } from '../../tenancy/organizations/errors.js';
 import { passwordsNotAllowed, pkceRequired } from './errors.js';
 
 /** Input of {@link startPasswordReset}. */

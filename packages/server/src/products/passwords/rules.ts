@@ -1,7 +1,7 @@
 /** A project's password rules applied: the strength check with the server's breach checkers, and its refusal message. */
 import type { PasswordStrengthCheck } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
-import type { Project } from '../projects/service.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import {
   combinedBreachChecker,

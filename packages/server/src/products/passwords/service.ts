@@ -4,13 +4,14 @@ import {
   type Member,
   type Organization,
   type PasswordStrengthCheck,
+  type Environment,
 } from '@gatehouse/protocol';
-import type { Context } from '../../context.js';
+import type { Context, Db } from '../../context.js';
 import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../crypto/password-hash.js';
-import { memberByEmail, memberById, normalizeEmail } from '../members/store.js';
-import { allowsAuthMethod } from '../organizations/service.js';
-import { organizationById } from '../organizations/store.js';
-import type { Project } from '../projects/service.js';
+import { memberByEmail, memberById, normalizeEmail } from '../../tenancy/members/store.js';
+import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import {
   completeAuthentication,
@@ -26,8 +27,8 @@ import { passwordFactor } from './factors.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
 import { forgetGuesses, reserveGuess, settleGuess } from './throttle.js';
 import { sessionNotFound } from '../../auth/errors.js';
-import { invalidEmail } from '../members/errors.js';
-import { organizationNotFound } from '../organizations/errors.js';
+import { invalidEmail } from '../../tenancy/members/errors.js';
+import { organizationNotFound } from '../../tenancy/organizations/errors.js';
 import { passwordAndHash, passwordsNotAllowed, unsupportedHash } from './errors.js';
 
 /** The one answer to a wrong e-mail or a wrong password: the two must be indistinguishable. */
@@ -297,4 +298,16 @@ export async function setMemberPassword(
       }
     );
   });
+}
+
+/**
+ * Stores a password hash (checked by the caller against the project's policy) for a member being
+ * created or set up by the host: the management API's member create with a password.
+ */
+export function storeMemberPassword(
+  db: Db,
+  input: { projectId: string; environment: Environment; memberId: string; hash: string },
+  now: number,
+): Promise<string> {
+  return savePassword(db, input, now);
 }

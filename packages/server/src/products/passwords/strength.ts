@@ -4,15 +4,9 @@ import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/lang
 import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
 import type { PasswordStrengthCheck } from '@gatehouse/protocol';
 import type { BreachChecker } from './breach.js';
+import type { PasswordPolicy } from '../../tenancy/projects/service.js';
 
-/** A project's password strength policy. */
-export interface PasswordPolicy {
-  strength_policy: 'none' | 'zxcvbn' | 'luds';
-  /** LUDS: how many of the four character classes are required (1–4). */
-  luds_complexity: number;
-  /** LUDS: the minimum length, in characters. */
-  luds_minimum_count: number;
-}
+export type { PasswordPolicy };
 
 /** Inputs of a strength check beyond the password and the policy. */
 export interface StrengthCheckOptions {

@@ -10,11 +10,11 @@ import {
   reserveWithBackoff,
 } from '../../store/rate-limits.js';
 import { issueLinkToken } from '../../auth/link-tokens.js';
-import { memberByEmail, memberLocale } from '../members/store.js';
-import { allowsAuthMethod } from '../organizations/service.js';
-import { resolveRedirectUrl, withToken } from '../projects/policy.js';
-import type { Project } from '../projects/service.js';
-import { memberAddress } from '../members/store.js';
+import { memberByEmail, memberLocale } from '../../tenancy/members/store.js';
+import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
+import { resolveRedirectUrl, withToken } from '../../tenancy/projects/policy.js';
+import type { Project } from '../../tenancy/projects/service.js';
+import { memberAddress } from '../../tenancy/members/store.js';
 import { fail, type Failure } from '../../result.js';
 
 /** A guess that may go on to the password check; give it back with {@link settleGuess} if right. */

@@ -13,7 +13,7 @@ import {
   setPolicy,
   setResource,
   setRole,
-} from './service.js';
+} from '../../tenancy/rbac/service.js';
 
 /** Registers the RBAC policy routes. */
 export function registerRbac(app: FastifyInstance, ctx: Context): void {

@@ -8,8 +8,8 @@ import {
   matchRecoveryCode,
 } from '../../crypto/recovery-codes.js';
 import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
-import { memberById } from '../members/store.js';
-import type { Project } from '../projects/service.js';
+import { memberById } from '../../tenancy/members/store.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import type { FullSession, PresentedSession } from '../../auth/complete.js';
 import { deleteRecoveryCodes, insertRecoveryCodes, unusedCodes, useRecoveryCode } from './store.js';

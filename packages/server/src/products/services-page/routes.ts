@@ -4,7 +4,7 @@ import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
 import { rawRoute } from '../../http/route.js';
 import { applyPagePolicy } from '../../http/security-headers.js';
-import { allAuthorizedOrigins } from '../projects/store.js';
+import { allAuthorizedOrigins } from '../../tenancy/projects/store.js';
 import { phoneLibrary, servicesPage, SERVICES_PAGE_SCRIPT } from './page.js';
 
 /** Registers the page and its library. */

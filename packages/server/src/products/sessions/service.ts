@@ -2,8 +2,8 @@
 import type { MemberSession } from '@gatehouse/protocol';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { isoAt, type Context } from '../../context.js';
-import { memberById } from '../members/store.js';
-import type { Project } from '../projects/service.js';
+import { memberById } from '../../tenancy/members/store.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import { fullSession, type FullSession } from '../../auth/complete.js';
 import { endMemberSessions } from '../../auth/revocation.js';
@@ -21,7 +21,7 @@ import {
   sessionWithOwnerByTokenHash,
   type SessionWithOwner,
 } from './store.js';
-import { memberNotFound } from '../members/errors.js';
+import { memberNotFound } from '../../tenancy/members/errors.js';
 
 const DEAD = 'The session is unknown, expired or revoked.';
 

@@ -5,8 +5,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { findLiveSession } from '../../auth/sessions.js';
 import { hashToken } from '../../crypto/random.js';
 import { startHarness, type Harness } from '../../test/harness.js';
-import { memberById } from '../members/store.js';
-import { organizationById } from '../organizations/store.js';
+import { memberById } from '../../tenancy/members/store.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
 import { sessionWithOwnerById, sessionWithOwnerByTokenHash } from './store.js';
 
 let h: Harness;

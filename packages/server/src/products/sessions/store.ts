@@ -4,8 +4,8 @@ import { sql } from 'kysely';
 import type { Db } from '../../context.js';
 import { preparedQuery } from '../../store/prepared.js';
 import type { MembersTable, OrganizationsTable, SessionsTable } from '../../store/schema.js';
-import { toMember } from '../members/store.js';
-import { toOrganization } from '../organizations/store.js';
+import { toMember } from '../../tenancy/members/store.js';
+import { toOrganization } from '../../tenancy/organizations/store.js';
 
 /** A session row with the member and organization it belongs to, as the wire shapes. */
 export interface SessionWithOwner {

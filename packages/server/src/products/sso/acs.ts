@@ -6,7 +6,7 @@
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { Context } from '../../context.js';
 import type { SsoRequestsTable } from '../../store/schema.js';
-import { resolveRedirectUrl } from '../projects/policy.js';
+import { resolveRedirectUrl } from '../../tenancy/projects/policy.js';
 import {
   assertionReplayed,
   connectionNotFound,

@@ -13,10 +13,10 @@ import { isoAt, type Context } from '../../context.js';
 import { hashToken, safeEqual } from '../../crypto/random.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import type { SsoConnectionsTable, SsoRequestsTable } from '../../store/schema.js';
-import { allowsAuthMethod } from '../organizations/service.js';
-import { organizationById } from '../organizations/store.js';
-import { resolveRedirectUrl } from '../projects/policy.js';
-import type { Project } from '../projects/service.js';
+import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
+import { resolveRedirectUrl } from '../../tenancy/projects/policy.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { oidcSettings, samlSettings, ssoUrls, type SsoUrls } from './connections.js';
 import {
   badPkceChallenge,

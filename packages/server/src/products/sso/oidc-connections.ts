@@ -9,8 +9,8 @@ import type { oidcConnectionFields } from '@gatehouse/protocol/endpoints';
 import { isoAt, type Context, type Db } from '../../context.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
 import { allOrNothing, isFailure, type Failure } from '../../result.js';
-import type { Project } from '../projects/service.js';
-import type { Grantor } from '../rbac/grants.js';
+import type { Project } from '../../tenancy/projects/service.js';
+import type { Grantor } from '../../tenancy/rbac/grants.js';
 import {
   EMPTY_OIDC_SETTINGS,
   oidcSettings,

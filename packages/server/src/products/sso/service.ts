@@ -9,8 +9,8 @@ import type { samlConnectionFields, samlMetadataFields } from '@gatehouse/protoc
 import { isoAt, type Context, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
-import type { Project } from '../projects/service.js';
-import type { Grantor } from '../rbac/grants.js';
+import type { Project } from '../../tenancy/projects/service.js';
+import type { Grantor } from '../../tenancy/rbac/grants.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import {
   EMPTY_SAML_SETTINGS,
@@ -294,4 +294,13 @@ export async function deleteConnection(
     await refreshOrganizationConnections(trx, project.id, organizationId, ctx.now());
     return { connection_id: row.id };
   });
+}
+
+/** The SSO connections of an organization, for checks of settings that name them. */
+export function organizationConnections(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+): ReturnType<typeof connectionRowsOf> {
+  return connectionRowsOf(db, projectId, organizationId);
 }

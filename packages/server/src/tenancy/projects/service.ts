@@ -3,9 +3,17 @@ import type { Environment } from '@gatehouse/protocol';
 import type { Kysely } from 'kysely';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto/random.js';
 import type { Database, ProjectsTable } from '../../store/schema.js';
-import type { PasswordPolicy } from '../passwords/strength.js';
 import { AuthorizedOriginIndex } from './origin-index.js';
 import { insertProject, projectRow, secretHashesOf, updateProjectRow } from './store.js';
+
+/** A project's password strength policy. */
+export interface PasswordPolicy {
+  strength_policy: 'none' | 'zxcvbn' | 'luds';
+  /** LUDS: how many of the four character classes are required (1–4). */
+  luds_complexity: number;
+  /** LUDS: the minimum length, in characters. */
+  luds_minimum_count: number;
+}
 
 /** Redirect URL allow-lists by kind; the first of each is the default. */
 export interface RedirectUrls {

@@ -11,10 +11,10 @@ import type {
 } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
-import { memberByEmail, memberById } from '../members/store.js';
+import { memberByEmail, memberById } from '../../tenancy/members/store.js';
 import { updateMember, type MemberMfaPatch } from '../members/service.js';
-import type { OrganizationPatch } from '../organizations/update.js';
-import { organizationById, organizationBySlug } from '../organizations/store.js';
+import type { OrganizationPatch } from '../../tenancy/organizations/update.js';
+import { organizationById, organizationBySlug } from '../../tenancy/organizations/store.js';
 import { setMemberPassword } from '../passwords/service.js';
 import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
 import { captchaSettings as readCaptchaSettings } from '../captcha/service.js';
@@ -23,15 +23,14 @@ import {
   manageCreateMember,
   manageCreateOrganization,
   manageUpdateOrganization,
-} from '../management/service.js';
-import {
-  createSecret,
-  deleteSecret,
-  listSecrets,
-  type CreatedSecret,
-} from '../management/secrets.js';
+} from './service.js';
+import { createSecret, deleteSecret, listSecrets, type CreatedSecret } from './secrets.js';
 import { isFailure, type Failure } from '../../result.js';
-import type { CreatedProject, CreateProjectInput, UpdateProjectInput } from './service.js';
+import type {
+  CreatedProject,
+  CreateProjectInput,
+  UpdateProjectInput,
+} from '../../tenancy/projects/service.js';
 
 /** Administration of projects, organizations and members, without HTTP. */
 export interface Admin {
