@@ -5,6 +5,10 @@ import { defineConfig } from 'vitest/config';
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
+// Password hashes in tests use cheap argon2id parameters (honoured only inside the test runner,
+// never in production); the hashing suites turn it off and hash at full cost.
+const env = { GATEHOUSE_TEST_FAST_HASH: '1' };
+
 const alias = {
   // Subpath entries first: an alias also matches longer specifiers that start with it.
   '@gatehouse/protocol/endpoints': src('./packages/protocol/src/endpoints/index.ts'),
@@ -33,6 +37,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'server',
+          env,
           include: ['packages/server/src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
@@ -43,6 +48,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'client',
+          env,
           include: ['packages/client/src/**/*.test.ts'],
           environment: 'happy-dom',
         },
@@ -60,6 +66,7 @@ export default defineConfig({
         resolve: { alias },
         test: {
           name: 'testing',
+          env,
           include: ['packages/testing/src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
@@ -72,6 +79,7 @@ export default defineConfig({
         oxc: { jsx: { runtime: 'automatic' } },
         test: {
           name: 'demo',
+          env,
           include: ['apps/demo/src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,

@@ -2,15 +2,25 @@
 import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
 import { hash as argon2Hash, type Algorithm } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
-import { describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   hashPassword,
   PASSWORD_HASH_PARAMS,
+  passwordHashParams,
+  TEST_PASSWORD_HASH_PARAMS,
   verifyAgainstDummy,
   verifyPassword,
 } from './password-hash.js';
 
 const PASSWORD = 'Quartz-Lantern-42!';
+
+// These tests are about the production parameters: hash at full cost, whatever the run asks.
+beforeAll(() => {
+  vi.stubEnv('GATEHOUSE_TEST_FAST_HASH', '0');
+});
+afterAll(() => {
+  vi.unstubAllEnvs();
+});
 
 describe('hashPassword', () => {
   it('produces a salted argon2id PHC string with the OWASP parameters', async () => {
@@ -163,5 +173,33 @@ describe('verifyAgainstDummy', () => {
   it('always answers false, even for the dummy password itself', async () => {
     await expect(verifyAgainstDummy(PASSWORD)).resolves.toBe(false);
     await expect(verifyAgainstDummy('gatehouse-dummy-password')).resolves.toBe(false);
+  });
+});
+
+describe('passwordHashParams', () => {
+  it('gives cheap parameters only to a test run that asks, never in production', async () => {
+    vi.stubEnv('GATEHOUSE_TEST_FAST_HASH', '1');
+    vi.stubEnv('NODE_ENV', 'test');
+    expect(passwordHashParams()).toBe(TEST_PASSWORD_HASH_PARAMS);
+    const cheap = await hashPassword(PASSWORD);
+    expect(cheap).toMatch(/^\$argon2id\$v=19\$m=1024,t=1,p=1\$/);
+    await expect(verifyPassword(cheap, PASSWORD)).resolves.toEqual({
+      valid: true,
+      needsRehash: false,
+    });
+    await expect(verifyAgainstDummy(PASSWORD)).resolves.toBe(false);
+
+    vi.stubEnv('NODE_ENV', 'production');
+    expect(passwordHashParams()).toBe(PASSWORD_HASH_PARAMS);
+    // Outside the test run's parameters a cheap hash still verifies, and is replaced.
+    await expect(verifyPassword(cheap, PASSWORD)).resolves.toEqual({
+      valid: true,
+      needsRehash: true,
+    });
+    expect(await hashPassword(PASSWORD)).toMatch(/^\$argon2id\$v=19\$m=19456,t=2,p=1\$/);
+
+    vi.stubEnv('NODE_ENV', 'test');
+    vi.stubEnv('VITEST', undefined);
+    expect(passwordHashParams()).toBe(PASSWORD_HASH_PARAMS);
   });
 });

@@ -33,6 +33,45 @@ export const PASSWORD_HASH_PARAMS = {
   outputLen: 32,
 } as const;
 
+/** The shape of a set of argon2id parameters. */
+export interface PasswordHashParams {
+  algorithm: 'argon2id';
+  memoryCost: number;
+  timeCost: number;
+  parallelism: number;
+  outputLen: number;
+}
+
+/**
+ * Cheap argon2id parameters (1 MiB, 1 pass) for test runs only: see {@link passwordHashParams}.
+ * Every hash names its parameters, so hashes made with them verify like any other.
+ */
+export const TEST_PASSWORD_HASH_PARAMS: PasswordHashParams = {
+  algorithm: 'argon2id',
+  memoryCost: 1024,
+  timeCost: 1,
+  parallelism: 1,
+  outputLen: 32,
+};
+
+/**
+ * The parameters new hashes get now: {@link PASSWORD_HASH_PARAMS}, except inside a test runner
+ * (`VITEST` set) that asks for cheap hashes with `GATEHOUSE_TEST_FAST_HASH=1`, when `NODE_ENV` is
+ * not `production`. A server started any other way (the CLI, a host application, a benchmark)
+ * always hashes at full cost. Read on every call, so a suite about hashing can turn it off.
+ *
+ * @example
+ * passwordHashParams().memoryCost; // 19456 outside tests
+ */
+export function passwordHashParams(): PasswordHashParams {
+  const env = process.env;
+  const fast =
+    env.GATEHOUSE_TEST_FAST_HASH === '1' &&
+    env.VITEST !== undefined &&
+    env.NODE_ENV !== 'production';
+  return fast ? TEST_PASSWORD_HASH_PARAMS : PASSWORD_HASH_PARAMS;
+}
+
 /** The outcome of checking a password against a stored hash. */
 export interface PasswordVerification {
   /** The password matches the hash. */
@@ -54,12 +93,13 @@ const INVALID: PasswordVerification = { valid: false, needsRehash: false };
  * const stored = await hashPassword('correct horse battery staple'); // '$argon2id$v=19$m=19456,t=2,p=1$…'
  */
 export async function hashPassword(password: string): Promise<string> {
+  const params = passwordHashParams();
   return argon2Hash(password, {
     algorithm: ARGON2ID,
-    memoryCost: PASSWORD_HASH_PARAMS.memoryCost,
-    timeCost: PASSWORD_HASH_PARAMS.timeCost,
-    parallelism: PASSWORD_HASH_PARAMS.parallelism,
-    outputLen: PASSWORD_HASH_PARAMS.outputLen,
+    memoryCost: params.memoryCost,
+    timeCost: params.timeCost,
+    parallelism: params.parallelism,
+    outputLen: params.outputLen,
   });
 }
 
@@ -90,7 +130,8 @@ export async function verifyPassword(
   return INVALID;
 }
 
-let dummyHash: Promise<string> | undefined;
+/** The dummy hash of each parameter set in use, made once each. */
+const dummyHashes = new Map<PasswordHashParams, Promise<string>>();
 
 /**
  * Spends the same time as verifying a real argon2id hash, and always answers `false`. Call it when
@@ -102,7 +143,12 @@ let dummyHash: Promise<string> | undefined;
  */
 export async function verifyAgainstDummy(password: string): Promise<false> {
   // The dummy hash is made once, lazily, with our own parameters so its cost matches real hashes.
-  dummyHash ??= hashPassword('gatehouse-dummy-password');
+  const params = passwordHashParams();
+  let dummyHash = dummyHashes.get(params);
+  if (!dummyHash) {
+    dummyHash = hashPassword('gatehouse-dummy-password');
+    dummyHashes.set(params, dummyHash);
+  }
   await argon2Verify(await dummyHash, password);
   return false;
 }
@@ -133,12 +179,13 @@ async function verifyArgon2(stored: string, password: string): Promise<PasswordV
   }
   const valid = await argon2Verify(stored, password);
   if (!valid) return INVALID;
+  const ours = passwordHashParams();
   const weaker =
     options.algorithm !== ARGON2ID ||
     options.version !== ARGON2_VERSION_0x13 ||
-    options.memoryCost < PASSWORD_HASH_PARAMS.memoryCost ||
-    options.timeCost < PASSWORD_HASH_PARAMS.timeCost ||
-    options.outputLen < PASSWORD_HASH_PARAMS.outputLen ||
+    options.memoryCost < ours.memoryCost ||
+    options.timeCost < ours.timeCost ||
+    options.outputLen < ours.outputLen ||
     options.saltLen < 16;
   return { valid: true, needsRehash: weaker };
 }

@@ -2,7 +2,7 @@
 import { createHash, randomBytes, scryptSync } from 'node:crypto';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import {
   basic,
   expectOk,
@@ -18,12 +18,16 @@ const FAILURES = 'Invalid email or password.';
 
 let h: Harness;
 beforeAll(async () => {
+  // Full-cost hashes: imported hashes are re-hashed with the production parameters, and an
+  // unknown e-mail must cost as much as a real verification.
+  vi.stubEnv('GATEHOUSE_TEST_FAST_HASH', '0');
   // One proxy hop is trusted, so a test can speak from several client IPs (X-Forwarded-For).
   h = await startHarness({ config: { trustProxy: 1 } });
   await h.admin.setMemberPassword(h.project.project_id, h.member.member_id, { password: PASSWORD });
 });
 afterAll(async () => {
   await h.close();
+  vi.unstubAllEnvs();
 });
 
 /** A sign-in body; the seeded organization unless told. */
