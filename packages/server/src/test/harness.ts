@@ -1,7 +1,7 @@
 /** Test harness: a real server on a temp database (SQLite, or PostgreSQL by TEST_DATABASE_URL) and a real port, seeded. */
-import { randomBytes } from 'node:crypto';
+import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type { ErrorBody, FullSessionResult, Member, Organization } from '@gatehouse/protocol';
@@ -17,6 +17,10 @@ import { createServer } from '../http/app.js';
 import type { ServerConfig } from '../config.js';
 import type { Admin } from '../products/management/admin.js';
 import { openStore } from '../store/db.js';
+import { migrateToLatest } from '../store/migrations.js';
+import { parseServerKey, SecretBox } from '../crypto/secret-box.js';
+import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
+import { sql } from 'kysely';
 import type { Database } from '../store/schema.js';
 import type { Kysely } from 'kysely';
 import pg from 'pg';
@@ -232,6 +236,82 @@ export async function testDatabase(
   };
 }
 
+/**
+ * What every harness of one test worker shares, made on first use: a SQLite database with every
+ * migration applied (each harness starts from a copy of it), and one RSA key pair (each harness
+ * stores it as its first signing key, under a kid of its own, sealed with its own server key).
+ * Kept on `globalThis`, which outlives the per-file module graph of the worker.
+ */
+interface WorkerFixtures {
+  /** The migrated template database file. */
+  template: Promise<string>;
+  signingKey: Promise<{ pkcs8: string; publicJwk: JWK }>;
+}
+
+const WORKER_FIXTURES = Symbol.for('gatehouse.test.workerFixtures');
+
+function workerFixtures(): WorkerFixtures {
+  const global = globalThis as { [WORKER_FIXTURES]?: WorkerFixtures };
+  global[WORKER_FIXTURES] ??= { template: migratedTemplate(), signingKey: signingKeyPair() };
+  return global[WORKER_FIXTURES];
+}
+
+async function migratedTemplate(): Promise<string> {
+  const dir = mkdtempSync(join(tmpdir(), 'gatehouse-template-'));
+  process.once('exit', () => rmSync(dir, { recursive: true, force: true }));
+  const file = join(dir, 'template.db');
+  const store = openStore(`sqlite:${file}`);
+  try {
+    await migrateToLatest(store.db);
+    // One self-contained file to copy: no write-ahead log beside it.
+    await sql`PRAGMA journal_mode = DELETE`.execute(store.db);
+  } finally {
+    await store.close();
+  }
+  return file;
+}
+
+async function signingKeyPair(): Promise<{ pkcs8: string; publicJwk: JWK }> {
+  const { publicKey, privateKey } = await generateKeyPair('RS256', { extractable: true });
+  return { pkcs8: await exportPKCS8(privateKey), publicJwk: await exportJWK(publicKey) };
+}
+
+/**
+ * Makes the harness's database current before its server starts: the migrated template copied
+ * for SQLite, the migrations run in the fresh schema for PostgreSQL; then the worker's key pair
+ * stored as the active signing key, as a first start would have made one.
+ */
+async function prepareDatabase(
+  database: { url: string; templated: boolean },
+  serverKey: string | undefined,
+  now: number,
+): Promise<void> {
+  const fixtures = workerFixtures();
+  const file = database.url.slice('sqlite:'.length);
+  if (database.templated) copyFileSync(await fixtures.template, file);
+  const store = openStore(database.url);
+  try {
+    if (!database.templated) await migrateToLatest(store.db, await store.migrationSchema());
+    if (serverKey === undefined) return;
+    const { pkcs8, publicJwk } = await fixtures.signingKey;
+    const kid = randomUUID();
+    await store.db
+      .insertInto('signing_keys')
+      .values({
+        id: kid,
+        algorithm: 'RS256',
+        public_jwk: JSON.stringify({ ...publicJwk, kid, alg: 'RS256', use: 'sig' }),
+        private_key: new SecretBox(parseServerKey(serverKey)).seal(pkcs8),
+        active: 1,
+        created_at: new Date(now).toISOString(),
+        retired_at: null,
+      })
+      .execute();
+  } finally {
+    await store.close();
+  }
+}
+
 /** A port on 127.0.0.1 that the OS says is free now. */
 async function freePort(): Promise<number> {
   const probe = createNetServer();
@@ -276,6 +356,14 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
     },
     ...options.config,
   };
+  // A test that names its own database gets a first start of its own.
+  if (config.databaseUrl === database.url) {
+    await prepareDatabase(
+      { url: database.url, templated: database.url.startsWith('sqlite:') },
+      config.serverKey,
+      clock.now,
+    );
+  }
   const app = await createServer(config);
   const url = await app.listen({ host: '127.0.0.1', port });
   const siblings: FastifyInstance[] = [];
