@@ -1,0 +1,117 @@
+// The operations tables: the outbox, telemetry events, rate-limit and back-off counters, and each
+// project's captcha settings.
+import type { Columns, Flag, Json, TableColumns, Timestamp } from './columns.js';
+
+export interface OutboxTable {
+  id: string;
+  channel: string;
+  recipient: string;
+  subject: string;
+  text_body: string;
+  html_body: string;
+  links: Json;
+  created_at: Timestamp;
+}
+
+const outboxColumns = {
+  id: 'text not null',
+  channel: 'text not null',
+  recipient: 'text not null',
+  subject: 'text not null',
+  text_body: 'text not null',
+  html_body: 'text not null',
+  links: 'text not null',
+  created_at: 'text not null',
+} satisfies Columns<OutboxTable>;
+
+export interface EventsTable {
+  id: string;
+  project_id: string;
+  event_name: string;
+  payload: Json;
+  created_at: Timestamp;
+}
+
+const eventsColumns = {
+  id: 'text not null',
+  project_id: 'text not null',
+  event_name: 'text not null',
+  payload: 'text not null',
+  created_at: 'text not null',
+} satisfies Columns<EventsTable>;
+
+export interface RateLimitsTable {
+  key: string;
+  /** Start of the current fixed window, in whole seconds since the epoch. */
+  window_start: number;
+  count: number;
+}
+
+const rateLimitsColumns = {
+  key: 'text not null',
+  window_start: 'integer not null',
+  count: 'integer not null',
+} satisfies Columns<RateLimitsTable>;
+
+/**
+ * Back-off counters (`reserveWithBackoff`): attempts of one subject (a client IP) within one scope
+ * (a password sign-in's organization and e-mail), and how long the next one must wait. Times in
+ * whole seconds since the epoch.
+ */
+export interface RateLimitBackoffsTable {
+  scope: string;
+  subject: string;
+  attempts: number;
+  delay_seconds: number;
+  blocked_until: number;
+  last_attempt: number;
+}
+
+const rateLimitBackoffsColumns = {
+  scope: 'text not null',
+  subject: 'text not null',
+  attempts: 'integer not null',
+  delay_seconds: 'integer not null',
+  blocked_until: 'integer not null',
+  last_attempt: 'integer not null',
+} satisfies Columns<RateLimitBackoffsTable>;
+
+/** A project's captcha provider (docs/protocol.md §6); one row per project at most. */
+export interface CaptchaSettingsTable {
+  project_id: string;
+  enabled: Flag;
+  provider: string;
+  site_key: string;
+  /** The provider's secret key, sealed with the server key. */
+  secret_encrypted: string | null;
+  min_score: number;
+  updated_at: Timestamp;
+}
+
+const captchaSettingsColumns = {
+  project_id: 'text not null',
+  enabled: 'integer not null',
+  provider: 'text not null',
+  site_key: 'text not null',
+  secret_encrypted: 'text',
+  min_score: 'double precision not null',
+  updated_at: 'text not null',
+} satisfies Columns<CaptchaSettingsTable>;
+
+/** The tables of this area, by name (part of `Database`). */
+export interface OperationsTables {
+  outbox: OutboxTable;
+  events: EventsTable;
+  rate_limits: RateLimitsTable;
+  rate_limit_backoffs: RateLimitBackoffsTable;
+  captcha_settings: CaptchaSettingsTable;
+}
+
+/** Their columns as the migrations create them. */
+export const OPERATIONS_COLUMNS = {
+  outbox: outboxColumns,
+  events: eventsColumns,
+  rate_limits: rateLimitsColumns,
+  rate_limit_backoffs: rateLimitBackoffsColumns,
+  captcha_settings: captchaSettingsColumns,
+} satisfies TableColumns<OperationsTables>;
