@@ -25,6 +25,7 @@ beforeAll(async () => {
   // Acme's own directory: Microsoft sends no email_verified and no xms_edov.
   microsoft.users.set('ada@acme.test', { password: 'pw-ada' });
   microsoft.users.set('bea@acme-corp.example', { password: 'pw-bea' });
+  microsoft.users.set('dee@acme-corp.example', { password: 'pw-dee' });
   // Another directory, whose administrator wrote Acme addresses on their own users.
   microsoft.users.set('eve@evil.example', {
     password: 'pw-eve',
@@ -244,6 +245,49 @@ describe('what vouches for a Microsoft address', () => {
     ]);
     const joined = await memberSignedIn('cy@verified.example', 'pw-cy');
     expect(joined.member.email_address).toBe('cy@acme.test');
+  });
+});
+
+describe('concurrent first sign-ins', () => {
+  it('create one member and one linked identity', async () => {
+    await allowTenants({
+      oauth_tenant_jit_provisioning: 'RESTRICTED',
+      allowed_oauth_tenants: { microsoft: [ACME_TENANT] },
+    });
+    // Two browsers reach the provider's answer, then both return at once.
+    const returns = await Promise.all(
+      [new TestBrowser(), new TestBrowser()].map(async (browser) => {
+        const query = new URLSearchParams({
+          public_token: h.project.public_token,
+          slug: h.org.organization_slug,
+        });
+        const res = await browser.navigate(
+          `${h.url}/v1/b2b/public/oauth/microsoft/start?${query.toString()}`,
+        );
+        const { callback: back } = await signInAtIdp(res.location ?? '', callback, {
+          email: 'dee@acme-corp.example',
+          password: 'pw-dee',
+        });
+        return { browser, back: back ?? '' };
+      }),
+    );
+    const answers = await Promise.all(returns.map(({ browser, back }) => browser.navigate(back)));
+    const statuses = answers.map((a) => a.status).sort();
+    // One creates the member; the other signs in as it, or is told to try again (never a 500).
+    expect(statuses[0]).toBe(302);
+    expect([302, 400]).toContain(statuses[1]);
+    const members = await h.db
+      .selectFrom('members')
+      .select('id')
+      .where('email', '=', 'dee@acme-corp.example')
+      .execute();
+    expect(members).toHaveLength(1);
+    const links = await h.db
+      .selectFrom('member_federated_identities')
+      .select('id')
+      .where('member_id', '=', members[0]?.id ?? '')
+      .execute();
+    expect(links).toHaveLength(1);
   });
 });
 
