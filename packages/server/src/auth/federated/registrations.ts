@@ -102,3 +102,15 @@ export async function recordLink(
       .execute(),
   );
 }
+
+/** A Microsoft issuer names its tenant: `https://login.microsoftonline.com/{tid}/v2.0`. */
+const MICROSOFT_TENANT_ISSUER = /\/([A-Za-z0-9-]{1,64})\/v2\.0\/?$/;
+
+/** The tenants of the Microsoft accounts linked to a member (lowercased). */
+export async function linkedMicrosoftTenants(db: Db, memberId: string): Promise<string[]> {
+  const links = await linksOfMember(db, memberId);
+  return links
+    .filter((link) => link.provider === 'microsoft')
+    .map((link) => MICROSOFT_TENANT_ISSUER.exec(link.issuer)?.[1]?.toLowerCase())
+    .filter((tenant): tenant is string => tenant !== undefined);
+}

@@ -26,6 +26,7 @@ beforeAll(async () => {
   microsoft.users.set('ada@acme.test', { password: 'pw-ada' });
   microsoft.users.set('bea@acme-corp.example', { password: 'pw-bea' });
   microsoft.users.set('dee@acme-corp.example', { password: 'pw-dee' });
+  microsoft.users.set('admin@acme.test', { password: 'pw-admin' });
   // Another directory, whose administrator wrote Acme addresses on their own users.
   microsoft.users.set('eve@evil.example', {
     password: 'pw-eve',
@@ -292,6 +293,23 @@ describe('concurrent first sign-ins', () => {
 });
 
 describe('the tenant settings', () => {
+  it("let an administrator allow their own Microsoft account's tenant, and no other", async () => {
+    await allowTenants({ allowed_oauth_tenants: { microsoft: [ACME_TENANT] } });
+    const admin = await memberSignedIn('admin@acme.test', 'pw-admin');
+    const token = admin.session_token;
+    await allowTenants({ allowed_oauth_tenants: { microsoft: [] } });
+    const update = (microsoft: string[]) =>
+      h.call(ENDPOINTS.organizationUpdateMe, {
+        token,
+        body: { allowed_oauth_tenants: { microsoft } },
+      });
+    const foreign = await update([OTHER_TENANT]);
+    expect(foreign.status).toBe(400);
+    expect(foreign.error?.error_type).toBe('invalid_request');
+    const own = expectOk(await update([ACME_TENANT]));
+    expect(own.organization.allowed_oauth_tenants?.microsoft).toEqual([ACME_TENANT]);
+  });
+
   it('are set and read through the management API, and bad tenant ids are refused', async () => {
     const path = `/v1/b2b/organizations/${h.org.organization_id}`;
     const set = await h.call(ENDPOINTS.updateOrganization, {

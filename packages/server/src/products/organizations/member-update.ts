@@ -2,10 +2,11 @@
  * A signed-in member changing their own organization (`PUT /sdk/v1/b2b/organizations/me`): the
  * management API's update, after the rules that bind members and not the host. A member may
  * allow for joining (by e-mail or as a Google Workspace domain) only their own verified domain,
- * and may change e-mail role rules only with `stytch.organization`
+ * as a trusted Microsoft tenant only the tenant of their own linked Microsoft account, and may change e-mail role rules only with `stytch.organization`
  * `update.settings.implicit-roles` and for roles they hold.
  */
 import type { Member, Organization } from '@gatehouse/protocol';
+import { linkedMicrosoftTenants } from '../../auth/federated/registrations.js';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { allOrNothing, type Failure } from '../../result.js';
 import { manageUpdateOrganization } from '../management/service.js';
@@ -80,6 +81,7 @@ async function refuseMemberPatch(
       member,
       current.allowed_oauth_tenants ?? {},
       patch.allowed_oauth_tenants,
+      await linkedMicrosoftTenants(db, member.member_id),
     );
   }
   return null;

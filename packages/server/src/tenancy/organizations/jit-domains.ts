@@ -128,8 +128,9 @@ export function refuseMemberDomains(
 /**
  * Refuses provider tenants that a member adds through their session, by the same rule as e-mail
  * domains: a Google Workspace domain only if it is the domain of their own verified address, and
- * no Microsoft tenant (a tenant id proves nothing about the caller); the management API may add
- * any. Tenants already listed may stay or go. Null when the change is acceptable.
+ * a Microsoft tenant only if it is the tenant of a Microsoft account linked to them (`ownTenants`:
+ * a tenant id typed in proves nothing about the caller); the management API may add any. Tenants
+ * already listed may stay or go. Null when the change is acceptable.
  *
  * @example
  * const refused = refuseMemberTenants(member, org.allowed_oauth_tenants ?? {}, patch.allowed_oauth_tenants);
@@ -138,14 +139,17 @@ export function refuseMemberTenants(
   member: { email_address: string; email_address_verified: boolean },
   current: AllowedOAuthTenants,
   next: AllowedOAuthTenants,
+  ownTenants: readonly string[] = [],
 ): Failure | null {
   const google = next.google && refuseMemberDomains(member, current.google ?? [], next.google);
   if (google) return google;
-  const listed = new Set((current.microsoft ?? []).map((tenant) => tenant.toLowerCase()));
-  const added = (next.microsoft ?? []).find((tenant) => !listed.has(tenant.toLowerCase()));
+  const allowed = new Set(
+    [...(current.microsoft ?? []), ...ownTenants].map((tenant) => tenant.toLowerCase()),
+  );
+  const added = (next.microsoft ?? []).find((tenant) => !allowed.has(tenant.toLowerCase()));
   if (added === undefined) return null;
   return fail(
     'invalid_request',
-    `A Microsoft tenant (${added}) can be allowed only by the organization's administrator through the management API.`,
+    `You may allow only the Microsoft tenant of your own Microsoft account; ${added} must be allowed by the organization's administrator through the management API.`,
   );
 }
