@@ -30,6 +30,32 @@ const SERVER_KEY: Setting = {
 /** Where the data is, and the key that encrypts secrets in it: what every command opens. */
 export const DATABASE_SETTINGS: readonly Setting[] = [DATABASE_URL, SERVER_KEY];
 
+const PUBLIC_URL: Setting = {
+  name: 'PUBLIC_URL',
+  description:
+    'The public origin, used in e-mail links and as the JWT issuer; an https origin turns on HSTS',
+  fallback: DEFAULT_PUBLIC_URL,
+};
+
+/** What the commands that print URLs to register at a provider read. */
+export const DATABASE_AND_URL_SETTINGS: readonly Setting[] = [...DATABASE_SETTINGS, PUBLIC_URL];
+
+/**
+ * The warning of a command that prints URLs under the public origin when `PUBLIC_URL` is unset,
+ * or an empty string.
+ *
+ * @example
+ * io.stderr(publicUrlWarning(io.env));
+ */
+export function publicUrlWarning(env: Readonly<Record<string, string | undefined>>): string {
+  if (env.PUBLIC_URL) return '';
+  return (
+    `warning: PUBLIC_URL is not set, so these URLs start with ${DEFAULT_PUBLIC_URL}. ` +
+    'Set PUBLIC_URL to the origin the server is reached at (as for `gatehouse serve`) and run ' +
+    'the command again before registering them.\n'
+  );
+}
+
 /**
  * Every variable the server reads: those of `configFromEnv`, `PORT` (read by `serve`) and
  * `UV_THREADPOOL_SIZE` (set by bin/gatehouse.cjs). README.md's configuration table lists the same
@@ -42,12 +68,7 @@ export const SERVER_SETTINGS: readonly Setting[] = [
     fallback: '3000',
   },
   DATABASE_URL,
-  {
-    name: 'PUBLIC_URL',
-    description:
-      'The public origin, used in e-mail links and as the JWT issuer; an https origin turns on HSTS',
-    fallback: DEFAULT_PUBLIC_URL,
-  },
+  PUBLIC_URL,
   {
     name: 'SMTP_HOST',
     description:

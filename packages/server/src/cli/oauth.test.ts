@@ -1,9 +1,10 @@
 // `gatehouse oauth show|set` against a temporary SQLite database and a real OpenID provider.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
+import { runCli } from '../cli.js';
 import { cliOnTempDatabase } from '../test/cli.js';
 
-const { cli } = cliOnTempDatabase('gatehouse-cli-oauth-');
+const { cli, databaseUrl } = cliOnTempDatabase('gatehouse-cli-oauth-');
 let idp: OidcIdp;
 let projectId = '';
 
@@ -61,5 +62,28 @@ describe('gatehouse oauth', () => {
     );
     expect(res.code).toBe(2);
     expect(res.stderr).toContain('oidc_discovery_failed');
+  });
+
+  it('prints the redirect URI under PUBLIC_URL, and warns when PUBLIC_URL is unset', async () => {
+    const unset = await cli('oauth', 'show', '--project', projectId);
+    expect(unset.stdout).toContain('http://localhost:3000/v1/b2b/public/oauth/google/callback');
+    expect(unset.stderr).toContain('PUBLIC_URL is not set');
+    let stdout = '';
+    let stderr = '';
+    const code = await runCli(['oauth', 'show', '--project', projectId], {
+      stdout: (t) => void (stdout += t),
+      stderr: (t) => void (stderr += t),
+      env: { DATABASE_URL: databaseUrl, PUBLIC_URL: 'https://auth.example.com' },
+    });
+    expect(code).toBe(0);
+    expect(stdout).toContain('https://auth.example.com/v1/b2b/public/oauth/google/callback');
+    expect(stdout).toContain('https://auth.example.com/v1/b2b/public/oauth/microsoft/callback');
+    expect(stdout).not.toContain('localhost');
+    expect(stderr).not.toContain('PUBLIC_URL');
+  });
+
+  it('lists PUBLIC_URL in its help', async () => {
+    const help = await cli('oauth', 'show', '--help');
+    expect(help.stdout).toContain('PUBLIC_URL');
   });
 });

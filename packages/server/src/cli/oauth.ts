@@ -3,7 +3,7 @@ import { OAUTH_PROVIDERS, type OAuthProviderSettings } from '@gatehouse/protocol
 import { isFailure } from '../result.js';
 import { listProviders, setProvider } from '../products/oauth/providers.js';
 import { choice, defineCommand, oneOf, option, UsageError } from './command.js';
-import { DATABASE_SETTINGS } from './environment.js';
+import { DATABASE_AND_URL_SETTINGS, publicUrlWarning } from './environment.js';
 import { withProject } from './open.js';
 
 function describe(p: OAuthProviderSettings): string {
@@ -24,12 +24,13 @@ export const oauthShow = defineCommand({
   usage: '--project ID',
   description:
     'Shows whether each provider is on, its client ID (never the secret), its issuer and the ' +
-    'redirect URI to register at the provider.',
+    'redirect URI to register at the provider, under PUBLIC_URL.',
   options: { project: option('ID', 'The project').required() },
-  environment: DATABASE_SETTINGS,
+  environment: DATABASE_AND_URL_SETTINGS,
   async run(values, io) {
     await withProject(io, values.project, async (ctx, project) => {
       io.stdout((await listProviders(ctx, project)).map(describe).join('\n'));
+      io.stderr(publicUrlWarning(io.env));
     });
   },
 });
@@ -56,7 +57,7 @@ export const oauthSet = defineCommand({
     }),
     'onetap-client-id': option('ID', 'Google One Tap’s client ID'),
   },
-  environment: DATABASE_SETTINGS,
+  environment: DATABASE_AND_URL_SETTINGS,
   async run(values, io) {
     await withProject(io, values.project, async (ctx, project) => {
       const result = await setProvider(ctx, project, values.provider, {
@@ -68,6 +69,7 @@ export const oauthSet = defineCommand({
       });
       if (isFailure(result)) throw new UsageError(`${result.failure}: ${result.message}`);
       io.stdout(`Provider saved.\n${describe(result)}`);
+      io.stderr(publicUrlWarning(io.env));
     });
   },
 });

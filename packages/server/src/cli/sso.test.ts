@@ -5,9 +5,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startOidcIdp, startSamlIdp, type OidcIdp, type SamlIdp } from '@gatehouse/testing/idp';
+import { runCli } from '../cli.js';
 import { cliOnTempDatabase } from '../test/cli.js';
 
-const { cli } = cliOnTempDatabase('gatehouse-cli-sso-');
+const { cli, databaseUrl } = cliOnTempDatabase('gatehouse-cli-sso-');
 
 const field = (text: string, name: string) =>
   new RegExp(`^${name}:\\s+(.+)$`, 'm').exec(text)?.[1]?.trim() ?? '';
@@ -152,5 +153,31 @@ describe('gatehouse sso', () => {
     );
     expect(failed.code).toBe(2);
     expect(failed.stderr).toContain('oidc_discovery_failed');
+  });
+
+  it('prints our URLs under PUBLIC_URL, and warns when PUBLIC_URL is unset', async () => {
+    const create = async (env: Record<string, string>, name: string) => {
+      let stdout = '';
+      let stderr = '';
+      const args = ['sso', 'create-saml', '--project', projectId, '--org', 'initech'];
+      const code = await runCli([...args, '--display-name', name], {
+        stdout: (t) => void (stdout += t),
+        stderr: (t) => void (stderr += t),
+        env: { DATABASE_URL: databaseUrl, ...env },
+      });
+      return { code, stdout, stderr };
+    };
+    const elsewhere = await create({ PUBLIC_URL: 'https://auth.example.com' }, 'Elsewhere');
+    expect(elsewhere.code).toBe(0);
+    expect(field(elsewhere.stdout, 'ACS URL')).toMatch(
+      /^https:\/\/auth\.example\.com\/v1\/sso\/saml\/acs\//,
+    );
+    expect(elsewhere.stdout).not.toContain('localhost');
+    expect(elsewhere.stderr).not.toContain('PUBLIC_URL');
+    const unset = await create({}, 'Unset');
+    expect(field(unset.stdout, 'ACS URL')).toMatch(/^http:\/\/localhost:3000\//);
+    expect(unset.stderr).toContain('PUBLIC_URL is not set');
+    const oidcHelp = await cli('sso', 'create-oidc', '--help');
+    expect(oidcHelp.stdout).toContain('PUBLIC_URL');
   });
 });

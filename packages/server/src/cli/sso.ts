@@ -17,7 +17,7 @@ import {
   type SamlInput,
 } from '../products/sso/service.js';
 import { defineCommand, option, toggle, UsageError, type CliIo, type Parser } from './command.js';
-import { DATABASE_SETTINGS } from './environment.js';
+import { DATABASE_AND_URL_SETTINGS, DATABASE_SETTINGS, publicUrlWarning } from './environment.js';
 import { organizationIdOf, withRuntime } from './open.js';
 
 const where = {
@@ -158,11 +158,11 @@ export const ssoCreateSaml = defineCommand({
     '[--group-role GROUP=ROLE]…',
   description:
     'Creates a SAML connection and prints our side of it (ACS URL, SP entity ID and SP metadata ' +
-    'URL), which the customer’s admin enters in their IdP. With the IdP side (its entity ID, SSO ' +
+    'URL, under PUBLIC_URL), which the customer’s admin enters in their IdP. With the IdP side (its entity ID, SSO ' +
     'URL and certificate, or its metadata) the connection is active at once; otherwise it stays ' +
     'pending until `gatehouse sso update` gives it.',
   options: { ...where, ...samlOptions },
-  environment: DATABASE_SETTINGS,
+  environment: DATABASE_AND_URL_SETTINGS,
   async run(values, io) {
     const metadata = metadataInput(values);
     await inOrganization(io, values, async (ctx, project, organizationId) => {
@@ -181,6 +181,7 @@ export const ssoCreateSaml = defineCommand({
         ));
       }
       io.stdout(`SAML connection created.\n${describeSaml(connection)}`);
+      io.stderr(publicUrlWarning(io.env));
     });
   },
 });
@@ -193,7 +194,7 @@ export const ssoCreateOidc = defineCommand({
     '--project ID --org ORG_ID_OR_SLUG --issuer URL --client-id ID --client-secret S [--display-name N]',
   description:
     'Creates an OIDC connection, finding the provider’s endpoints through its discovery ' +
-    'document, and prints the redirect URL to register with the provider. The client secret ' +
+    'document, and prints the redirect URL (under PUBLIC_URL) to register with the provider. The client secret ' +
     'is stored encrypted with the server key.',
   options: {
     ...where,
@@ -202,7 +203,7 @@ export const ssoCreateOidc = defineCommand({
     'client-secret': option('S', 'The client secret the provider issued').required(),
     'display-name': option('NAME', 'The name on the sign-in button'),
   },
-  environment: DATABASE_SETTINGS,
+  environment: DATABASE_AND_URL_SETTINGS,
   async run(values, io) {
     await inOrganization(io, values, async (ctx, project, organizationId) => {
       const { connection } = must(
@@ -214,6 +215,7 @@ export const ssoCreateOidc = defineCommand({
         }),
       );
       io.stdout(`OIDC connection created.\n${describeOidc(connection)}`);
+      io.stderr(publicUrlWarning(io.env));
     });
   },
 });
