@@ -24,18 +24,38 @@ export class SecretBox {
       .join('.');
   }
 
-  /** Decrypts what {@link seal} produced; throws if it was tampered with or sealed by another key. */
+  /**
+   * Decrypts what {@link seal} produced; throws a {@link WrongServerKeyError} if it was tampered
+   * with or sealed by another key.
+   */
   open(sealed: string): string {
     const [version, iv, tag, body] = sealed.split('.');
     if (version !== VERSION || !iv || !tag || body === undefined) {
       throw new Error('Unreadable sealed value');
     }
-    const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'));
-    decipher.setAuthTag(Buffer.from(tag, 'base64url'));
-    return Buffer.concat([
-      decipher.update(Buffer.from(body, 'base64url')),
-      decipher.final(),
-    ]).toString('utf8');
+    try {
+      const decipher = createDecipheriv('aes-256-gcm', this.#key, Buffer.from(iv, 'base64url'));
+      decipher.setAuthTag(Buffer.from(tag, 'base64url'));
+      return Buffer.concat([
+        decipher.update(Buffer.from(body, 'base64url')),
+        decipher.final(),
+      ]).toString('utf8');
+    } catch {
+      throw new WrongServerKeyError();
+    }
+  }
+}
+
+/** A value stored in the database does not decrypt with the server key in use. */
+export class WrongServerKeyError extends Error {
+  constructor() {
+    super(
+      'A secret stored in the database does not decrypt with this server key. Check that ' +
+        'GATEHOUSE_SERVER_KEY is the key this database was created with (for a SQLite database ' +
+        'first started without it, the contents of {database file}.key beside it), and that ' +
+        'DATABASE_URL names the intended database.',
+    );
+    this.name = 'WrongServerKeyError';
   }
 }
 
@@ -56,6 +76,20 @@ export function parseServerKey(text: string): Buffer {
   return key;
 }
 
+/** {@link parseServerKey}, with an error that names where the key came from and what to check. */
+function parseNamedKey(text: string, name: string): Buffer {
+  try {
+    return parseServerKey(text);
+  } catch {
+    throw new TypeError(
+      `${name} is not a valid server key: it must be 32 bytes, written as 64 hex digits or in ` +
+        `base64 (it has ${text.trim().length} characters). Check that the whole key was copied, ` +
+        'without quotes or spaces; `openssl rand -hex 32` makes a new one (only for a new ' +
+        'database: data already stored needs the key it was stored with).',
+    );
+  }
+}
+
 /** How the server key was obtained, for the start-up log. */
 export type ServerKeySource = 'config' | 'file-created' | 'file' | 'ephemeral';
 
@@ -71,11 +105,16 @@ export function loadServerKey(
   sqliteFile: string | null,
   persistent: boolean,
 ): { key: Buffer; source: ServerKeySource; path?: string } {
-  if (configured) return { key: parseServerKey(configured), source: 'config' };
+  if (configured)
+    return { key: parseNamedKey(configured, 'GATEHOUSE_SERVER_KEY'), source: 'config' };
   if (sqliteFile) {
     const path = `${sqliteFile}.key`;
     if (existsSync(path))
-      return { key: parseServerKey(readFileSync(path, 'utf8')), source: 'file', path };
+      return {
+        key: parseNamedKey(readFileSync(path, 'utf8'), `The key file ${path}`),
+        source: 'file',
+        path,
+      };
     const key = randomBytes(32);
     writeFileSync(path, `${key.toString('hex')}\n`, { mode: 0o600, flag: 'wx' });
     chmodSync(path, 0o600);
