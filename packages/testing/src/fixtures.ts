@@ -53,6 +53,8 @@ export function organization(overrides: Partial<Organization> = {}): Organizatio
     email_invites: 'ALL_ALLOWED',
     sso_jit_provisioning_allowed_connections: [],
     rbac_email_implicit_role_assignments: [],
+    oauth_tenant_jit_provisioning: 'NOT_ALLOWED',
+    allowed_oauth_tenants: {},
     created_at: CREATED_AT,
     updated_at: CREATED_AT,
     ...overrides,
