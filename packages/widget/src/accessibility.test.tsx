@@ -26,9 +26,9 @@ async function renderCase(fixture: FixtureCase, real = false) {
     />,
   );
   await waitFor(() => {
-    expect(result.container.querySelector('.gh-screen h1, .gh-screen p, .gh-centered')).not.toBe(
-      null,
-    );
+    expect(
+      result.container.querySelector('.gh-screen h1, .gh-screen p, .gh-centered:not(.gh-pending)'),
+    ).not.toBe(null);
   });
   return result;
 }

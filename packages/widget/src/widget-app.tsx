@@ -25,6 +25,7 @@ import { readResetEmail } from './machine/reset-email.js';
 import { initialState, type StartContext, type WidgetState } from './machine/state.js';
 import { createMachineStore } from './machine/store.js';
 import { readResetToken, readUrlToken } from './machine/urls.js';
+import { PendingScreen } from './parts/pending-screen.js';
 import { Spinner } from './parts/spinner.js';
 import { en, type MessageTable } from './messages/en.js';
 import { createFormat, type Format } from './messages/format.js';
@@ -254,7 +255,18 @@ export function WidgetApp({
   }, []);
   const shouldFocusHeading = useCallback(() => interacted.current, []);
 
+  // The code of the likely next screens is fetched while this one shows.
+  useEffect(() => {
+    const screen = state.screen;
+    if (!format || !isRenderedScreen(screen)) return;
+    import('./screens/next-screens.js').then(
+      (m) => m.preloadNextScreens(screen, resolved.products),
+      () => undefined,
+    );
+  }, [format, state.screen, resolved.products]);
+
   const rootRef = useRef<HTMLDivElement>(null);
+  const stageRef = useRef<HTMLDivElement>(null);
   const [toastTarget, setToastTarget] = useState<HTMLElement | null>(null);
   useLayoutEffect(() => {
     const root = rootRef.current;
@@ -287,7 +299,11 @@ export function WidgetApp({
     >
       <MessagesProvider value={format ?? englishFormat}>
         <WidgetProvider value={context}>
-          <Suspense fallback={<Spinner />}>{format ? <Screen /> : <Spinner />}</Suspense>
+          <div ref={stageRef} className="gh-stage">
+            <Suspense fallback={<PendingScreen stage={stageRef} />}>
+              {format ? <Screen /> : <Spinner />}
+            </Suspense>
+          </div>
         </WidgetProvider>
         {state.bootstrap.displayWatermark && (
           <p className="gh-watermark">{(format ?? englishFormat)('watermark')}</p>
