@@ -1,11 +1,13 @@
 import { createHash } from 'node:crypto';
-import { mkdtemp, rm } from 'node:fs/promises';
+import { mkdtemp, readFile, rm, stat } from 'node:fs/promises';
+import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { APP_PAGE_INLINE_SCRIPTS } from './app-page.js';
 import { startDemo, type DemoHandle } from './demo.js';
 import { DEMO_ADMIN_EMAIL } from './seed.js';
+import { startMessage } from './start-message.js';
 
 interface InboxMessage {
   to: string;
@@ -213,6 +215,74 @@ describe('demo app', () => {
       expect(org?.organization_name).toBe('Acme Corp');
     } finally {
       await second.close();
+    }
+  });
+
+  it('prints the project id and where the secret key is, never the key', () => {
+    const message = startMessage(demo);
+    expect(message).toContain(`Public token: ${demo.publicToken}`);
+    expect(message).toContain(`Project id: ${demo.projectId}`);
+    expect(message).toContain(join(dataDir, 'demo.json'));
+    expect(message).toContain(`npx gatehouse secret create --project ${demo.projectId}`);
+    expect(message).not.toContain(demo.secret);
+  });
+
+  it('keeps a demo project per database, so another DATABASE_URL does not replace the first', async () => {
+    const other = await mkdtemp(join(tmpdir(), 'gatehouse-demo-other-'));
+    const start = (server: { databaseUrl?: string }) =>
+      startDemo({ port: 0, host: '127.0.0.1', dataDir, server: { logger: false, ...server } });
+    try {
+      const elsewhere = await start({ databaseUrl: `sqlite:${join(other, 'other.db')}` });
+      const elsewhereId = elsewhere.projectId;
+      await elsewhere.close();
+      expect(elsewhereId).not.toBe(demo.projectId);
+
+      const plain = await start({});
+      try {
+        expect(plain.projectId).toBe(demo.projectId);
+        expect(plain.publicToken).toBe(demo.publicToken);
+        expect(plain.secret).toBe(demo.secret);
+      } finally {
+        await plain.close();
+      }
+      const again = await start({ databaseUrl: `sqlite:${join(other, 'other.db')}` });
+      try {
+        expect(again.projectId).toBe(elsewhereId);
+        // Its backend's secret key still works against the management API.
+        const secrets = await fetch(`${again.url}/v1/b2b/project/secrets`, {
+          headers: { authorization: `Basic ${btoa(`${again.projectId}:${again.secret}`)}` },
+        });
+        expect(secrets.status).toBe(200);
+      } finally {
+        await again.close();
+      }
+      const state = JSON.parse(await readFile(join(dataDir, 'demo.json'), 'utf8')) as {
+        databases: Record<string, { project_id: string }>;
+      };
+      expect(
+        Object.values(state.databases)
+          .map((p) => p.project_id)
+          .sort(),
+      ).toEqual([demo.projectId, elsewhereId].sort());
+    } finally {
+      await rm(other, { recursive: true, force: true });
+    }
+  });
+
+  it('seeds nothing when the port is taken', async () => {
+    const fresh = await mkdtemp(join(tmpdir(), 'gatehouse-demo-busy-'));
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(0, '127.0.0.1', resolve));
+    const address = blocker.address();
+    const port = typeof address === 'object' && address ? address.port : 0;
+    try {
+      await expect(
+        startDemo({ port, host: '127.0.0.1', dataDir: fresh, server: { logger: false } }),
+      ).rejects.toThrow(/EADDRINUSE|address already in use/);
+      await expect(stat(join(fresh, 'demo.json'))).rejects.toThrow();
+    } finally {
+      await new Promise((resolve) => blocker.close(resolve));
+      await rm(fresh, { recursive: true, force: true });
     }
   });
 });

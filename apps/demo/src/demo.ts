@@ -21,14 +21,17 @@ import {
 } from './app-page.js';
 import { PAGE_STYLE } from './html.js';
 import { readCookie, verifySession, type ManagementCredentials } from './backend.js';
-import { ensureDemoProject } from './seed.js';
+import { databaseKey, ensureDemoProject, type DemoProject } from './seed.js';
 
 export interface DemoOptions {
   /** Port to listen on; 0 picks a free one. Default 3000. */
   port?: number;
   /** Interface to listen on. Default `localhost`. */
   host?: string;
-  /** Folder for the SQLite database and the demo's state file. Default `./data`. */
+  /**
+   * Folder for the SQLite database and the demo's state file (`demo.json`: the demo project of
+   * each database, with the secret key its backend uses). Default `./data`.
+   */
   dataDir?: string;
   /** Server settings; anything not given comes from the environment (`configFromEnv`). */
   server?: ServerConfig;
@@ -56,7 +59,10 @@ export interface DemoHandle {
   url: string;
   publicToken: string;
   projectId: string;
+  /** The secret key the demo's backend uses, kept in {@link DemoHandle.stateFile}. */
   secret: string;
+  /** The demo's state file: the demo project of each database, with its backend's secret key. */
+  stateFile: string;
   app: FastifyInstance;
   close(): Promise<void>;
 }
@@ -151,12 +157,25 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     ...options.server,
   };
 
+  const stateFile = join(dataDir, 'demo.json');
   const app = await createServer(config);
-  const project = await ensureDemoProject(app.gatehouse, join(dataDir, 'demo.json'), publicUrl);
+  // The demo project is seeded once the port is bound (a start that cannot listen changes no
+  // data); requests that arrive in between wait for it.
+  let project: DemoProject = { project_id: '', public_token: '', secret: '' };
+  let seeded: (value: DemoProject) => void = () => undefined;
+  let seedFailed: (error: unknown) => void = () => undefined;
+  const seeding = new Promise<DemoProject>((resolve, reject) => {
+    seeded = resolve;
+    seedFailed = reject;
+  });
+  seeding.catch(() => undefined);
+  app.addHook('onRequest', async () => {
+    await seeding;
+  });
   const management: ManagementCredentials = {
     apiUrl: `http://127.0.0.1:${port}`,
-    projectId: project.project_id,
-    secret: project.secret,
+    projectId: '',
+    secret: '',
   };
   const widgetServer = (await import(WIDGET_SERVER_ENTRY)) as WidgetServer;
   const widgetAssets = await loadWidgetAssets();
@@ -312,12 +331,34 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     return { member: verified.member, organization: verified.organization };
   });
 
-  await app.listen({ port, host });
+  try {
+    await app.listen({ port, host });
+  } catch (error) {
+    seedFailed(error);
+    await app.close();
+    throw error;
+  }
+  try {
+    project = await ensureDemoProject(
+      app.gatehouse,
+      stateFile,
+      databaseKey(config.databaseUrl ?? ''),
+      publicUrl,
+    );
+    management.projectId = project.project_id;
+    management.secret = project.secret;
+    seeded(project);
+  } catch (error) {
+    seedFailed(error);
+    await app.close();
+    throw error;
+  }
   return {
     url: publicUrl,
     publicToken: project.public_token,
     projectId: project.project_id,
     secret: project.secret,
+    stateFile,
     app,
     close: () => app.close(),
   };

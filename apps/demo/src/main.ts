@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 /** `npm start`: the Gatehouse server and the demo app on http://localhost:3000 (PORT to change). */
 import { startDemo } from './demo.js';
+import { startMessage } from './start-message.js';
 
 const port = process.env.PORT ? Number(process.env.PORT) : 3000;
 if (!Number.isInteger(port) || port < 0 || port > 65535) {
@@ -13,9 +14,7 @@ const server = process.env.DATABASE_URL ? { databaseUrl: process.env.DATABASE_UR
 
 try {
   const demo = await startDemo({ port, host: process.env.HOST ?? 'localhost', dataDir, server });
-  console.log(`Gatehouse demo running at ${demo.url}/_app`);
-  console.log(`Dev inbox: ${demo.url}/_dev/inbox`);
-  console.log(`Public token: ${demo.publicToken}`);
+  console.log(startMessage(demo));
   const stop = () => {
     demo.close().then(
       () => process.exit(0),
