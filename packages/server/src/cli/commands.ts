@@ -2,6 +2,7 @@
 import type { Command } from './command.js';
 import { memberCreate, memberUpdate } from './members.js';
 import { orgCreate, orgUpdate } from './organizations.js';
+import { projectList } from './project-list.js';
 import { projectCreate, projectShow, projectUpdate } from './projects.js';
 import { migrate, serve } from './server.js';
 import { oauthSet, oauthShow } from './oauth.js';
@@ -23,6 +24,7 @@ export const COMMANDS: readonly Command[] = [
   serve,
   migrate,
   projectCreate,
+  projectList,
   projectShow,
   projectUpdate,
   orgCreate,

@@ -4,7 +4,13 @@ import type { Kysely } from 'kysely';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto/random.js';
 import type { Database, ProjectsTable } from '../../store/schema.js';
 import { AuthorizedOriginIndex } from './origin-index.js';
-import { insertProject, projectRow, secretHashesOf, updateProjectRow } from './store.js';
+import {
+  allProjectRows,
+  insertProject,
+  projectRow,
+  secretHashesOf,
+  updateProjectRow,
+} from './store.js';
 
 /** A project's password strength policy. */
 export interface PasswordPolicy {
@@ -256,6 +262,11 @@ export class ProjectService {
    */
   authorizesAnywhere(origin: string): Promise<boolean> {
     return this.#origins.allows(origin);
+  }
+
+  /** Every project, oldest first. */
+  async list(): Promise<Project[]> {
+    return (await allProjectRows(this.db)).map(toProject);
   }
 
   /** A project by id, or null. */

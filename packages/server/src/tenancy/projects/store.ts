@@ -33,6 +33,11 @@ export async function projectRow(
   return db.selectFrom('projects').selectAll().where(by, '=', value).executeTakeFirst();
 }
 
+/** Every project's row, oldest first. */
+export async function allProjectRows(db: Db): Promise<ProjectsTable[]> {
+  return db.selectFrom('projects').selectAll().orderBy('created_at').orderBy('id').execute();
+}
+
 /** The hashes of a project's secret keys. */
 export async function secretHashesOf(db: Db, projectId: string): Promise<string[]> {
   const rows = await db
