@@ -285,4 +285,29 @@ describe('demo app', () => {
       await rm(fresh, { recursive: true, force: true });
     }
   });
+
+  it('answers a browser with a 404 page outside the APIs, and API clients with JSON', async () => {
+    const html = { accept: 'text/html,application/xhtml+xml,*/*;q=0.8' };
+    const page = await fetch(`${demo.url}/no-such-page?x=<b>`, { headers: html });
+    expect(page.status).toBe(404);
+    expect(page.headers.get('content-type')).toContain('text/html');
+    const text = await page.text();
+    expect(text).toContain('<h1>Page not found</h1>');
+    expect(text).toContain('<code>/no-such-page</code>');
+    expect(page.headers.get('content-security-policy')).toContain("default-src 'none'");
+    for (const path of ['/v1/b2b/nope', '/sdk/v1/nope', '/no-such-page']) {
+      const headers = path === '/no-such-page' ? { accept: 'application/json' } : html;
+      const api = await fetch(`${demo.url}${path}`, { headers });
+      expect(api.status, path).toBe(404);
+      expect(((await api.json()) as { error_type: string }).error_type, path).toBe(
+        'endpoint_not_found',
+      );
+    }
+  });
+
+  it('answers /favicon.ico without an error', async () => {
+    const icon = await fetch(`${demo.url}/favicon.ico`, { headers: { accept: 'image/*' } });
+    expect(icon.status).toBe(204);
+    expect(icon.headers.get('cache-control')).toContain('max-age');
+  });
 });

@@ -42,6 +42,7 @@ import { parseBasic } from './auth.js';
 import { loggerOptions } from './logging.js';
 import { installSecurityHeaders } from './security-headers.js';
 import { installNulGuard } from './nul-guard.js';
+import { sendNotFoundPage } from './pages.js';
 
 declare module 'fastify' {
   interface FastifyInstance {
@@ -200,9 +201,20 @@ function installErrorModel(app: FastifyInstance, docsBase: string): void {
       .send(errorBody(apiError, request.id, docsBase));
   });
   app.setNotFoundHandler((request, reply) => {
+    const path = request.url.split('?')[0] ?? '';
+    const read = request.method === 'GET' || request.method === 'HEAD';
+    // Browsers ask every page for an icon: there is none, and that is not an error.
+    if (read && path === '/favicon.ico') {
+      return reply.code(204).header('Cache-Control', 'public, max-age=86400').send();
+    }
+    // A browser's navigation outside the APIs gets a page; API clients get the JSON error body.
+    const api = /^\/(sdk|v1)(\/|$)/.test(path);
+    if (read && !api && (request.headers.accept ?? '').includes('text/html')) {
+      return sendNotFoundPage(request, reply, path);
+    }
     const apiError = new ApiError(
       'endpoint_not_found',
-      `There is no endpoint ${request.method} ${request.url.split('?')[0] ?? ''}.`,
+      `There is no endpoint ${request.method} ${path}.`,
     );
     return reply
       .code(404)

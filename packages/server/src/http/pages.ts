@@ -63,6 +63,43 @@ export function sendErrorPage(
     .send(html);
 }
 
+/**
+ * Answers a browser's navigation to a path nothing serves: a 404 page instead of the JSON error
+ * body the APIs answer.
+ *
+ * @example
+ * if (wantsPage(request)) return sendNotFoundPage(request, reply, path);
+ */
+export function sendNotFoundPage(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  path: string,
+): FastifyReply {
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>Page not found</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2328}code{background:#f3f4f6;padding:.1rem .3rem;border-radius:4px}small{color:#59636e}</style>
+</head>
+<body>
+<main>
+<h1>Page not found</h1>
+<p>There is no page at <code>${escapeHtml(path)}</code>. Check the address, or go back to the app you came from.</p>
+<p><small>Request ${escapeHtml(request.id)}.</small></p>
+</main>
+</body>
+</html>
+`;
+  return reply
+    .code(404)
+    .header('Content-Security-Policy', PAGE_CSP)
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
 /** The form-decoded query of a navigation (§8: built with `URLSearchParams`, a space is `+`). */
 export function queryOf(request: FastifyRequest): URLSearchParams {
   const url = request.raw.url ?? '';
