@@ -54,6 +54,7 @@ export const en = {
 
   // Error
   'error.heading': 'Looks like there was an error!',
+  'error.backToStart': 'Back to sign in',
   'error.default': 'Something went wrong. Try again later or contact your admin for help.',
   'error.emailMagicLink':
     'Something went wrong. Your login link may have expired, been revoked, or been used more than once. Request a new login link to try again, or contact your admin for help.',
@@ -77,6 +78,7 @@ export const en = {
   'password.strength': 'Password strength',
   'password.requirementMet': 'Requirement met:',
   'password.requirementMissing': 'Requirement not met:',
+  'password.checking': 'Checking your password…',
   'passwordAuthenticate.heading': 'Log in with email and password',
   'passwordAuthenticate.continue': 'Continue',
   'passwordAuthenticate.help': 'Having trouble signing in? Get help',

@@ -52,6 +52,7 @@ export const es: MessageTable = {
 
   // Error
   'error.heading': '¡Parece que se ha producido un error!',
+  'error.backToStart': 'Volver al inicio de sesión',
   'error.default':
     'Algo ha salido mal. Inténtalo de nuevo más tarde o pide ayuda a tu administrador.',
   'error.emailMagicLink':
@@ -76,6 +77,7 @@ export const es: MessageTable = {
   'password.strength': 'Seguridad de la contraseña',
   'password.requirementMet': 'Requisito cumplido:',
   'password.requirementMissing': 'Requisito no cumplido:',
+  'password.checking': 'Comprobando tu contraseña…',
   'passwordAuthenticate.heading': 'Inicia sesión con tu correo electrónico y contraseña',
   'passwordAuthenticate.continue': 'Continuar',
   'passwordAuthenticate.help': '¿Tienes problemas para iniciar sesión? Obtén ayuda',

@@ -1,6 +1,10 @@
-/** Strength feedback under a new password: the zxcvbn bar and warning, or the LUDS checklist. */
+/**
+ * Strength feedback under a new password: that the check is running, then the zxcvbn bar with
+ * the warning (or the suggestions), or the LUDS checklist.
+ */
 import { useMessages } from '../messages/use-messages.js';
 import { CheckIcon } from './password-icons.js';
+import { Spinner } from './spinner.js';
 import type { StrengthCheck } from './use-strength-check.js';
 
 /** How many of the four segments are lit, and in which colour (docs/widget.md §5). */
@@ -61,14 +65,26 @@ export function PasswordStrength({ id, check, luds }: PasswordStrengthProps) {
   const policy = result?.strength_policy ?? (luds ? 'luds' : null);
   const breached = result?.breached_password ? format('password.breached') : null;
   const rules = luds ?? { minimumCount: 8, complexity: 3 };
-  const warning = result?.zxcvbn_feedback.warning;
+  // zxcvbn's warning names the problem; without one, its suggestions say what would help.
+  const feedback = result?.zxcvbn_feedback;
+  const advice = feedback?.warning ? [feedback.warning] : (feedback?.suggestions ?? []);
 
   return (
     <div id={id} className="gh-strength" aria-live="polite">
+      {check.status === 'checking' && (
+        <p className="gh-strength-text gh-strength-checking">
+          <Spinner decorative />
+          {format('password.checking')}
+        </p>
+      )}
       {policy === 'zxcvbn' && result && (
         <>
           <Bar score={result.score} />
-          {(breached ?? warning) && <p className="gh-strength-text">{breached ?? warning}</p>}
+          {(breached ? [breached] : advice).map((text) => (
+            <p key={text} className="gh-strength-text">
+              {text}
+            </p>
+          ))}
         </>
       )}
       {policy === 'luds' && (

@@ -7,6 +7,8 @@ import { useWidget } from '../widget-context.js';
 /** Where the check of the current password stands. */
 export type StrengthCheck =
   | { status: 'idle' }
+  /** A password is typed and its verdict is not in yet (the pause, then the call). */
+  | { status: 'checking' }
   | { status: 'checked'; result: PasswordStrengthResult }
   /** The check could not be made; the server judges the password on submit instead. */
   | { status: 'unavailable' };
@@ -37,7 +39,8 @@ export function useStrengthCheck(password: string): StrengthCheck {
     };
   }, [password, actions]);
 
-  return answer && answer.password === password ? answer.check : { status: 'idle' };
+  if (answer && answer.password === password) return answer.check;
+  return password ? { status: 'checking' } : { status: 'idle' };
 }
 
 /** Whether a password may be submitted: checked and valid, or checked as far as was possible. */

@@ -110,6 +110,46 @@ describe('PasswordResetForm', () => {
     }
   });
 
+  it("shows zxcvbn's suggestions when it has no warning, and only the warning when it has one", async () => {
+    let answer = strengthVerdict({
+      score: 2,
+      zxcvbn_feedback: { warning: '', suggestions: ['Add more words that are less common.'] },
+    });
+    await openResetForm({
+      prepare: (c) => c.answer('passwords.strengthCheck', async () => answer),
+    });
+    await type('orbitlantern');
+    expect(screen.getByText('Add more words that are less common.')).toBeTruthy();
+    expect(submit().disabled).toBe(true);
+
+    answer = strengthVerdict({
+      score: 2,
+      zxcvbn_feedback: {
+        warning: 'Common names and surnames are easy to guess.',
+        suggestions: ['Add more words that are less common.'],
+      },
+    });
+    await type('mapletrain');
+    expect(screen.getByText('Common names and surnames are easy to guess.')).toBeTruthy();
+    expect(screen.queryByText('Add more words that are less common.')).toBeNull();
+  });
+
+  it('says the check is running while Continue waits for it', async () => {
+    await openResetForm({
+      prepare: (c) =>
+        c.answer('passwords.strengthCheck', async () => strengthVerdict({ valid_password: true })),
+    });
+    expect(screen.queryByText('Checking your password…')).toBeNull();
+    await type('Quartz-Lantern-Orbit-42', 200);
+    expect(screen.getByText('Checking your password…')).toBeTruthy();
+    expect(submit().disabled).toBe(true);
+    await act(async () => {
+      vi.advanceTimersByTime(300);
+    });
+    expect(screen.queryByText('Checking your password…')).toBeNull();
+    expect(submit().disabled).toBe(false);
+  });
+
   it('keeps Continue disabled until the password is valid, then resets and logs in', async () => {
     const { client, successes } = await openResetForm({
       prepare: (c) => {
