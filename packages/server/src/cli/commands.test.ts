@@ -41,6 +41,16 @@ describe('the command table', () => {
     },
   );
 
+  it('says an option is repeatable once, in the note the help adds', async () => {
+    for (const command of COMMANDS) {
+      for (const [name, option] of Object.entries(command.options)) {
+        expect(option.description, `${commandName(command)} --${name}`).not.toMatch(/repeatable/i);
+      }
+    }
+    const help = await cli('member', 'create', '--help');
+    expect(help.stdout).toMatch(/^ +--role R +A role to assign directly\. Repeatable\.$/m);
+  });
+
   it('lists every command with its summary in the overview', async () => {
     const overview = await cli('--help');
     expect(overview.code).toBe(0);

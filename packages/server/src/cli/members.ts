@@ -21,7 +21,7 @@ export const memberCreate = defineCommand({
     email: option('E', 'The member’s e-mail address').required(),
     name: option('N', 'The member’s name'),
     password: option('P', 'A password to sign in with'),
-    role: option('R', 'A role to assign directly (repeatable)').repeatable(),
+    role: option('R', 'A role to assign directly').repeatable(),
   },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
