@@ -10,6 +10,7 @@ import {
   SSO_BINDING,
 } from '../../http/browser-binding.js';
 import { ApiError, unwrap } from '../../http/errors.js';
+import { parseForm } from '../../http/form.js';
 import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, route } from '../../http/route.js';
@@ -128,8 +129,9 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
       'application/x-www-form-urlencoded',
       { parseAs: 'string', bodyLimit: ACS_BODY_LIMIT },
       (_request, body, done) => {
-        const text = typeof body === 'string' ? body : body.toString('utf8');
-        done(null, Object.fromEntries(new URLSearchParams(text)));
+        const fields = parseForm(typeof body === 'string' ? body : body.toString('utf8'));
+        if (fields) done(null, fields);
+        else done(new ApiError('invalid_request', 'The form body is not valid URL encoding.'));
       },
     );
     rawRoute(

@@ -26,7 +26,7 @@ let conn: TestConnection;
 let open: TestConnection;
 
 beforeAll(async () => {
-  [h, idp] = await Promise.all([startHarness(), startSamlIdp()]);
+  [h, idp] = await Promise.all([startHarness({ listen: true }), startSamlIdp()]);
   const base = {
     idpEntityId: idp.entityId,
     idpSsoUrl: idp.ssoUrl,
@@ -36,7 +36,8 @@ beforeAll(async () => {
   open = await addSamlConnection(h, { ...base, allowIdpInitiated: true, displayName: 'Open' });
   // The first response starts the SAML workers, the first bootstrap warms its route: timings
   // below are of a running server.
-  expect((await postToAcs(open.acsUrl, await genuine())).status).toBe(302);
+  const first = await postToAcs(open.acsUrl, await genuine());
+  expect(first.status, first.text).toBe(302);
   expect((await fetch(bootstrapUrl())).status).toBe(200);
 });
 
@@ -103,8 +104,27 @@ function hostile(siblings: number, depth = 0): string {
 }
 
 describe('resource bounds', () => {
+  /**
+   * What this machine needs, right now, for a bootstrap and for a plain ACS refusal with nobody
+   * attacking: the slowest of a few of each. The limits below (200 ms for the bootstrap, 1 s for a
+   * hostile response) are on top of that cost, so a test runner busy with other suites does not
+   * fail them, while a server that blocks its event loop on a response (for seconds: 12 s and more
+   * for 20,000 siblings before the ACS bounded and moved its checks) still does. On a quiet
+   * machine the quiet cost is a few milliseconds, so the limits are the stated ones.
+   */
+  async function quietCost(): Promise<{ bootstrap: number; refusal: number }> {
+    let bootstrap = 0;
+    let refusal = 0;
+    for (let i = 0; i < 5; i += 1) {
+      bootstrap = Math.max(bootstrap, (await timed(() => fetch(bootstrapUrl()))).ms);
+      refusal = Math.max(refusal, (await timed(() => postToAcs(open.acsUrl, hostile(1)))).ms);
+    }
+    return { bootstrap, refusal };
+  }
+
   /** Posts `responses` together and asks for the bootstrap over and over until they are answered. */
   async function underLoad(responses: string[]) {
+    const quiet = await quietCost();
     let pending = true;
     const posts = Promise.all(responses.map((r) => timed(() => postToAcs(open.acsUrl, r)))).finally(
       () => {
@@ -117,30 +137,37 @@ describe('resource bounds', () => {
       expect(result).toBe(200);
       bootstraps.push(ms);
     } while (pending);
-    return { posts: await posts, bootstraps };
+    return {
+      posts: await posts,
+      bootstraps,
+      // A busy runner stretches every request alike: allow a few times the quiet cost on top.
+      bootstrapLimit: 200 + 4 * quiet.bootstrap,
+      // The responses are posted together, so each may wait for the others' share of the CPU.
+      postLimit: 1_000 + quiet.refusal * responses.length,
+    };
   }
 
   it('refuses a response with 20,000 sibling elements at once, while other requests are answered', async () => {
     const response = hostile(20_000);
     expect(decode(response).length).toBeGreaterThan(110_000);
-    const { posts, bootstraps } = await underLoad(Array.from({ length: 6 }, () => response));
-    for (const { result, ms } of posts) {
+    const load = await underLoad(Array.from({ length: 6 }, () => response));
+    for (const { result, ms } of load.posts) {
       expectRefusal(result);
       expect(result.text).toContain('more than 1000 elements');
-      expect(ms).toBeLessThan(1_000);
+      expect(ms).toBeLessThan(load.postLimit);
     }
-    expect(Math.max(...bootstraps)).toBeLessThan(200);
+    expect(Math.max(...load.bootstraps)).toBeLessThan(load.bootstrapLimit);
   });
 
   it('checks responses just within the bounds off the main thread', async () => {
     const response = hostile(990);
-    const { posts, bootstraps } = await underLoad(Array.from({ length: 6 }, () => response));
-    for (const { result, ms } of posts) {
+    const load = await underLoad(Array.from({ length: 6 }, () => response));
+    for (const { result, ms } of load.posts) {
       expectRefusal(result);
       expect(result.text).toContain('is signed');
-      expect(ms).toBeLessThan(1_000);
+      expect(ms).toBeLessThan(load.postLimit);
     }
-    expect(Math.max(...bootstraps)).toBeLessThan(200);
+    expect(Math.max(...load.bootstraps)).toBeLessThan(load.bootstrapLimit);
   });
 
   it('refuses deep nesting and elements with too many attributes', async () => {
