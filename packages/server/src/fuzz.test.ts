@@ -521,7 +521,7 @@ let refreshScratch: () => Promise<void>;
 let sentinelSession: { session_token: string; session_jwt: string };
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ listen: true });
   // The sentinel: the seeded organization and member, with a password and a live session. The
   // fuzzer never learns their ids or tokens.
   await h.admin.setMemberPassword(h.project.project_id, h.member.member_id, { password: PASSWORD });

@@ -16,6 +16,7 @@ let instances: [string, string];
 
 beforeAll(async () => {
   h = await startHarness({
+    listen: true,
     config: {
       rateLimits: { sendsPerEmailPerHour: 4 },
       passwordThrottle: { freeAttempts: 3, initialDelaySeconds: 60 },

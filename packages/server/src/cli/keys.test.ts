@@ -15,7 +15,7 @@ let h: Harness;
 let idp: OidcIdp;
 
 beforeAll(async () => {
-  [h, idp] = await Promise.all([startHarness(), startOidcIdp()]);
+  [h, idp] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
   const { session_token } = await h.login();
   expectOk(
     await h.call(ENDPOINTS.totpCreate, {

@@ -11,7 +11,7 @@ import {
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ listen: true });
 });
 afterAll(async () => {
   await h.close();

@@ -7,7 +7,10 @@ import { startHarness, type Harness } from '../test/harness.js';
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness({ config: { bodyLimitBytes: 2048, requestTimeoutMs: 1000 } });
+  h = await startHarness({
+    listen: true,
+    config: { bodyLimitBytes: 2048, requestTimeoutMs: 1000 },
+  });
 });
 
 afterAll(async () => {

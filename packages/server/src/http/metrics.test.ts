@@ -14,6 +14,7 @@ const PASSWORD = 'Quartz-Lantern-Orbit-42';
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness({
+    listen: true,
     config: {
       metricsToken: TOKEN,
       rateLimits: {

@@ -7,7 +7,7 @@ import { basic, expectError, startHarness, type Harness } from '../test/harness.
 let h: Harness;
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ listen: true });
 });
 
 afterAll(async () => {

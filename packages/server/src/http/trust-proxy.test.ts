@@ -28,6 +28,7 @@ function searchVia(harness: Harness, forged: string, client: string) {
 
 async function expectLimitHolds(config: ServerConfig): Promise<void> {
   h = await startHarness({
+    listen: true,
     config: { ...config, rateLimits: { searchesPerIpPerMinute: LIMIT } },
   });
   const harness = h;

@@ -1,4 +1,7 @@
-/** Test harness: a real server on a temp database (SQLite, or PostgreSQL by TEST_DATABASE_URL) and a real port, seeded. */
+/**
+ * Test harness: a real server on a temp database (SQLite, or PostgreSQL by TEST_DATABASE_URL),
+ * seeded, answering in-process through Fastify's `inject`, or on a real port (`listen: true`).
+ */
 import { randomBytes, randomUUID } from 'node:crypto';
 import { createServer as createNetServer } from 'node:net';
 import { copyFileSync, mkdtempSync, rmSync } from 'node:fs';
@@ -156,9 +159,25 @@ export function expectError(res: CallResponse<unknown>): ErrorBody {
   return res.error;
 }
 
+/** Options of {@link startHarness}. */
+export interface HarnessOptions {
+  config?: ServerConfig;
+  /**
+   * Listen on a real loopback port, for tests whose requests must travel over a socket: `fetch`
+   * or a browser client aimed at `url`, identity-provider stand-ins redirecting back to the
+   * server, connection limits and timeouts, proxies, shutdown. Default false: requests of
+   * `request`, `sdk` and `call` are answered in-process (`inject`), with the same headers.
+   */
+  listen?: boolean;
+}
+
 /** A running server for one test file. */
 export interface Harness {
   app: FastifyInstance;
+  /**
+   * The server's public URL (`http://127.0.0.1:{port}`): what it puts in the links and URLs it
+   * hands out. Only a harness started with `listen: true` answers on it from outside.
+   */
   url: string;
   admin: Admin;
   dir: string;
@@ -312,6 +331,18 @@ async function prepareDatabase(
   }
 }
 
+/** The headers `fetch` sends unless told otherwise, sent by in-process requests too. */
+const FETCH_HEADERS: Readonly<Record<string, string>> = {
+  accept: '*/*',
+  'accept-language': '*',
+  'sec-fetch-mode': 'cors',
+  'user-agent': 'node',
+  'accept-encoding': 'gzip, deflate',
+};
+
+/** The statuses `fetch` follows. */
+const REDIRECTS: ReadonlySet<number> = new Set([301, 302, 303, 307, 308]);
+
 /** A port on 127.0.0.1 that the OS says is free now. */
 async function freePort(): Promise<number> {
   const probe = createNetServer();
@@ -323,14 +354,15 @@ async function freePort(): Promise<number> {
 }
 
 /**
- * Starts a server on 127.0.0.1 with a port chosen at run time; its public URL is that address,
- * so the URLs it hands out (SSO ACS and callback URLs) reach it.
+ * Starts a server whose public URL is 127.0.0.1 with a port chosen at run time. With `listen`,
+ * it listens there, so the URLs it hands out (SSO ACS and callback URLs) reach it; without, the
+ * harness's requests are answered in-process and nothing else can reach it.
  *
  * @example
  * const h = await startHarness();
  * const res = await h.call(ENDPOINTS.organizationsSearch, { body: { organization_slug: 'acme' } });
  */
-export async function startHarness(options: { config?: ServerConfig } = {}): Promise<Harness> {
+export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
   const database = await testDatabase(dir);
   const clock = {
@@ -365,8 +397,13 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
     );
   }
   const app = await createServer(config);
-  const url = await app.listen({ host: '127.0.0.1', port });
+  let url = `http://127.0.0.1:${port}`;
+  if (options.listen) url = await app.listen({ host: '127.0.0.1', port });
+  else await app.ready();
   const siblings: FastifyInstance[] = [];
+  /** The in-process servers by the origin they stand for: this one and its siblings. */
+  const inProcess = new Map<string, FastifyInstance>();
+  if (!options.listen) inProcess.set(url, app);
   const inspector = openStore(database.url);
   const admin = app.gatehouse;
   const project = await admin.createProject({
@@ -405,16 +442,67 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
     if (contentType !== null) headers['content-type'] = contentType;
     const method = o.method ?? (o.body !== undefined || o.rawBody !== undefined ? 'POST' : 'GET');
     const body = o.rawBody ?? (o.body === undefined ? undefined : JSON.stringify(o.body));
-    const res = await fetch(`${o.baseUrl ?? url}${path}`, {
-      method,
-      headers,
-      ...(body === undefined ? {} : { body }),
-    });
+    const res = await send(`${o.baseUrl ?? url}${path}`, method, headers, body);
     const text = await res.text();
     let parsed: unknown = undefined;
     if (res.headers.get('content-type')?.includes('application/json')) parsed = JSON.parse(text);
     const error = res.ok ? undefined : (parsed as ErrorBody | undefined);
     return { status: res.status, headers: res.headers, body: parsed, text, error };
+  }
+
+  /**
+   * `fetch`, or for the in-process servers the same request through `inject`, with the headers
+   * `fetch` adds, redirects followed as `fetch` follows them.
+   */
+  async function send(
+    target: string,
+    method: string,
+    headers: Record<string, string>,
+    body: string | undefined,
+    redirects = 0,
+  ): Promise<Response> {
+    const parsed = new URL(target);
+    const server = inProcess.get(parsed.origin);
+    if (!server) {
+      return fetch(target, { method, headers, ...(body === undefined ? {} : { body }) });
+    }
+    const res = await server.inject({
+      method: method as 'GET',
+      url: `${parsed.pathname}${parsed.search}`,
+      headers: { ...FETCH_HEADERS, ...headers, host: parsed.host },
+      remoteAddress: '127.0.0.1',
+      ...(body === undefined ? {} : { payload: body }),
+    });
+    const answer = new Headers();
+    for (const [name, value] of Object.entries(res.headers)) {
+      if (value === undefined) continue;
+      for (const one of [value].flat()) answer.append(name, String(one));
+    }
+    const location = answer.get('location');
+    if (REDIRECTS.has(res.statusCode) && location !== null) {
+      if (redirects >= 20) throw new TypeError('fetch failed: redirect count exceeded');
+      const next = new URL(location, target);
+      // As fetch does: 303, and 301/302 after a POST, go on as a GET without a body.
+      const asGet =
+        res.statusCode === 303 ||
+        ((res.statusCode === 301 || res.statusCode === 302) && method === 'POST');
+      const nextHeaders = { ...headers };
+      if (asGet) delete nextHeaders['content-type'];
+      if (next.origin !== parsed.origin) delete nextHeaders.authorization;
+      return send(
+        next.toString(),
+        asGet ? 'GET' : method,
+        nextHeaders,
+        asGet ? undefined : body,
+        redirects + 1,
+      );
+    }
+    const bodyless = res.statusCode === 204 || res.statusCode === 304 || method === 'HEAD';
+    return new Response(bodyless ? null : new Uint8Array(res.rawPayload), {
+      status: res.statusCode,
+      statusText: res.statusMessage,
+      headers: answer,
+    });
   }
 
   async function call<E extends Endpoint>(
@@ -494,7 +582,13 @@ export async function startHarness(options: { config?: ServerConfig } = {}): Pro
     async sibling() {
       const other = await createServer(config);
       siblings.push(other);
-      return { app: other, url: await other.listen({ host: '127.0.0.1', port: 0 }) };
+      if (options.listen) {
+        return { app: other, url: await other.listen({ host: '127.0.0.1', port: 0 }) };
+      }
+      await other.ready();
+      const otherUrl = `http://127.0.0.1:${await freePort()}`;
+      inProcess.set(otherUrl, other);
+      return { app: other, url: otherUrl };
     },
     async close() {
       await inspector.close();

@@ -32,7 +32,7 @@ describe('dev inbox switched on', () => {
   let h: Harness;
   let port: string;
   beforeAll(async () => {
-    h = await startHarness({ config: { devInbox: true } });
+    h = await startHarness({ listen: true, config: { devInbox: true } });
     port = new URL(h.url).port;
     const sent = await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
       body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
@@ -119,7 +119,7 @@ describe('dev inbox at start', () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it('is off unless asked for', async () => {
-    const h = await startHarness({ config: { smtp: SMTP_NOWHERE } });
+    const h = await startHarness({ listen: true, config: { smtp: SMTP_NOWHERE } });
     try {
       expect((await h.request('/_dev/inbox/messages', { authorization: null })).status).toBe(404);
       expect((await h.request('/_dev/inbox', { authorization: null })).status).toBe(404);

@@ -12,7 +12,7 @@ let h: Harness;
 let b: { url: string };
 
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ listen: true });
   b = await h.sibling();
 });
 

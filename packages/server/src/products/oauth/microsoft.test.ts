@@ -19,7 +19,10 @@ let microsoft: OidcIdp;
 let callback: string;
 
 beforeAll(async () => {
-  [h, microsoft] = await Promise.all([startHarness(), startOidcIdp({ tenantId: ACME_TENANT })]);
+  [h, microsoft] = await Promise.all([
+    startHarness({ listen: true }),
+    startOidcIdp({ tenantId: ACME_TENANT }),
+  ]);
   callback = `${h.url}/v1/b2b/public/oauth/microsoft/callback`;
   microsoft.addClient({ ...CLIENT, redirectUris: [callback] });
   // Acme's own directory: Microsoft sends no email_verified and no xms_edov.

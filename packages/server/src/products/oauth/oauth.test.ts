@@ -13,7 +13,7 @@ let callback: string;
 const CLIENT = { clientId: 'gatehouse-google', clientSecret: 'google-client-secret-value' };
 
 beforeAll(async () => {
-  [h, google] = await Promise.all([startHarness(), startOidcIdp()]);
+  [h, google] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
   callback = `${h.url}/v1/b2b/public/oauth/google/callback`;
   google.addClient({ ...CLIENT, redirectUris: [callback] });
   google.users.set('grace@acme.test', {

@@ -14,7 +14,7 @@ const OTHER = { clientId: 'some-other-app', clientSecret: 'other-app-secret-valu
 const CALLBACK = 'http://127.0.0.1:9/one-tap-test';
 
 beforeAll(async () => {
-  [h, google] = await Promise.all([startHarness(), startOidcIdp()]);
+  [h, google] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
   google.addClient({ ...ONE_TAP, redirectUris: [CALLBACK] });
   google.addClient({ ...OTHER, redirectUris: [CALLBACK] });
   google.users.set('ada@acme.test', {

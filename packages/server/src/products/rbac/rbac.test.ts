@@ -23,7 +23,7 @@ let idp: SamlIdp;
 let other: { project_id: string; secret: string };
 
 beforeAll(async () => {
-  [h, idp] = await Promise.all([startHarness(), startSamlIdp()]);
+  [h, idp] = await Promise.all([startHarness({ listen: true }), startSamlIdp()]);
   other = await h.admin.createProject({ name: 'Other Cloud' });
 });
 

@@ -6,7 +6,7 @@ import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness();
+  h = await startHarness({ listen: true });
 });
 afterAll(async () => {
   await h.close();

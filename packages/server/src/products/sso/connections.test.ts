@@ -22,7 +22,11 @@ let adminToken: string;
 let memberToken: string;
 
 beforeAll(async () => {
-  [h, saml, oidc] = await Promise.all([startHarness(), startSamlIdp(), startOidcIdp()]);
+  [h, saml, oidc] = await Promise.all([
+    startHarness({ listen: true }),
+    startSamlIdp(),
+    startOidcIdp(),
+  ]);
   await h.admin.createMember(h.project.project_id, h.org.organization_id, {
     email_address: 'boss@acme.test',
     roles: ['admin'],

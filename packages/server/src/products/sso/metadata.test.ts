@@ -24,7 +24,10 @@ let h: Harness;
 let idp: SamlIdp;
 
 beforeAll(async () => {
-  [h, idp] = await Promise.all([startHarness({ config: { resolveHost } }), startSamlIdp()]);
+  [h, idp] = await Promise.all([
+    startHarness({ listen: true, config: { resolveHost } }),
+    startSamlIdp(),
+  ]);
 });
 
 afterAll(async () => {

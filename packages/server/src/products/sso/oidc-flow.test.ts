@@ -28,7 +28,7 @@ let callbackUrl: string;
 const CLIENT = { clientId: 'gatehouse-test', clientSecret: 'a-client-secret-of-some-length' };
 
 beforeAll(async () => {
-  [h, idp] = await Promise.all([startHarness(), startOidcIdp()]);
+  [h, idp] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
   callbackUrl = ssoUrls(h.url).oidcRedirectUrl();
   idp.addClient({ ...CLIENT, redirectUris: [callbackUrl] });
   idp.users.set('lin@acme.test', { password: 'correct horse', name: 'Lin Okafor' });

@@ -28,7 +28,7 @@ let conn: TestConnection;
 let open: TestConnection;
 
 beforeAll(async () => {
-  [h, idp] = await Promise.all([startHarness(), startSamlIdp()]);
+  [h, idp] = await Promise.all([startHarness({ listen: true }), startSamlIdp()]);
   conn = await addSamlConnection(h, {
     idpEntityId: idp.entityId,
     idpSsoUrl: idp.ssoUrl,

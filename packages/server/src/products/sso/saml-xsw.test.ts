@@ -19,7 +19,7 @@ let idp: SamlIdp;
 let open: TestConnection;
 
 beforeAll(async () => {
-  [h, idp] = await Promise.all([startHarness(), startSamlIdp()]);
+  [h, idp] = await Promise.all([startHarness({ listen: true }), startSamlIdp()]);
   open = await addSamlConnection(h, {
     idpEntityId: idp.entityId,
     idpSsoUrl: idp.ssoUrl,
