@@ -62,4 +62,17 @@ describe('SAML worker pool', () => {
     expect(second).toMatchObject({ ok: false, busy: true });
     expect((await first).ok).toBe(false);
   });
+
+  it('refuses a response that waited too long for a worker, but not the wait for the first boot', async () => {
+    const p = pool({ budgetMs: 5_000, maxWaitMs: 1 });
+    // Queued while the only worker boots (far longer than 1 ms): still checked.
+    expect(await p.check(input())).toMatchObject({
+      ok: false,
+      reason: expect.stringContaining('signed'),
+    });
+    const slow = p.check(input(200_000));
+    const waiting = p.check(input());
+    await slow;
+    expect(await waiting).toMatchObject({ ok: false, busy: true });
+  });
 });

@@ -40,6 +40,7 @@ export const SAML_POOL_DEFAULTS: SamlPoolOptions = {
 interface Job {
   id: number;
   input: SamlCheckInput;
+  /** When it started waiting for a worker (reset once the first worker has booted). */
   queuedAt: number;
   resolve(result: SamlPoolResult): void;
   reject(error: Error): void;
@@ -157,6 +158,12 @@ export class SamlPool {
       (message: { ready?: true; id?: number; result?: SamlCheckResult }) => {
         if (message.ready) {
           slot.ready = true;
+          if (!this.#warm) {
+            // Waiting for the first worker to boot does not count as waiting for a worker.
+            this.#warm = true;
+            const now = Date.now();
+            for (const job of this.#queue) job.queuedAt = now;
+          }
         } else if (slot.job && message.id === slot.job.id && message.result) {
           const job = slot.job;
           if (slot.timer) clearTimeout(slot.timer);
