@@ -64,3 +64,63 @@ test('a weak password gets words: the check shows while it runs, then what would
   expect(await submit.isDisabled()).toBe(true);
   await page.close();
 });
+
+test('the reset page opened without a link says where the link comes from', async () => {
+  const page = await env.browser.newPage();
+  await page.goto(`${env.demo.url}/_app/reset`);
+  await page.getByRole('heading', { name: 'Set a new password' }).waitFor();
+  await page
+    .getByText(/To set a new password, open the link in your password reset email/)
+    .waitFor();
+  expect(await page.getByLabel('New password', { exact: true }).count()).toBe(0);
+  expect(await page.getByText('This call needs a session.').count()).toBe(0);
+  await page.close();
+});
+
+test('a used reset link gives way to how to get a new one', async () => {
+  const link = await resetLink(await memberWithPassword('used-link'));
+  const first = await openResetForm(link);
+  await first.getByLabel('New password', { exact: true }).fill('Velvet-Harbor-Compass-77');
+  const submit = first.getByRole('button', { name: 'Continue' });
+  await expect.poll(() => submit.isEnabled()).toBe(true);
+  await submit.click();
+  await first.getByText('Success!').waitFor();
+  await first.close();
+
+  const again = await openResetForm(link);
+  await again.getByLabel('New password', { exact: true }).fill('Amber-Falcon-Meadow-19');
+  const submitAgain = again.getByRole('button', { name: 'Continue' });
+  await expect.poll(() => submitAgain.isEnabled()).toBe(true);
+  await submitAgain.click();
+  await again
+    .getByText(/This password reset link is unknown, has expired or has already been used/)
+    .waitFor();
+  expect(await again.getByLabel('New password', { exact: true }).count()).toBe(0);
+  expect(await again.getByText('This call needs a session.').count()).toBe(0);
+  await again.close();
+});
+
+test("'Check your email!' after a reset request names the address and leads back", async () => {
+  const email = await memberWithPassword('check-email');
+  const page = await env.browser.newPage();
+  await page.goto(`${env.demo.url}/_app/org/${DEMO_ORG_SLUG}`);
+  await page.getByText('Use a password instead').click();
+  await page.getByLabel(/email/i).fill(email);
+  await page.getByRole('button', { name: 'Having trouble signing in? Get help' }).click();
+  await page.getByRole('heading', { name: 'Check your email for help signing in!' }).waitFor();
+  await page.getByRole('button', { name: 'Continue', exact: true }).click();
+  await page.getByRole('heading', { name: 'Check your email!' }).waitFor();
+  await page.getByText(`An email was sent to ${email}.`).waitFor();
+  await page.getByRole('button', { name: 'Back' }).click();
+  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
+  await page.close();
+});
+
+test('the Error screen leads back to the start', async () => {
+  const page = await env.browser.newPage();
+  await page.goto(`${env.demo.url}/_app?stytch_token_type=discovery&token=not-a-real-token`);
+  await page.getByRole('heading', { name: 'Looks like there was an error!' }).waitFor();
+  await page.getByRole('button', { name: 'Back to sign in' }).click();
+  await page.getByRole('heading', { name: 'Sign up or log in' }).waitFor();
+  await page.close();
+});

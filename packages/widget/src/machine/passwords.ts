@@ -8,7 +8,7 @@ import {
   reportSuccess,
   type EffectContext,
 } from './context.js';
-import { describeError } from './errors.js';
+import { apiErrorOf, describeError } from './errors.js';
 import { passwordLoginErrorMessage, resetLinkErrorMessage } from './password-errors.js';
 import { clearResetEmail, writeResetEmail } from './reset-email.js';
 import { emailMayJoin } from './password-rules.js';
@@ -174,6 +174,7 @@ export async function redeemResetLink(ctx: EffectContext, token: ResetToken): Pr
     ctx.dispatch({
       type: 'RESET_TOKEN_SPENT',
       message: ctx.format('password.magicLinkResetFailed'),
+      unusable: true,
     });
   }
 }
@@ -204,6 +205,10 @@ export async function resetPassword(ctx: EffectContext, password: string): Promi
     }
   } catch (error) {
     reportFailure(ctx, error);
+    if (apiErrorOf(error)?.error_type === 'password_reset_token_not_found') {
+      ctx.dispatch({ type: 'RESET_TOKEN_SPENT', unusable: true });
+      return;
+    }
     ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error, ctx.format).message });
   }
 }

@@ -202,7 +202,13 @@ describe('password flows', () => {
       email: '',
       resetEmail: 'ada@acme.test',
       resetToken: { type: 'multi_tenant_passwords', token: 'r' },
+      resetLinkProblem: null,
     });
+  });
+
+  it('starts the PasswordReset flow without a form when there is neither a link nor a session', () => {
+    expect(start({ config: resetConfig }).password.resetLinkProblem).toBe('missing');
+    expect(start({ config: resetConfig, hasSession: true }).password.resetLinkProblem).toBe(null);
   });
 
   it('moves between the password screens carrying the e-mail', () => {

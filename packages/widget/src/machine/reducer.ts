@@ -55,7 +55,7 @@ export type WidgetEvent =
   /** A member without a password, or a newcomer, was sent a login link to the reset page. */
   | { type: 'PASSWORD_RESET_LINK_SENT'; email: string }
   /** The reset page's token was used up (redeemed, or found invalid with `message`). */
-  | { type: 'RESET_TOKEN_SPENT'; message?: string }
+  | { type: 'RESET_TOKEN_SPENT'; message?: string; unusable?: boolean }
   | MfaEvent
   | {
       type: 'DISCOVERY_AUTHENTICATED';
@@ -205,7 +205,11 @@ export function reduce(
     case 'RESET_TOKEN_SPENT':
       return {
         ...state,
-        password: { ...state.password, resetToken: null },
+        password: {
+          ...state.password,
+          resetToken: null,
+          resetLinkProblem: event.unusable ? 'unusable' : null,
+        },
         form: { isSubmitting: false, error: event.message ?? null },
       };
 

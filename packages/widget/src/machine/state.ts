@@ -75,6 +75,11 @@ export interface PasswordState {
   resetEmail: string | null;
   /** The reset page's token, until it is redeemed. */
   resetToken: ResetToken | null;
+  /**
+   * Why the reset page cannot set a password: it was opened without a link (and without a
+   * session), or its link is unknown, expired or used. The form gives way to what to do instead.
+   */
+  resetLinkProblem: 'missing' | 'unusable' | null;
 }
 
 /** The state of a form being submitted on the current screen. */
@@ -166,6 +171,10 @@ export function initialState(start: StartContext): WidgetState {
       email: '',
       resetEmail: start.storedResetEmail ?? null,
       resetToken: start.resetToken ?? null,
+      resetLinkProblem:
+        start.config.authFlowType === 'passwordReset' && !start.resetToken && !start.hasSession
+          ? 'missing'
+          : null,
     },
     discovery: EMPTY_DISCOVERY_STATE,
     mfa: EMPTY_MFA_STATE,

@@ -85,6 +85,10 @@ export const en = {
   'passwordAuthenticate.invalid':
     'Invalid email or password. Please try again or use the link below to get help.',
   'passwordResetForm.heading': 'Set a new password',
+  'passwordResetForm.linkMissing':
+    'To set a new password, open the link in your password reset email. To get one, choose "Having trouble signing in? Get help" when you log in.',
+  'passwordResetForm.linkUnusable':
+    'This password reset link is unknown, has expired or has already been used. To get a new one, choose "Having trouble signing in? Get help" when you log in.',
   'passwordResetVerify.heading': 'Verify your email first.',
   'passwordResetVerify.sentTo': 'A login link was sent to you at {email}.',
   'passwordResetVerify.didntGetIt': "Didn't get it?",

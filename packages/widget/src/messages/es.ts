@@ -84,6 +84,10 @@ export const es: MessageTable = {
   'passwordAuthenticate.invalid':
     'Correo electrónico o contraseña no válidos. Inténtalo de nuevo o usa el enlace de abajo para obtener ayuda.',
   'passwordResetForm.heading': 'Establece una nueva contraseña',
+  'passwordResetForm.linkMissing':
+    'Para elegir una contraseña nueva, abre el enlace del correo de restablecimiento. Para recibir uno, elige «¿Tienes problemas para iniciar sesión? Obtén ayuda» al iniciar sesión.',
+  'passwordResetForm.linkUnusable':
+    'Este enlace de restablecimiento no existe, ha caducado o ya se ha usado. Para recibir uno nuevo, elige «¿Tienes problemas para iniciar sesión? Obtén ayuda» al iniciar sesión.',
   'passwordResetVerify.heading': 'Primero verifica tu correo electrónico.',
   'passwordResetVerify.sentTo': 'Te hemos enviado un enlace de inicio de sesión a {email}.',
   'passwordResetVerify.didntGetIt': '¿No lo has recibido?',

@@ -241,14 +241,38 @@ describe('PasswordResetForm', () => {
       prepare: (c) => {
         c.answer('passwords.strengthCheck', async () => strengthVerdict({ valid_password: true }));
         c.answer('passwords.resetByEmail', () =>
-          Promise.reject(apiError('password_reset_token_not_found', 'The link has expired', 404)),
+          Promise.reject(apiError('member_not_found', 'The member was removed', 404)),
         );
       },
     });
     await type('a valid password');
     vi.useRealTimers();
     fireEvent.click(submit());
-    expect((await screen.findByRole('alert')).textContent).toBe('The link has expired');
+    expect((await screen.findByRole('alert')).textContent).toBe('The member was removed');
+  });
+
+  it('replaces the form with the way to a new link when the link turns out used', async () => {
+    await openResetForm({
+      prepare: (c) => {
+        c.answer('passwords.strengthCheck', async () => strengthVerdict({ valid_password: true }));
+        c.answer('passwords.resetByEmail', () =>
+          Promise.reject(apiError('password_reset_token_not_found', 'Unknown link', 404)),
+        );
+      },
+    });
+    await type('a valid password');
+    vi.useRealTimers();
+    fireEvent.click(submit());
+    await screen.findByText(
+      /This password reset link is unknown, has expired or has already been used/,
+    );
+    expect(screen.queryByLabelText('New password')).toBeNull();
+  });
+
+  it('opened without a link or a session, says where the link comes from instead of a form', async () => {
+    renderWidget(config, { pageUrl: 'http://localhost:3000/reset' });
+    await screen.findByText(/To set a new password, open the link in your password reset email/);
+    expect(screen.queryByLabelText('New password')).toBeNull();
   });
 
   it('says so when the login link of a reset cannot be verified', async () => {

@@ -1,4 +1,7 @@
-/** PasswordResetForm: 'Set a new password', the reset e-mail, strength feedback and 'Continue'. */
+/**
+ * PasswordResetForm: 'Set a new password', the reset e-mail, strength feedback and 'Continue'; or,
+ * when the page has no usable link, what to do to get one.
+ */
 import { useId, useState, type FormEvent } from 'react';
 import { useMessages } from '../messages/use-messages.js';
 import { ludsRequirements } from '../machine/password-rules.js';
@@ -26,6 +29,24 @@ export function PasswordResetForm() {
   function submit(event: FormEvent<HTMLFormElement>) {
     event.preventDefault();
     if (canSubmitPassword(password, check)) actions.resetPassword(password);
+  }
+
+  const problem = state.password.resetLinkProblem;
+  if (problem) {
+    // Without a usable link (or a session) no password can be set here: say what to do instead.
+    return (
+      <div className="gh-screen">
+        <Heading>{format('passwordResetForm.heading')}</Heading>
+        <FormError id={errorId} message={error} />
+        <p className="gh-text">
+          {format(
+            problem === 'missing'
+              ? 'passwordResetForm.linkMissing'
+              : 'passwordResetForm.linkUnusable',
+          )}
+        </p>
+      </div>
+    );
   }
 
   return (

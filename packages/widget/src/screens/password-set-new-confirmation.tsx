@@ -1,5 +1,9 @@
-/** PasswordSetNewConfirmation: 'Check your email!' after a reset e-mail, with 'Resend email'. */
+/**
+ * PasswordSetNewConfirmation: 'Check your email!' after a reset e-mail, with the address it went
+ * to, 'Resend email', and the back arrow to the start for a mistyped address.
+ */
 import { useMessages } from '../messages/use-messages.js';
+import { BackButton } from '../parts/back-button.js';
 import { Button } from '../parts/button.js';
 import { Heading } from '../parts/heading.js';
 import { WebmailLinks } from '../parts/webmail-links.js';
@@ -10,7 +14,11 @@ export function PasswordSetNewConfirmation() {
   const { state, actions } = useWidget();
   return (
     <div className="gh-screen">
+      <BackButton onClick={actions.returnToMain} />
       <Heading>{format('passwordSetNew.heading')}</Heading>
+      <p className="gh-text">
+        {format('emailConfirmation.sentTo', { email: state.password.email })}
+      </p>
       <WebmailLinks senderDomain={state.bootstrap.emailDomains[0] ?? null} />
       <Button
         variant="secondary"

@@ -118,20 +118,35 @@ export const SCREEN_CASES: Record<RenderedScreen, FixtureCase> = {
   PasswordAuthenticate: {
     config: PASSWORDS,
     state: on('PasswordAuthenticate', {
-      password: { email: 'ada@acme.test', resetEmail: null, resetToken: null },
+      password: {
+        email: 'ada@acme.test',
+        resetEmail: null,
+        resetToken: null,
+        resetLinkProblem: null,
+      },
     }),
   },
   PasswordForgotForm: { config: PASSWORDS, state: on('PasswordForgotForm') },
   PasswordSetNewConfirmation: {
     config: PASSWORDS,
     state: on('PasswordSetNewConfirmation', {
-      password: { email: 'ada@acme.test', resetEmail: null, resetToken: null },
+      password: {
+        email: 'ada@acme.test',
+        resetEmail: null,
+        resetToken: null,
+        resetLinkProblem: null,
+      },
     }),
   },
   PasswordResetForm: {
     config: { ...PASSWORDS, authFlowType: 'passwordReset' },
     state: on('PasswordResetForm', {
-      password: { email: '', resetEmail: 'ada@acme.test', resetToken: null },
+      password: {
+        email: '',
+        resetEmail: 'ada@acme.test',
+        resetToken: null,
+        resetLinkProblem: null,
+      },
     }),
     prepare: (client) => {
       client.answer('passwords.strengthCheck', async () => strengthVerdict());
@@ -140,7 +155,12 @@ export const SCREEN_CASES: Record<RenderedScreen, FixtureCase> = {
   PasswordResetVerifyConfirmation: {
     config: PASSWORDS,
     state: on('PasswordResetVerifyConfirmation', {
-      password: { email: 'ada@acme.test', resetEmail: null, resetToken: null },
+      password: {
+        email: 'ada@acme.test',
+        resetEmail: null,
+        resetToken: null,
+        resetLinkProblem: null,
+      },
     }),
   },
   MFAEnrollmentSelection: {
@@ -224,7 +244,12 @@ const VARIANT_CASES: Record<string, FixtureCase> = {
   'PasswordAuthenticate-error': {
     config: PASSWORDS,
     state: on('PasswordAuthenticate', {
-      password: { email: 'ada@acme.test', resetEmail: null, resetToken: null },
+      password: {
+        email: 'ada@acme.test',
+        resetEmail: null,
+        resetToken: null,
+        resetLinkProblem: null,
+      },
       form: failed('The email or password is incorrect.'),
     }),
   },
