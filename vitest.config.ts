@@ -38,6 +38,9 @@ export default defineConfig({
         test: {
           name: 'server',
           env,
+          // The server's modules load once per worker rather than once per file, which cost more
+          // than the tests themselves; every suite starts its own servers and databases anyway.
+          isolate: false,
           include: ['packages/server/src/**/*.test.ts'],
           environment: 'node',
           testTimeout: 30_000,
