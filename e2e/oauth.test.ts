@@ -9,6 +9,7 @@ import { expectLoggedIn, pressOn, typeInto, waitForSmsCode } from './steps.js';
 const env = useBrowserAndDemo();
 let google: OidcIdp;
 let microsoft: OidcIdp;
+const HOOLI_TENANT = '72f988bf-86f1-41af-91ab-2d7cd011db47';
 
 /** Registers our callback at a stand-in provider and turns the provider on for the demo project. */
 async function connect(provider: 'google' | 'microsoft', idp: OidcIdp): Promise<void> {
@@ -29,7 +30,7 @@ beforeAll(async () => {
   // Microsoft's stand-in has its layout: a tenant issuer behind the multi-tenant `common` document.
   [google, microsoft] = await Promise.all([
     startOidcIdp(),
-    startOidcIdp({ tenantId: '72f988bf-86f1-41af-91ab-2d7cd011db47' }),
+    startOidcIdp({ tenantId: HOOLI_TENANT }),
   ]);
   google.users.set('gavin@hooli.test', {
     password: 'google-password',
@@ -39,10 +40,12 @@ beforeAll(async () => {
   microsoft.users.set('monica@hooli.test', { password: 'microsoft-password', name: 'Monica' });
   await connect('google', google);
   await connect('microsoft', microsoft);
+  // Microsoft vouches for no address by itself: Hooli trusts its own Entra tenant.
   await manageDemo(env.demo, 'POST', '/v1/b2b/organizations', {
     organization_name: 'Hooli',
     organization_slug: 'hooli',
     email_allowed_domains: ['hooli.test'],
+    allowed_oauth_tenants: { microsoft: [HOOLI_TENANT] },
   });
   await manageDemo(env.demo, 'POST', '/v1/b2b/organizations', {
     organization_name: 'Links Only',
