@@ -43,3 +43,18 @@ test('an English page loads no other language', async () => {
   expect(scripts.filter((path) => /\/es-[\w-]+\.js$/.test(path))).toEqual([]);
   await page.close();
 });
+
+test('the link in a Spanish e-mail opens a Spanish page', async () => {
+  const page = await env.browser.newPage();
+  const seen = await inboxIds(env.demo.url);
+  await page.goto(`${env.demo.url}/_app?lang=es`);
+  await page.getByLabel('Correo electrónico').fill(DEMO_ADMIN_EMAIL);
+  await page.getByRole('button', { name: 'Continuar con correo electrónico' }).click();
+  await page.getByRole('heading', { name: 'Revisa tu correo electrónico' }).waitFor();
+
+  const { link } = await waitForEmailLink(env.demo.url, DEMO_ADMIN_EMAIL, 'discovery', seen);
+  expect(new URL(link).searchParams.get('locale')).toBe('es');
+  await page.goto(link);
+  await page.getByRole('heading', { name: /Selecciona una organización/ }).waitFor();
+  await page.close();
+});

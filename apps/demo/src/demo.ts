@@ -257,7 +257,8 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     const captchaOn = (await app.gatehouse.captchaSettings(project.project_id)).enabled;
     await securePage(reply, true, oneTap, captchaOn);
     const url = new URL(request.url, `${request.protocol}://${request.host}`);
-    const lang = url.searchParams.get('lang');
+    // ?lang=es picks the language; e-mailed links carry the one they were written in as ?locale=.
+    const lang = url.searchParams.get('lang') ?? url.searchParams.get('locale');
     const options: AppPageOptions = {
       publicToken: project.public_token,
       baseUrl: publicUrl,

@@ -84,6 +84,23 @@ describe('login_or_signup', () => {
     }
   });
 
+  it('carries the language the e-mail was written in, and none when the call named none', async () => {
+    expect((await send({ email_address: 'ada@acme.test', locale: 'es' })).status).toBe(200);
+    const spanish = await lastLink('ada@acme.test');
+    expect(spanish.message.subject).toBe('Tu enlace para iniciar sesión en Acme');
+    expect(spanish.url.searchParams.get('locale')).toBe('es');
+    expect(spanish.url.searchParams.get('stytch_token_type')).toBe('multi_tenant_magic_links');
+
+    const discovery = await h.call(ENDPOINTS.magicLinksDiscoverySend, {
+      body: { email_address: 'lang@acme.test', locale: 'es-MX' },
+    });
+    expect(discovery.status).toBe(200);
+    expect((await lastLink('lang@acme.test')).url.searchParams.get('locale')).toBe('es-MX');
+
+    expect((await send({ email_address: 'ada@acme.test' })).status).toBe(200);
+    expect((await lastLink('ada@acme.test')).url.searchParams.has('locale')).toBe(false);
+  });
+
   it('answers a known member and an unknown address the organization admits alike', async () => {
     const known = await send({ email_address: 'ada@acme.test' });
     const unknown = await send({ email_address: 'stranger@acme.test' });

@@ -117,6 +117,7 @@ export async function sendLoginOrSignup(
     kind === 'login' ? login.url : signup.url,
     'multi_tenant_magic_links',
     token,
+    input.locale,
   );
   await ctx.mailer.send(
     email,
@@ -160,7 +161,7 @@ export async function sendDiscovery(
     },
     now,
   );
-  const link = withToken(target.url, 'discovery', token);
+  const link = withToken(target.url, 'discovery', token, input.locale);
   await ctx.mailer.send(
     email,
     magicLinkEmail('discovery', link, project.name, DISCOVERY_LINK_MINUTES, input.locale),

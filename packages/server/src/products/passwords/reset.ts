@@ -101,7 +101,7 @@ export async function startPasswordReset(
     },
     now,
   );
-  const link = withToken(target.url, 'multi_tenant_passwords', token);
+  const link = withToken(target.url, 'multi_tenant_passwords', token, input.locale);
   await ctx.mailer.send(
     email,
     passwordResetEmail(link, organization.organization_name, lifetime, input.locale),

@@ -140,6 +140,8 @@ async function tellMember(
   if (!first.allowed) return;
   const member = await memberByEmail(ctx.db, organization.organization_id, email);
   if (!member || member.status !== 'active' || member.member_password_id === '') return;
+  // The member's language, not the guesser's: the attempts are likely someone else's.
+  const locale = await memberLocale(ctx.db, member.member_id);
   let link: string | null = null;
   const login = resolveRedirectUrl(project, 'login', undefined);
   // A link without a challenge would bypass a project's PKCE requirement: then only directions.
@@ -160,7 +162,7 @@ async function tellMember(
       },
       now,
     );
-    link = withToken(login.url, 'multi_tenant_magic_links', token);
+    link = withToken(login.url, 'multi_tenant_magic_links', token, locale);
   }
   await ctx.mailer.send(
     email,
@@ -169,8 +171,7 @@ async function tellMember(
       organization.organization_name,
       Math.ceil(resumesInSeconds / 60),
       LOGIN_LINK_MINUTES,
-      // The member's language, not the guesser's: the attempts are likely someone else's.
-      await memberLocale(ctx.db, member.member_id),
+      locale,
     ),
   );
 }

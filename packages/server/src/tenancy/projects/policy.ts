@@ -75,14 +75,23 @@ export function resolveRedirectUrl(
 }
 
 /**
- * Appends `stytch_token_type` and `token` to a redirect URL, keeping its query and fragment.
+ * Appends `stytch_token_type` and `token` to a redirect URL, keeping its query and fragment; an
+ * e-mailed link also carries `locale`, the language it was written in, so that the page it
+ * opens can speak that language.
  *
  * @example
  * withToken('https://app.example/auth#x', 'discovery', token);
+ * withToken('https://app.example/auth', 'discovery', token, 'es'); // …&locale=es
  */
-export function withToken(url: string, tokenType: string, token: string): string {
+export function withToken(
+  url: string,
+  tokenType: string,
+  token: string,
+  locale?: string | null,
+): string {
   const parsed = new URL(url);
   parsed.searchParams.set('stytch_token_type', tokenType);
   parsed.searchParams.set('token', token);
+  if (locale) parsed.searchParams.set('locale', locale);
   return parsed.toString();
 }
