@@ -1,5 +1,5 @@
 /** Password calls (docs/protocol.md §7.2) with the `passwords` PKCE pair and docs/widget.md §5 argument checks. */
-import { PATHS, type AuthResult, type FullSessionResult } from '@gatehouse/protocol';
+import { PATHS, type Ack, type AuthResult, type FullSessionResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
 import { withIst } from './ist.js';
 import type { GatehouseClient, PasswordResetStartResult, PasswordStrengthResult } from './types.js';
@@ -41,6 +41,14 @@ export function createPasswordMethods(ctx: ClientContext): GatehouseClient['pass
       return ctx.post<PasswordResetStartResult>(PATHS.passwordsResetStart, {
         ...args,
         code_challenge,
+      });
+    },
+
+    async checkResetToken(args) {
+      check('passwords.checkResetToken', args, { password_reset_token: 'string' });
+      return ctx.post<Ack>(PATHS.passwordsResetCheck, {
+        ...args,
+        code_verifier: ctx.pkce.get('passwords')?.code_verifier,
       });
     },
 

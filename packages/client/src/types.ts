@@ -282,6 +282,11 @@ export interface GatehouseClient {
     resetByEmail(
       args: ArgsOf<'passwordsResetByEmail', 'session_duration_minutes'>,
     ): Promise<AuthResult>;
+    /**
+     * Whether a reset link can still set a password, without spending it; rejects with
+     * `password_reset_token_not_found` when it cannot. Sends the `passwords` verifier.
+     */
+    checkResetToken(args: ArgsOf<'passwordsResetCheck'>): Promise<Ack>;
     resetByExistingPassword(
       args: ArgsOf<'passwordsResetExisting', 'session_duration_minutes'>,
     ): Promise<AuthResult>;

@@ -10,6 +10,7 @@ export const PATHS = {
   passwordsAuthenticate: '/b2b/passwords/authenticate',
   passwordsResetStart: '/b2b/passwords/email/reset/start',
   passwordsResetByEmail: '/b2b/passwords/email/reset',
+  passwordsResetCheck: '/b2b/passwords/email/reset/check',
   passwordsResetExisting: '/b2b/passwords/existing_password/reset',
   passwordsResetSession: '/b2b/passwords/session/reset',
   passwordsStrengthCheck: '/b2b/passwords/strength_check',

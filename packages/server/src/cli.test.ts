@@ -6,7 +6,7 @@ import { runCli } from './cli.js';
 import { cliOnTempDatabase } from './test/cli.js';
 import { createServer } from './http/app.js';
 
-const { databaseUrl, cli } = cliOnTempDatabase('gatehouse-cli-');
+const { databaseUrl, cli } = cliOnTempDatabase('gatehouse-cli-', { fresh: true });
 
 const field = (text: string, name: string) =>
   new RegExp(`^${name}:\\s+(\\S+)$`, 'm').exec(text)?.[1] ?? '';

@@ -1,5 +1,6 @@
 /** Expected failures as values: services return a `Failure` instead of throwing (docs/contributing.md, habit 4). */
 import type { ErrorType } from '@gatehouse/protocol';
+import type { z } from 'zod';
 import type { Db } from './context.js';
 import { transaction } from './store/transaction.js';
 
@@ -53,4 +54,30 @@ export async function allOrNothing<T>(
     if (error instanceof RolledBack) return error.result;
     throw error;
   }
+}
+
+// Zod's default messages name types in its own words; these read like the wire's messages.
+export const wireMessage: z.core.$ZodErrorMap = (issue) => {
+  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
+  if (issue.code === 'invalid_type') return `must be of type ${issue.expected}`;
+  return undefined;
+};
+
+/**
+ * Checks a service's input against the endpoint table's schema for it: the parsed value, or an
+ * `invalid_request` failure naming each problem (`roles.0.role_id: must be …`). Services that the
+ * management API, the CLI and the in-process admin share call it, so a value the HTTP edge would
+ * refuse is refused on every path with the same `error_type`.
+ *
+ * @example
+ * const checked = checkInput(captchaSettingsFields, input);
+ * if (isFailure(checked)) return checked;
+ */
+export function checkInput<T extends z.ZodType>(schema: T, input: unknown): z.output<T> | Failure {
+  const result = schema.safeParse(input === undefined ? {} : input, { error: wireMessage });
+  if (result.success) return result.data;
+  const problems = result.error.issues.map(
+    (issue) => `${issue.path.map(String).join('.') || '(top)'}: ${issue.message}`,
+  );
+  return fail('invalid_request', problems.join('; '));
 }

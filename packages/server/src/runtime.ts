@@ -10,12 +10,21 @@ import { createAdmin, type Admin } from './products/management/admin.js';
 import { ProjectService } from './tenancy/projects/service.js';
 import { openStore, type DatabaseLocation, type PoolStats } from './store/db.js';
 import { purgeExpired } from './store/housekeeping.js';
-import { migrateToLatest } from './store/migrations.js';
+import { migrateToLatest, refusePendingMigrations } from './store/migrations.js';
 
 /** How often spent tokens and sessions are purged. */
 const HOUSEKEEPING_INTERVAL_MS = 10 * 60 * 1000;
 /** How long an SMS provider may take to accept a message, unless configured. */
 const SMS_TIMEOUT_MS = 10_000;
+
+/** How {@link openRuntime} treats migrations the database has not applied. */
+export interface OpenOptions {
+  /**
+   * True (the default, the server's way): apply them first. False (the management commands'):
+   * refuse to open with a `MigrationsPendingError`, touching nothing, not even the server key file.
+   */
+  migrate?: boolean;
+}
 
 /** A migrated database with its services; `close` releases it. */
 export interface Runtime {
@@ -31,17 +40,24 @@ export interface Runtime {
 }
 
 /**
- * Opens the database named by the configuration, migrates it, loads the server key and the
- * signing key. The HTTP server and the CLI both start here.
+ * Opens the database named by the configuration, migrates it (or, with `migrate: false`, refuses
+ * it unless it is migrated), loads the server key and the signing key. The HTTP server and the
+ * CLI both start here.
  *
  * @example
  * const runtime = await openRuntime(resolveConfig(configFromEnv()), logger);
  */
-export async function openRuntime(config: ResolvedConfig, log: Logger): Promise<Runtime> {
+export async function openRuntime(
+  config: ResolvedConfig,
+  log: Logger,
+  options: OpenOptions = {},
+): Promise<Runtime> {
   const store = openStore(config.databaseUrl);
   try {
     const migrationSchema = await store.migrationSchema();
-    const migrations = await migrateToLatest(store.db, migrationSchema);
+    let migrations: string[] = [];
+    if (options.migrate === false) await refusePendingMigrations(store.db, migrationSchema);
+    else migrations = await migrateToLatest(store.db, migrationSchema);
     const sqliteFile = store.location.kind === 'sqlite' ? store.location.file : null;
     const serverKey = loadServerKey(
       config.serverKey,

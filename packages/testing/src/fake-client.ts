@@ -177,6 +177,7 @@ export function createFakeClient(publicToken = PUBLIC_TOKEN): FakeClient {
     passwords: {
       authenticate: method('passwords.authenticate'),
       resetByEmailStart: method('passwords.resetByEmailStart'),
+      checkResetToken: method('passwords.checkResetToken'),
       resetByEmail: method('passwords.resetByEmail'),
       resetByExistingPassword: method('passwords.resetByExistingPassword'),
       resetBySession: method('passwords.resetBySession'),

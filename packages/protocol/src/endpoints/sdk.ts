@@ -159,6 +159,17 @@ export const SDK_ENDPOINTS = {
       intermediate_session_token: f.ist,
     }),
   }),
+  passwordsResetCheck: endpoint<Ack>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/passwords/email/reset/check',
+    credential: 'A',
+    summary:
+      'Whether a reset link can still set a password, without spending it: 200, or 404 password_reset_token_not_found (§7.2).',
+    body: z.object({
+      password_reset_token: f.id,
+      code_verifier: f.pkceVerifier.optional(),
+    }),
+  }),
   passwordsResetExisting: endpoint<AuthResult>()({
     method: 'POST',
     path: '/sdk/v1/b2b/passwords/existing_password/reset',

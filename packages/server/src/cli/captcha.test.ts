@@ -12,9 +12,10 @@ describe('gatehouse captcha', () => {
     expect(before.code).toBe(0);
     expect(before.stdout).toContain('captcha:          off');
 
+    // Refused by the service, as the management API refuses it: exit 1 with the error_type.
     const keyless = await cli('captcha', 'set', '--project', id, '--provider', 'recaptcha');
-    expect(keyless.code).toBe(2);
-    expect(keyless.stderr).toContain('invalid_request');
+    expect(keyless.code).toBe(1);
+    expect(keyless.stderr).toContain('error: invalid_request: ');
 
     const badScore = await cli('captcha', 'set', '--project', id, '--min-score', '1.5');
     expect(badScore.code).toBe(2);

@@ -1,8 +1,6 @@
 /** `gatehouse captcha show|set`: a project's captcha provider. */
 import { CAPTCHA_PROVIDERS, type CaptchaSettings } from '@gatehouse/protocol';
-import { isFailure } from '../result.js';
-import { captchaSettings, setCaptchaSettings } from '../products/captcha/service.js';
-import { choice, defineCommand, oneOf, option, UsageError } from './command.js';
+import { defineCommand, oneOf, option, UsageError } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
 import { withProject } from './open.js';
 
@@ -32,8 +30,8 @@ export const captchaShow = defineCommand({
   options: { project: option('ID', 'The project').required() },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      io.stdout(describe(await captchaSettings(ctx, project)));
+    await withProject(io, values.project, async (admin) => {
+      io.stdout(describe(await admin.captchaSettings(values.project)));
     });
   },
 });
@@ -51,7 +49,8 @@ export const captchaSet = defineCommand({
     'accepts. --min-score is the lowest reCAPTCHA score accepted (default 0.5).',
   options: {
     project: option('ID', 'The project').required(),
-    provider: choice(CAPTCHA_PROVIDERS, 'The captcha provider'),
+    // Checked by the service, as the management API checks it: same refusal, same error_type.
+    provider: option(CAPTCHA_PROVIDERS.join('|'), 'The captcha provider'),
     'site-key': option('K', 'The public site key'),
     'secret-key': option('S', 'The secret key'),
     'min-score': option('N', 'The lowest reCAPTCHA score accepted, 0 to 1', { parse: score }),
@@ -61,16 +60,15 @@ export const captchaSet = defineCommand({
   },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      const result = await setCaptchaSettings(ctx, project, {
+    await withProject(io, values.project, async (admin) => {
+      const saved = await admin.setCaptchaSettings(values.project, {
         enabled: values.enabled === undefined ? true : values.enabled === 'true',
         ...(values.provider ? { provider: values.provider } : {}),
         ...(values['site-key'] ? { site_key: values['site-key'] } : {}),
         ...(values['secret-key'] ? { secret_key: values['secret-key'] } : {}),
         ...(values['min-score'] === undefined ? {} : { min_score: values['min-score'] }),
       });
-      if (isFailure(result)) throw new UsageError(`${result.failure}: ${result.message}`);
-      io.stdout(`Captcha saved.\n${describe(result)}`);
+      io.stdout(`Captcha saved.\n${describe(saved)}`);
     });
   },
 });

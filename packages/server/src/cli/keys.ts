@@ -3,10 +3,8 @@ import { existsSync, readFileSync, renameSync, writeFileSync } from 'node:fs';
 import { configFromEnv, resolveConfig } from '../config.js';
 import { parseServerKey, SecretBox } from '../crypto/secret-box.js';
 import { openStore } from '../store/db.js';
-import { migrateToLatest } from '../store/migrations.js';
+import { refusePendingMigrations } from '../store/migrations.js';
 import { resealAll, ResealError } from '../store/reseal.js';
-import { rotateSigningKey } from '../products/management/keys.js';
-import { isFailure } from '../result.js';
 import { defineCommand, option, UsageError, type Parser } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
 import { withRuntime } from './open.js';
@@ -23,9 +21,8 @@ export const keysRotate = defineCommand({
   options: {},
   environment: DATABASE_SETTINGS,
   async run(_values, io) {
-    await withRuntime(io, async ({ ctx }) => {
-      const key = await rotateSigningKey(ctx);
-      if (isFailure(key)) throw new UsageError(key.message);
+    await withRuntime(io, async ({ admin }) => {
+      const key = await admin.rotateSigningKey();
       io.stdout(`Signing key rotated.\nkid: ${key.kid}\n`);
     });
   },
@@ -62,7 +59,8 @@ export const keysRotateServerKey = defineCommand({
     const config = resolveConfig(configFromEnv(io.env));
     const store = openStore(config.databaseUrl);
     try {
-      await migrateToLatest(store.db, await store.migrationSchema());
+      // Like every management command, it leaves migrating to `gatehouse migrate`.
+      await refusePendingMigrations(store.db, await store.migrationSchema());
       let counts;
       try {
         counts = await resealAll(store.db, new SecretBox(values.from), new SecretBox(values.to));

@@ -60,8 +60,8 @@ describe('gatehouse oauth', () => {
       '--issuer',
       'http://127.0.0.1:9/none',
     );
-    expect(res.code).toBe(2);
-    expect(res.stderr).toContain('oidc_discovery_failed');
+    expect(res.code).toBe(1);
+    expect(res.stderr).toContain('error: oidc_discovery_failed: ');
   });
 
   it('prints the redirect URI under PUBLIC_URL, and warns when PUBLIC_URL is unset', async () => {

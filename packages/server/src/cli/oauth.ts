@@ -1,8 +1,6 @@
 /** `gatehouse oauth show|set`: a project's Google and Microsoft sign-in. */
 import { OAUTH_PROVIDERS, type OAuthProviderSettings } from '@gatehouse/protocol';
-import { isFailure } from '../result.js';
-import { listProviders, setProvider } from '../products/oauth/providers.js';
-import { choice, defineCommand, oneOf, option, UsageError } from './command.js';
+import { defineCommand, oneOf, option } from './command.js';
 import { DATABASE_AND_URL_SETTINGS, publicUrlWarning } from './environment.js';
 import { withProject } from './open.js';
 
@@ -28,8 +26,8 @@ export const oauthShow = defineCommand({
   options: { project: option('ID', 'The project').required() },
   environment: DATABASE_AND_URL_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      io.stdout((await listProviders(ctx, project)).map(describe).join('\n'));
+    await withProject(io, values.project, async (admin) => {
+      io.stdout((await admin.oauthProviders(values.project)).map(describe).join('\n'));
       io.stderr(publicUrlWarning(io.env));
     });
   },
@@ -48,7 +46,8 @@ export const oauthSet = defineCommand({
     'redirect URI at the provider. --issuer points at another OpenID provider than the real one.',
   options: {
     project: option('ID', 'The project').required(),
-    provider: choice(OAUTH_PROVIDERS, 'The provider').required(),
+    // Checked by the service, as the management API checks it: same refusal, same error_type.
+    provider: option(OAUTH_PROVIDERS.join('|'), 'The provider').required(),
     'client-id': option('ID', 'The OAuth client ID'),
     'client-secret': option('S', 'The OAuth client secret'),
     issuer: option('URL', 'The issuer, when not the real provider'),
@@ -59,16 +58,15 @@ export const oauthSet = defineCommand({
   },
   environment: DATABASE_AND_URL_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      const result = await setProvider(ctx, project, values.provider, {
+    await withProject(io, values.project, async (admin) => {
+      const saved = await admin.setOAuthProvider(values.project, values.provider, {
         enabled: values.enabled === undefined ? true : values.enabled === 'true',
         ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
         ...(values['client-secret'] ? { client_secret: values['client-secret'] } : {}),
         ...(values.issuer ? { issuer: values.issuer } : {}),
         ...(values['onetap-client-id'] ? { onetap_client_id: values['onetap-client-id'] } : {}),
       });
-      if (isFailure(result)) throw new UsageError(`${result.failure}: ${result.message}`);
-      io.stdout(`Provider saved.\n${describe(result)}`);
+      io.stdout(`Provider saved.\n${describe(saved)}`);
       io.stderr(publicUrlWarning(io.env));
     });
   },

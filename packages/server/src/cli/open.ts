@@ -1,7 +1,6 @@
-/** What the management commands share: opening the database from the environment, finding an organization. */
+/** What the management commands share: opening the database from the environment, finding a project or an organization. */
 import { configFromEnv, resolveConfig } from '../config.js';
-import type { Context, Logger } from '../context.js';
-import type { Project } from '../tenancy/projects/service.js';
+import type { Logger } from '../context.js';
 import type { Admin } from '../products/management/admin.js';
 import { openRuntime, type Runtime } from '../runtime.js';
 import { UsageError, type CliIo } from './command.js';
@@ -16,7 +15,10 @@ function stderrLogger(io: CliIo): Logger {
 }
 
 /**
- * Opens (and migrates) the database the environment names, runs `work` on it, and closes it.
+ * Opens the database the environment names, runs `work` on it, and closes it. A database with
+ * migrations not applied is refused (`error: the database needs migrations: run "gatehouse
+ * migrate" first`, exit 1) before anything is read or written, unless `migrate` asks to apply
+ * them: only `gatehouse migrate` does (and `serve`, through the server).
  *
  * @example
  * await withRuntime(io, async ({ admin }) => { await admin.createProject(input); });
@@ -24,8 +26,11 @@ function stderrLogger(io: CliIo): Logger {
 export async function withRuntime<T>(
   io: CliIo,
   work: (runtime: Runtime) => Promise<T>,
+  options: { migrate?: boolean } = {},
 ): Promise<T> {
-  const runtime = await openRuntime(resolveConfig(configFromEnv(io.env)), stderrLogger(io));
+  const runtime = await openRuntime(resolveConfig(configFromEnv(io.env)), stderrLogger(io), {
+    migrate: options.migrate ?? false,
+  });
   try {
     return await work(runtime);
   } finally {
@@ -34,21 +39,20 @@ export async function withRuntime<T>(
 }
 
 /**
- * Opens the database like {@link withRuntime} and runs `work` with the project of that id; an
- * unknown id is a usage error.
+ * Opens the database like {@link withRuntime} and runs `work` with the admin interface, once the
+ * project of that id is known to exist; an unknown id is a usage error.
  *
  * @example
- * await withProject(io, values.project, async (ctx, project) => listProviders(ctx, project));
+ * await withProject(io, values.project, (admin) => admin.captchaSettings(values.project));
  */
 export async function withProject<T>(
   io: CliIo,
   projectId: string,
-  work: (ctx: Context, project: Project) => Promise<T>,
+  work: (admin: Admin) => Promise<T>,
 ): Promise<T> {
-  return withRuntime(io, async ({ ctx }) => {
-    const project = await ctx.projects.byId(projectId);
-    if (!project) throw new UsageError(`No project ${projectId}`);
-    return work(ctx, project);
+  return withRuntime(io, async ({ admin }) => {
+    if (!(await admin.getProject(projectId))) throw new UsageError(`No project ${projectId}`);
+    return work(admin);
   });
 }
 

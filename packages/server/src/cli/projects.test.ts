@@ -161,29 +161,38 @@ describe('gatehouse project update', () => {
     expect(field(numbers.stdout, 'password_luds_minimum_count')).toBe('9');
   });
 
-  it('refuses invalid settings with exit code 2 and changes nothing', async () => {
+  it('refuses invalid settings (usage mistakes exit 2, refusals 1) and changes nothing', async () => {
     const before = (await cli('project', 'show', '--project', projectId)).stdout;
-    const refusals: [string[], string][] = [
-      [['--slug-pattern', 'https://app.example.com/login'], 'invalid_request: slug_pattern'],
-      [['--authorized-origin', 'https://a.example/path'], 'invalid_request: authorized_origins[0]'],
-      [['--redirect-url', 'login=/relative'], 'invalid_redirect_url: redirect_urls.login[0]'],
-      [['--password-luds-complexity', '5'], 'luds_complexity'],
-      [['--password-luds-minimum-count', 'many'], 'must be a whole number'],
-      [['--password-policy', 'strong'], 'must be one of none, zxcvbn, luds'],
-      [['--pkce-required-for-oauth', 'yes'], 'must be one of true, false'],
+    // Exit 1 with the error_type PUT /v1/b2b/project answers: the same checks refuse them.
+    const refusals: [string[], number, string][] = [
+      [['--slug-pattern', 'https://app.example.com/login'], 1, 'invalid_request: slug_pattern'],
+      [
+        ['--authorized-origin', 'https://a.example/path'],
+        1,
+        'invalid_request: authorized_origins[0]',
+      ],
+      [['--redirect-url', 'login=/relative'], 1, 'invalid_redirect_url: redirect_urls.login[0]'],
+      [['--password-luds-complexity', '5'], 1, 'invalid_request: password_policy.luds_complexity'],
+      [['--session-max-lifetime-minutes', '4'], 1, 'invalid_request: session_max_lifetime'],
+      // Exit 2: the command line itself is wrong.
+      [['--password-luds-minimum-count', 'many'], 2, 'must be a whole number'],
+      [['--password-policy', 'strong'], 2, 'must be one of none, zxcvbn, luds'],
+      [['--pkce-required-for-oauth', 'yes'], 2, 'must be one of true, false'],
       [
         ['--authorized-origin', 'https://a.example', '--clear-authorized-origins'],
+        2,
         'either --authorized-origin or --clear-authorized-origins',
       ],
       // A valid change beside a refused one is not stored either.
       [
         ['--create-organization-enabled', 'false', '--redirect-url', 'signup=nope'],
+        1,
         'invalid_redirect_url',
       ],
     ];
-    for (const [args, message] of refusals) {
+    for (const [args, code, message] of refusals) {
       const res = await cli('project', 'update', '--project', projectId, ...args);
-      expect([args, res.code]).toEqual([args, 2]);
+      expect([args, res.code]).toEqual([args, code]);
       expect(res.stderr).toContain(message);
       expect(res.stderr).not.toMatch(/^\s+at /m);
     }

@@ -4,9 +4,7 @@ import {
   type ProjectSettings,
   type RedirectUrlKind,
 } from '@gatehouse/protocol';
-import { projectSettingsFields } from '@gatehouse/protocol/endpoints';
-import { isFailure } from '../result.js';
-import { projectSettings, updateProjectSettings } from '../tenancy/projects/settings.js';
+import type { ProjectSettingsPatch } from '../products/management/admin.js';
 import {
   choice,
   defineCommand,
@@ -101,8 +99,8 @@ export const projectShow = defineCommand({
   options: { project: option('ID', 'The project').required() },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      io.stdout(describeSettings(projectSettings(project)));
+    await withProject(io, values.project, async (admin) => {
+      io.stdout(describeSettings(await admin.projectSettings(values.project)));
     });
   },
 });
@@ -181,7 +179,8 @@ export const projectUpdate = defineCommand({
     for (const { kinds, url } of values['redirect-url']) {
       for (const kind of kinds) (redirects[kind] ??= []).push(url);
     }
-    await withProject(io, values.project, async (ctx, project) => {
+    await withProject(io, values.project, async (admin) => {
+      const current = await admin.projectSettings(values.project);
       const complexity = values['password-luds-complexity'];
       const minimum = values['password-luds-minimum-count'];
       const policy = values['password-policy'];
@@ -200,20 +199,16 @@ export const projectUpdate = defineCommand({
         display_watermark: values['display-watermark'],
         ...((policy ?? complexity ?? minimum) !== undefined && {
           password_policy: {
-            strength_policy: policy ?? project.passwordPolicy.strength_policy,
+            strength_policy: policy ?? current.password_policy.strength_policy,
             luds_complexity: complexity,
             luds_minimum_count: minimum,
           },
         }),
       };
-      // Through JSON so that the options not given are absent, not undefined.
-      const parsed = projectSettingsFields.safeParse(JSON.parse(JSON.stringify(raw)) as unknown);
-      if (!parsed.success) {
-        const issue = parsed.error.issues[0];
-        throw new UsageError(`invalid_request: ${issue?.path.join('.')} ${issue?.message}`);
-      }
-      const updated = await updateProjectSettings(ctx, project, parsed.data);
-      if (isFailure(updated)) throw new UsageError(`${updated.failure}: ${updated.message}`);
+      // Through JSON so that the options not given are absent, not undefined. The service checks
+      // the patch as PUT /v1/b2b/project does: a refusal names the same error_type.
+      const patch = JSON.parse(JSON.stringify(raw)) as ProjectSettingsPatch;
+      const updated = await admin.updateProjectSettings(values.project, patch);
       io.stdout(`Project updated.\n${describeSettings(updated)}`);
     });
   },

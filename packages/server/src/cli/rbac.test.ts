@@ -81,24 +81,28 @@ describe('gatehouse rbac', () => {
   });
 
   it('refuses files that are not JSON, not a policy, or an inconsistent one', async () => {
-    const cases: [string, string][] = [
-      [policyFile('broken.json', '{"roles": ['), 'is not JSON'],
+    // A file that cannot be read as JSON is a usage mistake (exit 2); a policy the management
+    // API would refuse is refused the same way, with its error_type (exit 1).
+    const cases: [string, number, string][] = [
+      [policyFile('broken.json', '{"roles": ['), 2, 'is not JSON'],
       [
         policyFile('shape.json', { roles: [{ role_id: 'a b', permissions: [] }] }),
-        'roles.0.role_id',
+        1,
+        'error: invalid_request: roles.0.role_id',
       ],
       [
         policyFile('dangling.json', {
           roles: [{ role_id: 'x', permissions: [{ resource_id: 'nothing', actions: ['*'] }] }],
           resources: [],
         }),
+        1,
         'nothing',
       ],
-      [join(files, 'missing.json'), 'Cannot read'],
+      [join(files, 'missing.json'), 2, 'Cannot read'],
     ];
-    for (const [file, words] of cases) {
+    for (const [file, code, words] of cases) {
       const res = await cli('rbac', 'set', '--project', projectId, '--file', file);
-      expect(res.code).toBe(2);
+      expect([file, res.code]).toEqual([file, code]);
       expect(res.stderr).toContain(words);
     }
     // Nothing of the refused files was stored.

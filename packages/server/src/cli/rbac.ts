@@ -1,8 +1,6 @@
 /** `gatehouse rbac show|set`: a project's RBAC policy, as the JSON the management API speaks. */
 import { readFile } from 'node:fs/promises';
-import { rbacPolicyFields } from '@gatehouse/protocol/endpoints';
-import { isFailure } from '../result.js';
-import { projectPolicy, setPolicy } from '../tenancy/rbac/service.js';
+import type { PolicyInput } from '../products/management/admin.js';
 import { defineCommand, option, UsageError } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
 import { withProject } from './open.js';
@@ -21,8 +19,8 @@ export const rbacShow = defineCommand({
   options: { project: option('ID', 'The project').required() },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      io.stdout(asJson(await projectPolicy(ctx.db, project.id)));
+    await withProject(io, values.project, async (admin) => {
+      io.stdout(asJson(await admin.rbacPolicy(values.project)));
     });
   },
 });
@@ -55,17 +53,10 @@ export const rbacSet = defineCommand({
     } catch {
       throw new UsageError(`${values.file} is not JSON`);
     }
-    const parsed = rbacPolicyFields.safeParse(json);
-    if (!parsed.success) {
-      const lines = parsed.error.issues.map(
-        (i) => `  ${i.path.join('.') || '(top)'}: ${i.message}`,
-      );
-      throw new UsageError(`${values.file} is not a policy:\n${lines.join('\n')}`);
-    }
-    await withProject(io, values.project, async (ctx, project) => {
-      const result = await setPolicy(ctx, project, parsed.data);
-      if (isFailure(result)) throw new UsageError(`${result.failure}: ${result.message}`);
-      io.stdout(`Policy saved.\n${asJson(result)}`);
+    await withProject(io, values.project, async (admin) => {
+      // The service checks the shape as the management API does (invalid_request names the field).
+      const saved = await admin.setRbacPolicy(values.project, json as PolicyInput);
+      io.stdout(`Policy saved.\n${asJson(saved)}`);
     });
   },
 });

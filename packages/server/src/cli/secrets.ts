@@ -1,7 +1,5 @@
 /** `gatehouse secret create|list|delete`: a project's secret keys, for handing over to a new one. */
-import { createSecret, deleteSecret, listSecrets } from '../products/management/secrets.js';
-import { isFailure } from '../result.js';
-import { defineCommand, option, UsageError } from './command.js';
+import { defineCommand, option } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
 import { withProject } from './open.js';
 
@@ -17,9 +15,8 @@ export const secretCreate = defineCommand({
   options: { project: option('ID', 'The project').required() },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      const created = await createSecret(ctx, project);
-      if (isFailure(created)) throw new UsageError(`${created.failure}: ${created.message}`);
+    await withProject(io, values.project, async (admin) => {
+      const created = await admin.createSecret(values.project);
       io.stdout(
         `Secret key created. It is shown only now: keep it in your secret store.\n` +
           `secret_id:  ${created.secret_id}\ncreated_at: ${created.created_at}\n` +
@@ -40,8 +37,8 @@ export const secretList = defineCommand({
   options: { project: option('ID', 'The project').required() },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      const secrets = await listSecrets(ctx.db, project, null);
+    await withProject(io, values.project, async (admin) => {
+      const secrets = await admin.listSecrets(values.project);
       io.stdout(secrets.map((s) => `${s.secret_id}  created ${s.created_at}\n`).join(''));
     });
   },
@@ -61,10 +58,9 @@ export const secretDelete = defineCommand({
   },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await withProject(io, values.project, async (ctx, project) => {
-      const deleted = await deleteSecret(ctx, project, values.secret, null);
-      if (isFailure(deleted)) throw new UsageError(`${deleted.failure}: ${deleted.message}`);
-      io.stdout(`Secret key deleted.\nsecret_id: ${deleted.secret_id}\n`);
+    await withProject(io, values.project, async (admin) => {
+      await admin.deleteSecret(values.project, values.secret);
+      io.stdout(`Secret key deleted.\nsecret_id: ${values.secret}\n`);
     });
   },
 });

@@ -91,16 +91,23 @@ export const migrate = defineCommand({
   name: ['migrate'],
   summary: 'Bring the database schema up to date',
   usage: '',
-  description: 'Applies pending schema migrations to DATABASE_URL. Never drops data.',
+  description:
+    'Applies pending schema migrations to DATABASE_URL. Never drops data. The other commands, ' +
+    'except serve (which migrates before it listens), refuse a database with migrations not ' +
+    'applied until this has run.',
   options: {},
   environment: DATABASE_SETTINGS,
   async run(_values, io) {
-    await withRuntime(io, async (runtime) => {
-      io.stdout(
-        runtime.migrations.length > 0
-          ? `Applied migrations: ${runtime.migrations.join(', ')}\n`
-          : 'The database is up to date.\n',
-      );
-    });
+    await withRuntime(
+      io,
+      async (runtime) => {
+        io.stdout(
+          runtime.migrations.length > 0
+            ? `Applied migrations: ${runtime.migrations.join(', ')}\n`
+            : 'The database is up to date.\n',
+        );
+      },
+      { migrate: true },
+    );
   },
 });

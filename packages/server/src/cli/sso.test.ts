@@ -151,8 +151,8 @@ describe('gatehouse sso', () => {
       '--client-secret',
       'y',
     );
-    expect(failed.code).toBe(2);
-    expect(failed.stderr).toContain('oidc_discovery_failed');
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain('error: oidc_discovery_failed: ');
   });
 
   it('prints our URLs under PUBLIC_URL, and warns when PUBLIC_URL is unset', async () => {

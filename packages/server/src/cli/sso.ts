@@ -1,24 +1,10 @@
 /** `gatehouse sso list|create-saml|create-oidc|update|delete`: an organization's SSO connections. */
 import { readFileSync } from 'node:fs';
 import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
-import type { Context } from '../context.js';
-import type { Project } from '../tenancy/projects/service.js';
-import { isFailure, type Failure } from '../result.js';
-import {
-  createOidcConnection,
-  createSamlConnection,
-  deleteConnection,
-  deleteSamlCertificate,
-  getConnection,
-  listConnections,
-  updateOidcConnection,
-  updateSamlConnection,
-  updateSamlFromMetadata,
-  type SamlInput,
-} from '../products/sso/service.js';
+import type { Admin, SamlInput } from '../products/management/admin.js';
 import { defineCommand, option, toggle, UsageError, type CliIo, type Parser } from './command.js';
 import { DATABASE_AND_URL_SETTINGS, DATABASE_SETTINGS, publicUrlWarning } from './environment.js';
-import { organizationIdOf, withRuntime } from './open.js';
+import { organizationIdOf, withProject } from './open.js';
 
 const where = {
   project: option('ID', 'The project').required(),
@@ -45,23 +31,18 @@ const samlOptions = {
   }).repeatable(),
 };
 
-/** Runs `work` with the runtime's context, the project and the organization id. */
+/**
+ * Runs `work` with the admin interface and the organization id, once the project and the
+ * organization are known to exist (an unknown one is a usage error).
+ */
 async function inOrganization(
   io: CliIo,
   values: { project: string; org: string },
-  work: (ctx: Context, project: Project, organizationId: string) => Promise<void>,
+  work: (admin: Admin, organizationId: string) => Promise<void>,
 ): Promise<void> {
-  await withRuntime(io, async ({ ctx, admin }) => {
-    const project = await ctx.projects.byId(values.project);
-    if (!project) throw new UsageError(`No project ${values.project}`);
-    await work(ctx, project, await organizationIdOf(admin, values.project, values.org));
+  await withProject(io, values.project, async (admin) => {
+    await work(admin, await organizationIdOf(admin, values.project, values.org));
   });
-}
-
-/** A service result, or the failure as a usage error (exit 2 with its message). */
-function must<T>(result: T | Failure): T {
-  if (isFailure(result)) throw new UsageError(`${result.failure}: ${result.message}`);
-  return result;
 }
 
 function describeSaml(c: SamlConnection): string {
@@ -140,8 +121,8 @@ export const ssoList = defineCommand({
   options: where,
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await inOrganization(io, values, async (ctx, project, organizationId) => {
-      const list = must(await listConnections(ctx, project, organizationId));
+    await inOrganization(io, values, async (admin, organizationId) => {
+      const list = await admin.listSsoConnections(values.project, organizationId);
       const all = [...list.saml_connections, ...list.oidc_connections];
       io.stdout(all.length === 0 ? 'No SSO connections.\n' : all.map(describe).join('\n'));
     });
@@ -165,20 +146,19 @@ export const ssoCreateSaml = defineCommand({
   environment: DATABASE_AND_URL_SETTINGS,
   async run(values, io) {
     const metadata = metadataInput(values);
-    await inOrganization(io, values, async (ctx, project, organizationId) => {
-      let { connection } = must(
-        await createSamlConnection(ctx, project, organizationId, samlInput(values)),
+    await inOrganization(io, values, async (admin, organizationId) => {
+      let connection = await admin.createSamlConnection(
+        values.project,
+        organizationId,
+        samlInput(values),
       );
       if (metadata) {
-        ({ connection } = must(
-          await updateSamlFromMetadata(
-            ctx,
-            project,
-            organizationId,
-            connection.connection_id,
-            metadata,
-          ),
-        ));
+        connection = await admin.updateSamlFromMetadata(
+          values.project,
+          organizationId,
+          connection.connection_id,
+          metadata,
+        );
       }
       io.stdout(`SAML connection created.\n${describeSaml(connection)}`);
       io.stderr(publicUrlWarning(io.env));
@@ -205,15 +185,13 @@ export const ssoCreateOidc = defineCommand({
   },
   environment: DATABASE_AND_URL_SETTINGS,
   async run(values, io) {
-    await inOrganization(io, values, async (ctx, project, organizationId) => {
-      const { connection } = must(
-        await createOidcConnection(ctx, project, organizationId, {
-          issuer: values.issuer,
-          client_id: values['client-id'],
-          client_secret: values['client-secret'],
-          ...(values['display-name'] ? { display_name: values['display-name'] } : {}),
-        }),
-      );
+    await inOrganization(io, values, async (admin, organizationId) => {
+      const connection = await admin.createOidcConnection(values.project, organizationId, {
+        issuer: values.issuer,
+        client_id: values['client-id'],
+        client_secret: values['client-secret'],
+        ...(values['display-name'] ? { display_name: values['display-name'] } : {}),
+      });
       io.stdout(`OIDC connection created.\n${describeOidc(connection)}`);
       io.stderr(publicUrlWarning(io.env));
     });
@@ -245,39 +223,31 @@ export const ssoUpdate = defineCommand({
   environment: DATABASE_SETTINGS,
   async run(values, io) {
     const metadata = metadataInput(values);
-    await inOrganization(io, values, async (ctx, project, organizationId) => {
-      const id = values.connection;
-      const { connection: current } = must(await getConnection(ctx, project, organizationId, id));
+    await inOrganization(io, values, async (admin, organizationId) => {
+      const [projectId, id] = [values.project, values.connection];
+      const current = await admin.getSsoConnection(projectId, organizationId, id);
       if (!('acs_url' in current)) {
-        const { connection } = must(
-          await updateOidcConnection(ctx, project, organizationId, id, {
-            ...(values.issuer ? { issuer: values.issuer } : {}),
-            ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
-            ...(values['client-secret'] ? { client_secret: values['client-secret'] } : {}),
-            ...(values['display-name'] ? { display_name: values['display-name'] } : {}),
-          }),
-        );
+        const connection = await admin.updateOidcConnection(projectId, organizationId, id, {
+          ...(values.issuer ? { issuer: values.issuer } : {}),
+          ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
+          ...(values['client-secret'] ? { client_secret: values['client-secret'] } : {}),
+          ...(values['display-name'] ? { display_name: values['display-name'] } : {}),
+        });
         io.stdout(`Connection updated.\n${describeOidc(connection)}`);
         return;
       }
-      let { connection } = must(
-        await updateSamlConnection(ctx, project, organizationId, id, samlInput(values)),
+      let connection = await admin.updateSamlConnection(
+        projectId,
+        organizationId,
+        id,
+        samlInput(values),
       );
       if (metadata) {
-        ({ connection } = must(
-          await updateSamlFromMetadata(ctx, project, organizationId, id, metadata),
-        ));
+        connection = await admin.updateSamlFromMetadata(projectId, organizationId, id, metadata);
       }
-      if (values['remove-certificate']) {
-        ({ connection } = must(
-          await deleteSamlCertificate(
-            ctx,
-            project,
-            organizationId,
-            id,
-            values['remove-certificate'],
-          ),
-        ));
+      const certificate = values['remove-certificate'];
+      if (certificate) {
+        connection = await admin.deleteSamlCertificate(projectId, organizationId, id, certificate);
       }
       io.stdout(`Connection updated.\n${describeSaml(connection)}`);
     });
@@ -294,8 +264,8 @@ export const ssoDelete = defineCommand({
   options: { ...where, connection: option('ID', 'The connection').required() },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
-    await inOrganization(io, values, async (ctx, project, organizationId) => {
-      must(await deleteConnection(ctx, project, organizationId, values.connection));
+    await inOrganization(io, values, async (admin, organizationId) => {
+      await admin.deleteSsoConnection(values.project, organizationId, values.connection);
       io.stdout(`Connection deleted.\nconnection_id: ${values.connection}\n`);
     });
   },

@@ -1,6 +1,7 @@
 /** Request validation with zod, reporting problems as `{dataPath, message}` schema issues. */
 import type { SchemaIssue } from '@gatehouse/protocol';
-import { z } from 'zod';
+import type { z } from 'zod';
+import { wireMessage } from '../result.js';
 import { schemaError } from './errors.js';
 
 /** Converts zod issues to the wire's `{dataPath, message}` list (`dataPath` like `.email_address`). */
@@ -23,13 +24,6 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
   if (!result.success) throw schemaError(toSchemaIssues(result.error));
   return result.data;
 }
-
-// Zod's default messages name types in its own words; these read like the wire's messages.
-const wireMessage: z.core.$ZodErrorMap = (issue) => {
-  if (issue.code === 'invalid_type' && issue.input === undefined) return 'is required';
-  if (issue.code === 'invalid_type') return `must be of type ${issue.expected}`;
-  return undefined;
-};
 
 /** Shared field schemas: the endpoint table's, so the server and the contract never differ. */
 export { fields } from '@gatehouse/protocol/endpoints';

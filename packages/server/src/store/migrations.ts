@@ -74,3 +74,33 @@ export async function pendingMigrations(
   const migrations = await migrator(db, migrationTableSchema).getMigrations();
   return migrations.filter((m) => m.executedAt === undefined).map((m) => m.name);
 }
+
+/**
+ * What opening a database with migrations not applied throws where nothing may migrate it: the
+ * management commands, which leave schema changes to `gatehouse migrate` (docs/deploy.md,
+ * "Upgrading") rather than applying them as a side effect of, say, creating a project.
+ */
+export class MigrationsPendingError extends Error {
+  constructor(readonly pending: readonly string[]) {
+    super(
+      `the database needs migrations: run "gatehouse migrate" first ` +
+        `(not applied: ${pending.join(', ')})`,
+    );
+    this.name = 'MigrationsPendingError';
+  }
+}
+
+/**
+ * Throws {@link MigrationsPendingError} unless every migration this server knows is applied;
+ * applies nothing.
+ *
+ * @example
+ * await refusePendingMigrations(store.db, await store.migrationSchema());
+ */
+export async function refusePendingMigrations(
+  db: Kysely<Database>,
+  migrationTableSchema?: string,
+): Promise<void> {
+  const pending = await pendingMigrations(db, migrationTableSchema);
+  if (pending.length > 0) throw new MigrationsPendingError(pending);
+}

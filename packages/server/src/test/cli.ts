@@ -14,16 +14,21 @@ export interface CliRun {
 
 /**
  * Creates a temporary database for the calling test file (removed after it) and returns a function
- * that runs `gatehouse …` against it.
+ * that runs `gatehouse …` against it. The database is migrated (`gatehouse migrate`, quietly)
+ * before the first command runs, as an operator does before the management commands, which
+ * refuse a database with migrations pending; `fresh: true` leaves that to the test.
  */
-export function cliOnTempDatabase(prefix: string): {
+export function cliOnTempDatabase(
+  prefix: string,
+  options: { fresh?: boolean } = {},
+): {
   databaseUrl: string;
   cli: (...argv: string[]) => Promise<CliRun>;
 } {
   const dir = mkdtempSync(join(tmpdir(), prefix));
   const databaseUrl = `sqlite:${join(dir, 'cli.db')}`;
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
-  const cli = async (...argv: string[]): Promise<CliRun> => {
+  const run = async (argv: readonly string[]): Promise<CliRun> => {
     let stdout = '';
     let stderr = '';
     const io: CliIo = {
@@ -33,6 +38,15 @@ export function cliOnTempDatabase(prefix: string): {
     };
     const code = await runCli(argv, io);
     return { code, stdout, stderr };
+  };
+  let migrated: Promise<void> | null = null;
+  const migrateOnce = () =>
+    (migrated ??= run(['migrate']).then((res) => {
+      if (res.code !== 0) throw new Error(`gatehouse migrate failed: ${res.stderr}`);
+    }));
+  const cli = async (...argv: string[]): Promise<CliRun> => {
+    if (!options.fresh) await migrateOnce();
+    return run(argv);
   };
   return { databaseUrl, cli };
 }

@@ -92,10 +92,14 @@ export async function start(ctx: EffectContext, urlToken: UrlToken | null): Prom
   if (ctx.config.authFlowType === 'passwordReset') {
     const resetToken = ctx.getState().password.resetToken;
     const work = [bootstrapped];
-    if (resetToken?.type === 'multi_tenant_magic_links') {
+    if (resetToken) {
       // The password effects load with the password screens, not with every widget.
-      const { redeemResetLink } = await import('./passwords.js');
-      work.push(redeemResetLink(ctx, resetToken));
+      const { checkResetLink, redeemResetLink } = await import('./passwords.js');
+      work.push(
+        resetToken.type === 'multi_tenant_magic_links'
+          ? redeemResetLink(ctx, resetToken)
+          : checkResetLink(ctx, resetToken),
+      );
     }
     await Promise.all(work);
     return;

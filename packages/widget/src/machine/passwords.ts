@@ -180,6 +180,21 @@ export async function redeemResetLink(ctx: EffectContext, token: ResetToken): Pr
 }
 
 /**
+ * Asks whether the reset link can still set a password, without spending it, so that a used or
+ * expired link says so before a password is typed. Any other failure (offline, say) leaves the
+ * form: the reset itself will tell.
+ */
+export async function checkResetLink(ctx: EffectContext, token: ResetToken): Promise<void> {
+  try {
+    await ctx.client.passwords.checkResetToken({ password_reset_token: token.token });
+  } catch (error) {
+    if (apiErrorOf(error)?.error_type !== 'password_reset_token_not_found') return;
+    clearUrlQuery(ctx);
+    ctx.dispatch({ type: 'RESET_TOKEN_SPENT', unusable: true });
+  }
+}
+
+/**
  * Sets the new password: with the reset link's token when there is one, otherwise for the member
  * signed in now (after a login link, or from an existing session).
  */

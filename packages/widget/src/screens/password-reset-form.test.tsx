@@ -269,6 +269,21 @@ describe('PasswordResetForm', () => {
     expect(screen.queryByLabelText('New password')).toBeNull();
   });
 
+  it('checks the link as it opens, and a used one shows the way to a new link at once', async () => {
+    const { client } = renderWidget(config, {
+      pageUrl: RESET_LINK,
+      prepare: (c) =>
+        c.answer('passwords.checkResetToken', () =>
+          Promise.reject(apiError('password_reset_token_not_found', 'Unknown link', 404)),
+        ),
+    });
+    await screen.findByText(
+      /This password reset link is unknown, has expired or has already been used/,
+    );
+    expect(client.callsTo('passwords.checkResetToken')).toEqual([{ password_reset_token: 'rt' }]);
+    expect(screen.queryByLabelText('New password')).toBeNull();
+  });
+
   it('opened without a link or a session, says where the link comes from instead of a form', async () => {
     renderWidget(config, { pageUrl: 'http://localhost:3000/reset' });
     await screen.findByText(/To set a new password, open the link in your password reset email/);

@@ -10,11 +10,10 @@ import {
   type CaptchaProviderName,
   type CaptchaSettings,
 } from '@gatehouse/protocol';
-import type { captchaSettingsFields } from '@gatehouse/protocol/endpoints';
+import { captchaSettingsFields } from '@gatehouse/protocol/endpoints';
 import type { Selectable } from 'kysely';
-import type { z } from 'zod';
 import { isoAt, type Context } from '../../context.js';
-import { fail, type Failure } from '../../result.js';
+import { checkInput, fail, isFailure, type Failure } from '../../result.js';
 import type { CaptchaSettingsTable } from '../../store/schema.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { captchaProviderUnreachable, captchaTokenMissing, captchaTokenRefused } from './errors.js';
@@ -52,14 +51,35 @@ export async function captchaSettings(ctx: Context, project: Project): Promise<C
 }
 
 /**
- * Changes the project's captcha settings; fields left out keep their value. Turning captcha on
- * needs a site key and a secret key: a setting that could never pass a token is refused.
+ * A change of the captcha settings as any caller gives it (`PUT /v1/b2b/captcha`'s body,
+ * `gatehouse captcha set`, the admin interface); fields left out keep their value.
+ */
+export interface CaptchaSettingsChange {
+  enabled?: boolean | undefined;
+  /** One of `CAPTCHA_PROVIDERS`; anything else is refused with `invalid_request`. */
+  provider?: string | undefined;
+  site_key?: string | undefined;
+  secret_key?: string | undefined;
+  /** The lowest reCAPTCHA score accepted, 0 to 1. */
+  min_score?: number | undefined;
+}
+
+/**
+ * Changes the project's captcha settings; fields left out keep their value. The change must pass
+ * the management API's schema (a known provider, a score from 0 to 1, keys neither empty nor too
+ * long), checked here so that every way in refuses the same input. Turning captcha on needs a
+ * site key and a secret key: a setting that could never pass a token is refused.
+ *
+ * @example
+ * await setCaptchaSettings(ctx, project, { provider: 'turnstile', site_key, secret_key });
  */
 export async function setCaptchaSettings(
   ctx: Context,
   project: Project,
-  input: z.output<typeof captchaSettingsFields>,
+  change: CaptchaSettingsChange,
 ): Promise<CaptchaSettings | Failure> {
+  const input = checkInput(captchaSettingsFields, change);
+  if (isFailure(input)) return input;
   const current = await captchaRow(ctx.db, project.id);
   const row: CaptchaSettingsTable = {
     project_id: project.id,

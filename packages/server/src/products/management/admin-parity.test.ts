@@ -1,6 +1,10 @@
-// Every way to create organizations and members (management API over HTTP, the `gatehouse` CLI,
-// the in-process admin API) refuses the same bad input with the same error_type, and stores
-// nothing when it refuses.
+// Every way to administer a project (management API over HTTP, the `gatehouse` CLI, the
+// in-process admin API) refuses the same bad input with the same error_type, and stores nothing
+// when it refuses: organizations and members, project settings, captcha, OAuth providers, the
+// RBAC policy, SSO connections and secret keys. Each path calls the same service function.
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { runCli } from '../../cli.js';
@@ -8,6 +12,7 @@ import { AdminError } from './admin.js';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 let h: Harness;
+const files = mkdtempSync(join(tmpdir(), 'gatehouse-parity-'));
 
 beforeAll(async () => {
   h = await startHarness();
@@ -15,6 +20,7 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await h?.close();
+  rmSync(files, { recursive: true, force: true });
 });
 
 /** Runs `gatehouse …` in-process on the harness's database. */
@@ -232,5 +238,285 @@ describe('member create refuses the same input on every path, storing nothing', 
       });
       expect(signedIn.status, email).toBe(200);
     }
+  });
+});
+
+/**
+ * Sends one refused input through the three paths and expects each to name `type`: the API's
+ * answer, the CLI's `error: <type>: …` with exit 1 and nothing on stdout, the admin's AdminError.
+ */
+async function expectRefusedEverywhere(
+  type: string,
+  paths: {
+    api: () => Promise<{ ok: boolean; error?: { error_type: string } | undefined }>;
+    cli: string[];
+    admin: () => Promise<unknown>;
+  },
+): Promise<void> {
+  const api = await paths.api();
+  expect(api.ok).toBe(false);
+  expect(api.error?.error_type).toBe(type);
+  const run = await cli(...paths.cli);
+  expect([paths.cli, cliErrorType(run)]).toEqual([paths.cli, type]);
+  expect(run.code).toBe(1);
+  expect(run.stdout).toBe('');
+  expect(await adminErrorType(paths.admin)).toBe(type);
+}
+
+const projectArgs = () => ['--project', h.project.project_id];
+
+describe('project settings refuse the same input on every path, changing nothing', () => {
+  const cases: {
+    what: string;
+    type: string;
+    body: Record<string, unknown>;
+    flags: string[];
+    /** The same change in the server's own terms (`Admin.updateProject`). */
+    change: Record<string, unknown>;
+  }[] = [
+    {
+      what: 'a redirect URL that is not http(s)',
+      type: 'invalid_redirect_url',
+      body: { redirect_urls: { login: ['ftp://files.example.com/in'] } },
+      flags: ['--redirect-url', 'login=ftp://files.example.com/in'],
+      change: { redirectUrls: { login: ['ftp://files.example.com/in'] } },
+    },
+    {
+      what: 'a relative redirect URL',
+      type: 'invalid_redirect_url',
+      body: { redirect_urls: { signup: ['/in'] } },
+      flags: ['--redirect-url', 'signup=/in'],
+      change: { redirectUrls: { signup: ['/in'] } },
+    },
+    {
+      what: 'an origin with a path',
+      type: 'invalid_request',
+      body: { authorized_origins: ['https://app.example.com/login'] },
+      flags: ['--authorized-origin', 'https://app.example.com/login'],
+      change: { authorizedOrigins: ['https://app.example.com/login'] },
+    },
+    {
+      what: 'a slug pattern without {{slug}}',
+      type: 'invalid_request',
+      body: { slug_pattern: 'https://app.example.com/login' },
+      flags: ['--slug-pattern', 'https://app.example.com/login'],
+      change: { slugPattern: 'https://app.example.com/login' },
+    },
+    {
+      what: 'a session lifetime under five minutes',
+      type: 'invalid_request',
+      body: { session_max_lifetime_minutes: 4 },
+      flags: ['--session-max-lifetime-minutes', '4'],
+      change: { sessionMaxLifetimeMinutes: 4 },
+    },
+    {
+      what: 'a LUDS complexity over 4',
+      type: 'invalid_request',
+      body: { password_policy: { strength_policy: 'luds', luds_complexity: 5 } },
+      flags: ['--password-policy', 'luds', '--password-luds-complexity', '5'],
+      change: { passwordPolicy: { strength_policy: 'luds', luds_complexity: 5 } },
+    },
+  ];
+
+  for (const c of cases) {
+    it(`refuses ${c.what}`, async () => {
+      const projectId = h.project.project_id;
+      const before = await h.admin.projectSettings(projectId);
+      await expectRefusedEverywhere(c.type, {
+        api: () => h.call(ENDPOINTS.updateProject, { body: c.body }),
+        cli: ['project', 'update', ...projectArgs(), ...c.flags],
+        admin: () => h.admin.updateProjectSettings(projectId, c.body),
+      });
+      expect(await adminErrorType(() => h.admin.updateProject(projectId, c.change))).toBe(c.type);
+      expect(await h.admin.projectSettings(projectId)).toEqual(before);
+    });
+  }
+
+  it('refuses a bad redirect URL for a new project, from the CLI and the admin alike', async () => {
+    const run = await cli(
+      'project',
+      'create',
+      '--name',
+      'Parity',
+      '--redirect-url',
+      'ftp://x.test',
+    );
+    expect(cliErrorType(run)).toBe('invalid_redirect_url');
+    expect(run.stdout).toBe('');
+    const viaAdmin = await adminErrorType(() =>
+      h.admin.createProject({ name: 'Parity', redirectUrls: { login: ['ftp://x.test'] } }),
+    );
+    expect(viaAdmin).toBe('invalid_redirect_url');
+  });
+});
+
+describe('captcha settings refuse the same input on every path, changing nothing', () => {
+  it('refuses an unknown provider', async () => {
+    const projectId = h.project.project_id;
+    const before = await h.admin.captchaSettings(projectId);
+    await expectRefusedEverywhere('invalid_request', {
+      api: () =>
+        h.call(ENDPOINTS.setCaptcha, { body: { provider: 'bogus', enabled: false } as never }),
+      cli: ['captcha', 'set', ...projectArgs(), '--provider', 'bogus', '--enabled', 'false'],
+      admin: () => h.admin.setCaptchaSettings(projectId, { provider: 'bogus', enabled: false }),
+    });
+    expect(await h.admin.captchaSettings(projectId)).toEqual(before);
+  });
+
+  it('refuses to turn captcha on without its keys', async () => {
+    const projectId = h.project.project_id;
+    await expectRefusedEverywhere('invalid_request', {
+      api: () => h.call(ENDPOINTS.setCaptcha, { body: { enabled: true } }),
+      cli: ['captcha', 'set', ...projectArgs()],
+      admin: () => h.admin.setCaptchaSettings(projectId, { enabled: true }),
+    });
+    expect((await h.admin.captchaSettings(projectId)).enabled).toBe(false);
+  });
+});
+
+describe('OAuth provider settings refuse the same input on every path, changing nothing', () => {
+  it('refuses to turn a provider on without its client', async () => {
+    const projectId = h.project.project_id;
+    await expectRefusedEverywhere('invalid_request', {
+      api: () =>
+        h.call(ENDPOINTS.oauthSetProvider, {
+          params: { provider: 'google' },
+          body: { enabled: true },
+        }),
+      cli: ['oauth', 'set', ...projectArgs(), '--provider', 'google'],
+      admin: () => h.admin.setOAuthProvider(projectId, 'google', { enabled: true }),
+    });
+    const google = (await h.admin.oauthProviders(projectId)).find((p) => p.provider === 'google');
+    expect(google?.enabled).toBe(false);
+  });
+
+  it('refuses a provider it does not know', async () => {
+    const projectId = h.project.project_id;
+    await expectRefusedEverywhere('invalid_request', {
+      api: () => h.call(ENDPOINTS.oauthSetProvider, { params: { provider: 'yahoo' }, body: {} }),
+      cli: ['oauth', 'set', ...projectArgs(), '--provider', 'yahoo', '--enabled', 'false'],
+      admin: () => h.admin.setOAuthProvider(projectId, 'yahoo', { enabled: false }),
+    });
+  });
+
+  it('refuses a non-https issuer', async () => {
+    const projectId = h.project.project_id;
+    const client = {
+      enabled: true,
+      client_id: 'c',
+      client_secret: 's',
+      issuer: 'http://idp.example.com',
+    };
+    await expectRefusedEverywhere('oidc_discovery_failed', {
+      api: () =>
+        h.call(ENDPOINTS.oauthSetProvider, { params: { provider: 'microsoft' }, body: client }),
+      cli: [
+        ...['oauth', 'set', ...projectArgs(), '--provider', 'microsoft', '--client-id', 'c'],
+        ...['--client-secret', 's', '--issuer', 'http://idp.example.com'],
+      ],
+      admin: () => h.admin.setOAuthProvider(projectId, 'microsoft', client),
+    });
+  });
+});
+
+describe('the RBAC policy refuses the same input on every path, changing nothing', () => {
+  const reports = { resource_id: 'reports', description: '', actions: ['read'] };
+  const viewer = (actions: string[]) => ({
+    role_id: 'viewer',
+    description: '',
+    permissions: [{ resource_id: 'reports', actions }],
+  });
+  const cases: { what: string; policy: { roles: unknown[]; resources: unknown[] } }[] = [
+    {
+      what: 'a permission naming an action the resource lacks',
+      policy: { roles: [viewer(['delete'])], resources: [reports] },
+    },
+    {
+      what: 'a role listed twice',
+      policy: { roles: [viewer(['read']), viewer(['read'])], resources: [reports] },
+    },
+    {
+      what: 'a permission naming a resource that does not exist',
+      policy: { roles: [viewer(['read'])], resources: [] },
+    },
+    {
+      what: 'a role id that is not one',
+      policy: { roles: [{ ...viewer(['read']), role_id: 'a b' }], resources: [reports] },
+    },
+    {
+      what: 'an action that is not one',
+      policy: { roles: [viewer(['read'])], resources: [{ ...reports, actions: ['read it!'] }] },
+    },
+  ];
+
+  for (const [i, c] of cases.entries()) {
+    it(`refuses ${c.what}`, async () => {
+      const projectId = h.project.project_id;
+      const before = await h.admin.rbacPolicy(projectId);
+      const file = join(files, `policy-${i}.json`);
+      writeFileSync(file, JSON.stringify(c.policy));
+      await expectRefusedEverywhere('invalid_request', {
+        api: () => h.call(ENDPOINTS.rbacPolicySet, { body: c.policy as never }),
+        cli: ['rbac', 'set', ...projectArgs(), '--file', file],
+        admin: () => h.admin.setRbacPolicy(projectId, c.policy as never),
+      });
+      expect(await h.admin.rbacPolicy(projectId)).toEqual(before);
+    });
+  }
+});
+
+describe('SSO, secret keys and members name the same missing thing on every path', () => {
+  it('an SSO connection list of an organization that does not exist', async () => {
+    const projectId = h.project.project_id;
+    const organizationId = 'organization-test-00000000-0000-4000-8000-000000000000';
+    await expectRefusedEverywhere('organization_not_found', {
+      api: () => h.call(ENDPOINTS.ssoList, { params: { organization_id: organizationId } }),
+      cli: ['sso', 'list', ...projectArgs(), '--org', organizationId],
+      admin: () => h.admin.listSsoConnections(projectId, organizationId),
+    });
+  });
+
+  it('an OIDC connection whose issuer is not https', async () => {
+    const projectId = h.project.project_id;
+    const organizationId = h.org.organization_id;
+    const input = { issuer: 'http://idp.example.com', client_id: 'c', client_secret: 's' };
+    await expectRefusedEverywhere('oidc_discovery_failed', {
+      api: () =>
+        h.call(ENDPOINTS.ssoCreateOidc, {
+          params: { organization_id: organizationId },
+          body: input,
+        }),
+      cli: [
+        ...['sso', 'create-oidc', ...projectArgs(), '--org', 'acme', '--issuer', input.issuer],
+        ...['--client-id', 'c', '--client-secret', 's'],
+      ],
+      admin: () => h.admin.createOidcConnection(projectId, organizationId, input),
+    });
+    const list = await h.admin.listSsoConnections(projectId, organizationId);
+    expect(list.oidc_connections).toEqual([]);
+  });
+
+  it('a secret key id the project does not have', async () => {
+    const projectId = h.project.project_id;
+    const secretId = 'secret-test-00000000-0000-4000-8000-000000000000';
+    await expectRefusedEverywhere('secret_not_found', {
+      api: () => h.call(ENDPOINTS.deleteSecret, { params: { secret_id: secretId } }),
+      cli: ['secret', 'delete', ...projectArgs(), '--secret', secretId],
+      admin: () => h.admin.deleteSecret(projectId, secretId),
+    });
+  });
+
+  it('a phone number that is not one, for a member update', async () => {
+    const projectId = h.project.project_id;
+    const { organization_id, member_id } = h.member;
+    await expectRefusedEverywhere('invalid_phone_number', {
+      api: () =>
+        h.call(ENDPOINTS.updateMember, {
+          params: { organization_id, member_id },
+          body: { mfa_phone_number: 'not a phone' },
+        }),
+      cli: ['member', 'update', ...projectArgs(), '--member', member_id, '--phone', 'not a phone'],
+      admin: () => h.admin.updateMember(projectId, member_id, { mfa_phone_number: 'not a phone' }),
+    });
   });
 });

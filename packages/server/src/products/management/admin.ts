@@ -1,4 +1,8 @@
-/** The in-process administration API (`app.gatehouse`): what the CLI, the demo and tests use. */
+/**
+ * The in-process administration API (`app.gatehouse`): what the CLI, the demo and tests use. Each
+ * operation calls the very function the management API's route calls, so a refusal carries the
+ * same `error_type` on every path (products/management/admin-parity.test.ts).
+ */
 import type {
   AuthMethod,
   CaptchaSettings,
@@ -6,24 +10,51 @@ import type {
   ErrorType,
   Member,
   OAuthProviderSettings,
+  OidcConnection,
   Organization,
   ProjectSecretSummary,
+  ProjectSettings,
+  RbacPolicy,
+  SamlConnection,
+  SigningKeySummary,
 } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
 import { memberByEmail, memberById } from '../../tenancy/members/store.js';
-import { updateMember, type MemberMfaPatch } from '../members/service.js';
+import { memberNotFound } from '../../tenancy/members/errors.js';
+import type { MemberMfaPatch } from '../members/service.js';
 import type { OrganizationPatch } from '../../tenancy/organizations/update.js';
 import { organizationById, organizationBySlug } from '../../tenancy/organizations/store.js';
-import { setMemberPassword } from '../passwords/service.js';
 import { revokeForBackend, type RevokedSessions, type RevokeTarget } from '../sessions/service.js';
-import { captchaSettings as readCaptchaSettings } from '../captcha/service.js';
-import { listProviders } from '../oauth/providers.js';
+import {
+  captchaSettings as readCaptchaSettings,
+  setCaptchaSettings,
+  type CaptchaSettingsChange,
+} from '../captcha/service.js';
+import { listProviders, setProvider, type OAuthProviderChange } from '../oauth/providers.js';
+import { projectPolicy, setPolicy, type PolicyInput } from '../../tenancy/rbac/service.js';
+import {
+  createOidcConnection,
+  createSamlConnection,
+  deleteConnection,
+  deleteSamlCertificate,
+  getConnection,
+  listConnections,
+  updateOidcConnection,
+  updateSamlConnection,
+  updateSamlFromMetadata,
+  type OidcInput,
+  type SamlInput,
+  type SamlMetadataInput,
+} from '../sso/service.js';
 import {
   manageCreateMember,
   manageCreateOrganization,
+  manageSetMemberPassword,
+  manageUpdateMember,
   manageUpdateOrganization,
 } from './service.js';
+import { rotateSigningKey } from './keys.js';
 import { createSecret, deleteSecret, listSecrets, type CreatedSecret } from './secrets.js';
 import { isFailure, type Failure } from '../../result.js';
 import type {
@@ -31,9 +62,31 @@ import type {
   CreateProjectInput,
   UpdateProjectInput,
 } from '../../tenancy/projects/service.js';
+import {
+  changeProject,
+  createProject,
+  projectSettings,
+  updateProjectSettings,
+  type ProjectSettingsPatch,
+} from '../../tenancy/projects/settings.js';
+
+/** The inputs of the operations below, for callers that build them (the CLI). */
+export type {
+  CaptchaSettingsChange,
+  OAuthProviderChange,
+  OidcInput,
+  PolicyInput,
+  ProjectSettingsPatch,
+  SamlInput,
+  SamlMetadataInput,
+};
 
 /** Administration of projects, organizations and members, without HTTP. */
 export interface Admin {
+  /**
+   * Creates a project with one secret key (shown in the answer only). Throws for origins, redirect
+   * URLs, a slug pattern or a password policy that `updateProjectSettings` would refuse.
+   */
   createProject(input: CreateProjectInput): Promise<CreatedProject>;
   getProject(projectId: string): Promise<{
     project_id: string;
@@ -43,7 +96,18 @@ export interface Admin {
     /** Origins whose pages may call the SDK API (and frame the host app's pages). */
     authorized_origins: string[];
   } | null>;
+  /**
+   * Changes a project's settings, in the server's own terms; absent fields stay, and
+   * `redirectUrls` replaces every kind. Refuses what `updateProjectSettings` refuses.
+   */
   updateProject(projectId: string, patch: UpdateProjectInput): Promise<void>;
+  /** A project's settings as `GET /v1/b2b/project` answers them. */
+  projectSettings(projectId: string): Promise<ProjectSettings>;
+  /**
+   * Changes a project's settings as `PUT /v1/b2b/project` takes them, all or nothing: absent fields
+   * stay, and each redirect URL kind given replaces that kind's list. Answers the settings.
+   */
+  updateProjectSettings(projectId: string, patch: ProjectSettingsPatch): Promise<ProjectSettings>;
   createOrganization(
     projectId: string,
     input: {
@@ -109,8 +173,85 @@ export interface Admin {
   revokeSessions(projectId: string, target: RevokeTarget): Promise<RevokedSessions>;
   /** The project's Google and Microsoft sign-in settings (never the secrets). */
   oauthProviders(projectId: string): Promise<OAuthProviderSettings[]>;
+  /**
+   * Changes one provider's settings (`google` or `microsoft`); absent fields stay. Turning it on
+   * needs a client ID and secret, and the issuer's discovery document must be readable.
+   */
+  setOAuthProvider(
+    projectId: string,
+    provider: string,
+    change: OAuthProviderChange,
+  ): Promise<OAuthProviderSettings>;
   /** The project's captcha settings (never the secret key). */
   captchaSettings(projectId: string): Promise<CaptchaSettings>;
+  /** Changes the captcha settings; absent fields stay. Turning captcha on needs both keys. */
+  setCaptchaSettings(projectId: string, change: CaptchaSettingsChange): Promise<CaptchaSettings>;
+  /** The project's RBAC policy: the built-in roles and resources, then its own. */
+  rbacPolicy(projectId: string): Promise<RbacPolicy>;
+  /**
+   * Replaces the project's own roles and resources, all or nothing (as `rbacPolicy` shows them,
+   * built-in ones unchanged or left out). Roles left out are taken from members.
+   */
+  setRbacPolicy(projectId: string, policy: PolicyInput): Promise<RbacPolicy>;
+  /** Makes a new key sign session JWTs; the retired one verifies until its JWTs expire. */
+  rotateSigningKey(): Promise<SigningKeySummary>;
+  /** An organization's SSO connections, SAML and OIDC apart. */
+  listSsoConnections(
+    projectId: string,
+    organizationId: string,
+  ): Promise<{ saml_connections: SamlConnection[]; oidc_connections: OidcConnection[] }>;
+  /** One SSO connection of the organization. */
+  getSsoConnection(
+    projectId: string,
+    organizationId: string,
+    connectionId: string,
+  ): Promise<SamlConnection | OidcConnection>;
+  /** Creates a SAML connection; with the IdP side given, it is active at once. */
+  createSamlConnection(
+    projectId: string,
+    organizationId: string,
+    input: SamlInput,
+  ): Promise<SamlConnection>;
+  /** Changes a SAML connection; `x509_certificate` adds a certificate beside its others. */
+  updateSamlConnection(
+    projectId: string,
+    organizationId: string,
+    connectionId: string,
+    input: SamlInput,
+  ): Promise<SamlConnection>;
+  /** Sets a SAML connection's IdP side from the IdP's metadata: `metadata_url` or `metadata_xml`. */
+  updateSamlFromMetadata(
+    projectId: string,
+    organizationId: string,
+    connectionId: string,
+    input: SamlMetadataInput,
+  ): Promise<SamlConnection>;
+  /** Removes one of a SAML connection's verification certificates. */
+  deleteSamlCertificate(
+    projectId: string,
+    organizationId: string,
+    connectionId: string,
+    certificateId: string,
+  ): Promise<SamlConnection>;
+  /** Creates an OIDC connection; the provider's discovery document must be readable. */
+  createOidcConnection(
+    projectId: string,
+    organizationId: string,
+    input: OidcInput,
+  ): Promise<OidcConnection>;
+  /** Changes an OIDC connection; absent fields stay. */
+  updateOidcConnection(
+    projectId: string,
+    organizationId: string,
+    connectionId: string,
+    input: OidcInput,
+  ): Promise<OidcConnection>;
+  /** Deletes an SSO connection of either kind. */
+  deleteSsoConnection(
+    projectId: string,
+    organizationId: string,
+    connectionId: string,
+  ): Promise<void>;
   listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
   /** Adds a secret key to the project (at most five); the answer holds it, shown this once. */
   createSecret(projectId: string): Promise<CreatedSecret>;
@@ -154,8 +295,14 @@ export function createAdmin(ctx: Context): Admin {
     if (!project) throw new TypeError(`Unknown project: ${projectId}`);
     return project;
   };
+  /** The member, in any organization of the project; an unknown one throws a `TypeError`. */
+  const requireMember = async (projectId: string, memberId: string) => {
+    const member = await memberById(ctx.db, projectId, memberId);
+    if (!member) throw new TypeError(`Unknown member: ${memberId}`);
+    return member;
+  };
   return {
-    createProject: (input) => ctx.projects.create(input),
+    createProject: async (input) => orThrow(await createProject(ctx, input)),
     async getProject(projectId) {
       const p = await ctx.projects.byId(projectId);
       return p
@@ -169,8 +316,13 @@ export function createAdmin(ctx: Context): Admin {
         : null;
     },
     async updateProject(projectId, patch) {
-      if (!(await ctx.projects.update(projectId, patch)))
-        throw new TypeError(`Unknown project: ${projectId}`);
+      orThrow(await changeProject(ctx, await requireProject(projectId), patch));
+    },
+    async projectSettings(projectId) {
+      return projectSettings(await requireProject(projectId));
+    },
+    async updateProjectSettings(projectId, patch) {
+      return orThrow(await updateProjectSettings(ctx, await requireProject(projectId), patch));
     },
     async createOrganization(projectId, input) {
       const project = await requireProject(projectId);
@@ -189,10 +341,18 @@ export function createAdmin(ctx: Context): Admin {
     },
     async setMemberPassword(projectId, memberId, passwordOrHash) {
       const project = await requireProject(projectId);
-      const member = await memberById(ctx.db, project.id, memberId);
-      if (!member) throw new TypeError(`Unknown member: ${memberId}`);
-      const updated = await setMemberPassword(ctx, project, member, passwordOrHash);
-      return orThrow(updated);
+      const member = await requireMember(project.id, memberId);
+      const updated = await manageSetMemberPassword(
+        ctx,
+        project,
+        member.organization_id,
+        memberId,
+        {
+          password: passwordOrHash.password,
+          password_hash: passwordOrHash.hash,
+        },
+      );
+      return orThrow(updated).member;
     },
     async updateOrganization(projectId, organizationId, patch) {
       const project = await requireProject(projectId);
@@ -200,14 +360,89 @@ export function createAdmin(ctx: Context): Admin {
     },
     async updateMember(projectId, memberId, patch) {
       const project = await requireProject(projectId);
-      const member = await updateMember(ctx.db, project.id, memberId, patch, ctx.now());
-      return orThrow(member);
+      // An unknown member is the API's member_not_found here, as it always was.
+      const member = orThrow((await memberById(ctx.db, project.id, memberId)) ?? memberNotFound());
+      const updated = await manageUpdateMember(
+        ctx,
+        project,
+        member.organization_id,
+        memberId,
+        patch,
+      );
+      return orThrow(updated).member;
     },
     async oauthProviders(projectId) {
       return listProviders(ctx, await requireProject(projectId));
     },
+    async setOAuthProvider(projectId, provider, change) {
+      return orThrow(await setProvider(ctx, await requireProject(projectId), provider, change));
+    },
     async captchaSettings(projectId) {
       return readCaptchaSettings(ctx, await requireProject(projectId));
+    },
+    async setCaptchaSettings(projectId, change) {
+      return orThrow(await setCaptchaSettings(ctx, await requireProject(projectId), change));
+    },
+    async rbacPolicy(projectId) {
+      return projectPolicy(ctx.db, (await requireProject(projectId)).id);
+    },
+    async setRbacPolicy(projectId, policy) {
+      return orThrow(await setPolicy(ctx, await requireProject(projectId), policy));
+    },
+    async rotateSigningKey() {
+      return orThrow(await rotateSigningKey(ctx));
+    },
+    async listSsoConnections(projectId, organizationId) {
+      const project = await requireProject(projectId);
+      return orThrow(await listConnections(ctx, project, organizationId));
+    },
+    async getSsoConnection(projectId, organizationId, connectionId) {
+      const project = await requireProject(projectId);
+      return orThrow(await getConnection(ctx, project, organizationId, connectionId)).connection;
+    },
+    async createSamlConnection(projectId, organizationId, input) {
+      const project = await requireProject(projectId);
+      return orThrow(await createSamlConnection(ctx, project, organizationId, input)).connection;
+    },
+    async updateSamlConnection(projectId, organizationId, connectionId, input) {
+      const project = await requireProject(projectId);
+      const updated = await updateSamlConnection(ctx, project, organizationId, connectionId, input);
+      return orThrow(updated).connection;
+    },
+    async updateSamlFromMetadata(projectId, organizationId, connectionId, input) {
+      const project = await requireProject(projectId);
+      const updated = await updateSamlFromMetadata(
+        ctx,
+        project,
+        organizationId,
+        connectionId,
+        input,
+      );
+      return orThrow(updated).connection;
+    },
+    async deleteSamlCertificate(projectId, organizationId, connectionId, certificateId) {
+      const project = await requireProject(projectId);
+      const updated = await deleteSamlCertificate(
+        ctx,
+        project,
+        organizationId,
+        connectionId,
+        certificateId,
+      );
+      return orThrow(updated).connection;
+    },
+    async createOidcConnection(projectId, organizationId, input) {
+      const project = await requireProject(projectId);
+      return orThrow(await createOidcConnection(ctx, project, organizationId, input)).connection;
+    },
+    async updateOidcConnection(projectId, organizationId, connectionId, input) {
+      const project = await requireProject(projectId);
+      const updated = await updateOidcConnection(ctx, project, organizationId, connectionId, input);
+      return orThrow(updated).connection;
+    },
+    async deleteSsoConnection(projectId, organizationId, connectionId) {
+      const project = await requireProject(projectId);
+      orThrow(await deleteConnection(ctx, project, organizationId, connectionId));
     },
     async revokeSessions(projectId, target) {
       const project = await requireProject(projectId);

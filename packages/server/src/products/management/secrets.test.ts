@@ -268,8 +268,8 @@ describe('gatehouse secret', () => {
     expect(await projectStatus(h.project.secret, b.url)).toBe(401);
 
     const last = await cli('secret', 'delete', '--project', projectId, '--secret', secretId);
-    expect(last.code).toBe(2);
-    expect(last.stderr).toContain('invalid_request');
+    expect(last.code).toBe(1);
+    expect(last.stderr).toContain('error: invalid_request: ');
     expect(await projectStatus(secret, h.url)).toBe(200);
     expect(await adminErrorType(() => h.admin.deleteSecret(projectId, secretId))).toBe(
       'invalid_request',

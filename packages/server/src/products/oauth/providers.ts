@@ -8,11 +8,10 @@ import {
   type OAuthProviderName,
   type OAuthProviderSettings,
 } from '@gatehouse/protocol';
-import type { oauthProviderFields } from '@gatehouse/protocol/endpoints';
+import { oauthProviderFields } from '@gatehouse/protocol/endpoints';
 import type * as oidc from 'openid-client';
-import type { z } from 'zod';
 import { isoAt, type Context } from '../../context.js';
-import { fail, isFailure, type Failure } from '../../result.js';
+import { checkInput, fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthProvidersTable } from '../../store/schema.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { cachedConfiguration, forgetConfiguration } from '../../auth/federated/oidc-client.js';
@@ -60,17 +59,37 @@ export async function listProviders(
 }
 
 /**
- * Changes a provider's settings. Turning a provider on needs a client ID and secret, and its
- * issuer's discovery document must be readable: a broken setting is refused, not saved.
+ * A change of one provider's settings as any caller gives it (`PUT /v1/b2b/oauth/providers/:p`'s
+ * body, `gatehouse oauth set`, the admin interface); fields left out keep their value.
+ */
+export interface OAuthProviderChange {
+  enabled?: boolean | undefined;
+  client_id?: string | undefined;
+  client_secret?: string | undefined;
+  /** Another OpenID provider than the real one (a stand-in in tests). */
+  issuer?: string | undefined;
+  onetap_client_id?: string | undefined;
+}
+
+/**
+ * Changes a provider's settings. The change must pass the management API's schema, checked here
+ * so that every way in refuses the same input. Turning a provider on needs a client ID and
+ * secret, and its issuer's discovery document must be readable: a broken setting is refused,
+ * not saved.
+ *
+ * @example
+ * await setProvider(ctx, project, 'google', { client_id, client_secret });
  */
 export async function setProvider(
   ctx: Context,
   project: Project,
   provider: string,
-  input: z.output<typeof oauthProviderFields>,
+  change: OAuthProviderChange,
 ): Promise<OAuthProviderSettings | Failure> {
   if (!isProvider(provider))
     return fail('invalid_request', 'The provider must be google or microsoft.');
+  const input = checkInput(oauthProviderFields, change);
+  if (isFailure(input)) return input;
   const current = await providerRow(ctx.db, project.id, provider);
   const row: OAuthProvidersTable = {
     project_id: project.id,

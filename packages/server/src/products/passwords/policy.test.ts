@@ -4,6 +4,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { AdminError } from '../management/admin.js';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
 const STRONG = 'Quartz-Lantern-Orbit-42';
@@ -175,12 +176,17 @@ describe('policies applied to new passwords', () => {
     await setPolicy({ strength_policy: 'zxcvbn' });
   });
 
-  it('refuses impossible LUDS settings', async () => {
-    await expect(setPolicy({ strength_policy: 'luds', luds_complexity: 5 })).rejects.toThrow(
-      TypeError,
-    );
-    await expect(setPolicy({ strength_policy: 'luds', luds_minimum_count: 0 })).rejects.toThrow(
-      TypeError,
+  it('refuses impossible LUDS settings, as PUT /v1/b2b/project does', async () => {
+    const refusal = async (policy: Parameters<typeof setPolicy>[0]) => {
+      const error: unknown = await setPolicy(policy).then(
+        () => null,
+        (thrown: unknown) => thrown,
+      );
+      return error instanceof AdminError ? error.errorType : `not an AdminError: ${String(error)}`;
+    };
+    expect(await refusal({ strength_policy: 'luds', luds_complexity: 5 })).toBe('invalid_request');
+    expect(await refusal({ strength_policy: 'luds', luds_minimum_count: 0 })).toBe(
+      'invalid_request',
     );
   });
 });

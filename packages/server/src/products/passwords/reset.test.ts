@@ -408,6 +408,35 @@ describe('passwords/email/reset', () => {
   });
 });
 
+describe('passwords/email/reset/check', () => {
+  const check = (body: RequestOf<typeof ENDPOINTS.passwordsResetCheck>) =>
+    h.call(ENDPOINTS.passwordsResetCheck, { body });
+
+  it('answers 200 for a live link without spending it, and 404 once it is used', async () => {
+    await member('check@acme.test');
+    const token = await resetToken('check@acme.test');
+    expect((await check({ password_reset_token: token })).status).toBe(200);
+    expect((await check({ password_reset_token: token })).status).toBe(200);
+
+    const reset = await resetByEmail({ password_reset_token: token, password: NEW_PASSWORD });
+    expect(reset.status).toBe(200);
+    const used = await check({ password_reset_token: token });
+    expect(used.status).toBe(404);
+    expect(used.error?.error_type).toBe('password_reset_token_not_found');
+  });
+
+  it('answers 404 for a token it never issued, and pkce_mismatch for the wrong verifier', async () => {
+    const unknown = await check({ password_reset_token: 'not-a-token' });
+    expect(unknown.error?.error_type).toBe('password_reset_token_not_found');
+
+    await member('check-pkce@acme.test');
+    const { challenge } = pkcePair();
+    const token = await resetToken('check-pkce@acme.test', { code_challenge: challenge });
+    const wrong = await check({ password_reset_token: token, code_verifier: pkcePair().verifier });
+    expect(wrong.error?.error_type).toBe('pkce_mismatch');
+  });
+});
+
 describe('passwords/existing_password/reset', () => {
   const resetExisting = (
     body: Omit<RequestOf<typeof ENDPOINTS.passwordsResetExisting>, 'organization_id'>,

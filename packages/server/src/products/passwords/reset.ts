@@ -131,6 +131,36 @@ function tokenFailure(reason: RedeemFailure): Failure {
     : fail('password_reset_token_not_found', TOKEN_NOT_FOUND);
 }
 
+/** Input of {@link checkResetToken}. */
+export interface ResetCheckInput {
+  password_reset_token: string;
+  code_verifier?: string | undefined;
+}
+
+/**
+ * Whether a reset link can still set a password, without spending it: the reset page asks when
+ * it opens, so that a used or expired link says so before a password is typed.
+ *
+ * @example
+ * const failure = await checkResetToken(ctx, project, { password_reset_token: token });
+ * if (failure) return failure; // 404 password_reset_token_not_found
+ */
+export async function checkResetToken(
+  ctx: Context,
+  project: Project,
+  input: ResetCheckInput,
+): Promise<Failure | null> {
+  const peeked = await peekLinkToken(
+    ctx.db,
+    project.id,
+    'password_reset',
+    input.password_reset_token,
+    input.code_verifier,
+    ctx.now(),
+  );
+  return typeof peeked === 'string' ? tokenFailure(peeked) : null;
+}
+
 /**
  * Sets a new password with a reset link and signs the member in: result AM with a new session,
  * since the change ends every session and IST of the member, including any sent with the call.

@@ -8,7 +8,7 @@ import { unwrap } from '../../http/errors.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
-import { resetPasswordByEmail, startPasswordReset } from './reset.js';
+import { checkResetToken, resetPasswordByEmail, startPasswordReset } from './reset.js';
 import {
   authenticatePassword,
   passwordStrength,
@@ -56,6 +56,13 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     const body = parse();
     // A session sent along is not extended: the new password ends it with all the others.
     return ok(request, unwrap(await resetPasswordByEmail(ctx, caller.project, body)));
+  });
+
+  route(app, ENDPOINTS.passwordsResetCheck, async (request, parse) => {
+    const caller = await sdkCaller(ctx, request);
+    const body = parse();
+    const failure = await checkResetToken(ctx, caller.project, body);
+    return ok(request, unwrap(failure ?? {}));
   });
 
   route(app, ENDPOINTS.passwordsResetExisting, async (request, parse) => {

@@ -5,10 +5,10 @@
  */
 import type { OidcConnection } from '@gatehouse/protocol';
 import type { z } from 'zod';
-import type { oidcConnectionFields } from '@gatehouse/protocol/endpoints';
+import { oidcConnectionFields } from '@gatehouse/protocol/endpoints';
 import { isoAt, type Context, type Db } from '../../context.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
-import { allOrNothing, isFailure, type Failure } from '../../result.js';
+import { allOrNothing, checkInput, isFailure, type Failure } from '../../result.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import type { Grantor } from '../../tenancy/rbac/grants.js';
 import {
@@ -114,9 +114,12 @@ export async function createOidcConnection(
   ctx: Context,
   project: Project,
   organizationId: string,
-  input: OidcInput,
+  given: OidcInput,
   grantor: Grantor = 'host',
 ): Promise<{ connection: OidcConnection } | Failure> {
+  // The management API's schema, for the CLI and the admin interface too.
+  const input = checkInput(oidcConnectionFields, given);
+  if (isFailure(input)) return input;
   const missing = await checkOrganization(ctx.db, project, organizationId);
   if (missing) return missing;
   const next = await nextOidc(ctx, project.id, null, input, grantor);
@@ -142,9 +145,11 @@ export async function updateOidcConnection(
   project: Project,
   organizationId: string,
   connectionId: string,
-  input: OidcInput,
+  given: OidcInput,
   grantor: Grantor = 'host',
 ): Promise<{ connection: OidcConnection } | Failure> {
+  const input = checkInput(oidcConnectionFields, given);
+  if (isFailure(input)) return input;
   const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
   if (isFailure(existing)) return existing;
   const next = await nextOidc(ctx, project.id, existing, input, grantor);

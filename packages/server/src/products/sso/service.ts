@@ -5,13 +5,13 @@
  */
 import type { Environment, OidcConnection, SamlConnection } from '@gatehouse/protocol';
 import type { z } from 'zod';
-import type { samlConnectionFields, samlMetadataFields } from '@gatehouse/protocol/endpoints';
+import { samlConnectionFields, samlMetadataFields } from '@gatehouse/protocol/endpoints';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import type { Grantor } from '../../tenancy/rbac/grants.js';
-import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
+import { allOrNothing, checkInput, fail, isFailure, type Failure } from '../../result.js';
 import {
   EMPTY_SAML_SETTINGS,
   parseCertificate,
@@ -189,9 +189,12 @@ export async function createSamlConnection(
   ctx: Context,
   project: Project,
   organizationId: string,
-  input: SamlInput,
+  given: SamlInput,
   grantor: Grantor = 'host',
 ): Promise<{ connection: SamlConnection } | Failure> {
+  // The management API's schema, for the CLI and the admin interface too.
+  const input = checkInput(samlConnectionFields, given);
+  if (isFailure(input)) return input;
   return allOrNothing(ctx.db, async (trx) => {
     const missing = await checkOrganization(trx, project, organizationId);
     if (missing) return missing;
@@ -219,9 +222,11 @@ export async function updateSamlConnection(
   project: Project,
   organizationId: string,
   connectionId: string,
-  input: SamlInput,
+  given: SamlInput,
   grantor: Grantor = 'host',
 ): Promise<{ connection: SamlConnection } | Failure> {
+  const input = checkInput(samlConnectionFields, given);
+  if (isFailure(input)) return input;
   return allOrNothing(ctx.db, async (trx) => {
     const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
     if (isFailure(row)) return row;
@@ -236,8 +241,10 @@ export async function updateSamlFromMetadata(
   project: Project,
   organizationId: string,
   connectionId: string,
-  input: SamlMetadataInput,
+  given: SamlMetadataInput,
 ): Promise<{ connection: SamlConnection } | Failure> {
+  const input = checkInput(samlMetadataFields, given);
+  if (isFailure(input)) return input;
   if ((input.metadata_url === undefined) === (input.metadata_xml === undefined)) {
     return oneMetadataSource();
   }

@@ -6,9 +6,14 @@ import type {
   RbacResource,
   RbacRole,
 } from '@gatehouse/protocol';
-import { RBAC_ID_PATTERN } from '@gatehouse/protocol/endpoints';
+import {
+  RBAC_ID_PATTERN,
+  rbacPolicyFields,
+  rbacResourceFields,
+  rbacRoleFields,
+} from '@gatehouse/protocol/endpoints';
 import type { Context, Db } from '../../context.js';
-import { allOrNothing, type Failure } from '../../result.js';
+import { allOrNothing, checkInput, isFailure, type Failure } from '../../result.js';
 import type { Project } from '../projects/service.js';
 import {
   DEFAULT_RBAC_POLICY,
@@ -185,9 +190,18 @@ async function changePolicy(
   });
 }
 
+/** A whole policy as `PUT /v1/b2b/rbac/policy` and `gatehouse rbac set` take it. */
+export interface PolicyInput {
+  roles: (RoleInput & { role_id: string })[];
+  resources: (ResourceInput & { resource_id: string })[];
+}
+
 /**
- * Replaces the project's own roles and resources. Built-in resources may be listed unchanged (as
- * `GET` shows them) and are skipped; `member` and `admin` keep their built-in permissions.
+ * Replaces the project's own roles and resources. The policy must pass the management API's
+ * schema (ids and actions well formed, lists not too long), checked here so that every way in
+ * refuses the same input; then it must be consistent (no id twice, every permission naming an
+ * existing resource and its actions). Built-in resources may be listed unchanged (as `GET` shows
+ * them) and are skipped; `member` and `admin` keep their built-in permissions.
  *
  * @example
  * await setPolicy(ctx, project, { roles: [...], resources: [...] });
@@ -195,11 +209,10 @@ async function changePolicy(
 export async function setPolicy(
   ctx: Context,
   project: Project,
-  input: {
-    roles: (RoleInput & { role_id: string })[];
-    resources: (ResourceInput & { resource_id: string })[];
-  },
+  policy: PolicyInput,
 ): Promise<RbacPolicy | Failure> {
+  const input = checkInput(rbacPolicyFields, policy);
+  if (isFailure(input)) return input;
   const resources: RbacResource[] = [];
   for (const r of input.resources) {
     if (!isBuiltInResource(r.resource_id)) {
@@ -222,10 +235,12 @@ export async function setRole(
   ctx: Context,
   project: Project,
   roleId: string,
-  input: RoleInput,
+  given: RoleInput,
 ): Promise<RbacPolicy | Failure> {
   const refused = badId('role', roleId);
   if (refused) return refused;
+  const input = checkInput(rbacRoleFields, given);
+  if (isFailure(input)) return input;
   const role = toRole(roleId, input);
   return changePolicy(ctx, project, (current) => ({
     ...current,
@@ -254,11 +269,13 @@ export async function setResource(
   ctx: Context,
   project: Project,
   resourceId: string,
-  input: ResourceInput,
+  given: ResourceInput,
 ): Promise<RbacPolicy | Failure> {
   if (isBuiltInResource(resourceId)) return builtInResource(resourceId);
   const refused = badId('resource', resourceId);
   if (refused) return refused;
+  const input = checkInput(rbacResourceFields, given);
+  if (isFailure(input)) return input;
   const resource = toResource(resourceId, input);
   return changePolicy(ctx, project, (current) => ({
     ...current,
