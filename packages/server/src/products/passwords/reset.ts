@@ -137,6 +137,22 @@ export interface ResetCheckInput {
   code_verifier?: string | undefined;
 }
 
+/** A live reset link of the project, its PKCE binding checked, without spending it. */
+function peekResetToken(
+  ctx: Context,
+  project: Project,
+  input: { password_reset_token: string; code_verifier?: string | undefined },
+) {
+  return peekLinkToken(
+    ctx.db,
+    project.id,
+    'password_reset',
+    input.password_reset_token,
+    input.code_verifier,
+    ctx.now(),
+  );
+}
+
 /**
  * Whether a reset link can still set a password, without spending it: the reset page asks when
  * it opens, so that a used or expired link says so before a password is typed.
@@ -150,14 +166,7 @@ export async function checkResetToken(
   project: Project,
   input: ResetCheckInput,
 ): Promise<Failure | null> {
-  const peeked = await peekLinkToken(
-    ctx.db,
-    project.id,
-    'password_reset',
-    input.password_reset_token,
-    input.code_verifier,
-    ctx.now(),
-  );
+  const peeked = await peekResetToken(ctx, project, input);
   return typeof peeked === 'string' ? tokenFailure(peeked) : null;
 }
 
@@ -172,14 +181,7 @@ export async function resetPasswordByEmail(
   project: Project,
   input: ResetByEmailInput,
 ): Promise<AuthOutcome | Failure> {
-  const peeked = await peekLinkToken(
-    ctx.db,
-    project.id,
-    'password_reset',
-    input.password_reset_token,
-    input.code_verifier,
-    ctx.now(),
-  );
+  const peeked = await peekResetToken(ctx, project, input);
   if (typeof peeked === 'string') return tokenFailure(peeked);
   const weak = await acceptableNewPassword(ctx, project, input.password, peeked.email);
   if (weak) return weak;
