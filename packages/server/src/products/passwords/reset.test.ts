@@ -435,6 +435,26 @@ describe('passwords/email/reset/check', () => {
     const wrong = await check({ password_reset_token: token, code_verifier: pkcePair().verifier });
     expect(wrong.error?.error_type).toBe('pkce_mismatch');
   });
+
+  it("answers 404 for a token of another kind, and for a live link under another project's token", async () => {
+    await member('check-kind@acme.test');
+    await h.call(ENDPOINTS.magicLinksLoginOrSignup, {
+      body: { email_address: 'check-kind@acme.test', organization_id: h.org.organization_id },
+    });
+    const magicLink = await h.lastToken('check-kind@acme.test');
+    const wrongKind = await check({ password_reset_token: magicLink });
+    expect(wrongKind.error?.error_type).toBe('password_reset_token_not_found');
+
+    const token = await resetToken('check-kind@acme.test');
+    const other = await h.admin.createProject({ name: 'Other' });
+    const foreign = await h.call(ENDPOINTS.passwordsResetCheck, {
+      publicToken: other.public_token,
+      body: { password_reset_token: token },
+    });
+    expect(foreign.error?.error_type).toBe('password_reset_token_not_found');
+    // Neither spent the live link.
+    expect((await check({ password_reset_token: token })).status).toBe(200);
+  });
 });
 
 describe('passwords/existing_password/reset', () => {
