@@ -27,7 +27,7 @@ test('a Spanish page: the widget fetches its table, speaks Spanish, and the e-ma
   }[];
   const mail = inbox.find((m) => m.id === id);
   expect(mail?.subject).toBe('Tu enlace de inicio de sesión');
-  expect(mail?.text).toContain('Haz clic en el botón de abajo');
+  expect(mail?.text).toContain('Abre este enlace');
   await page.close();
 });
 

@@ -5,9 +5,9 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, startHarness, type Harness } from '../test/harness.js';
 import { lastSms, magicLogin, mfaOrganization } from '../test/mfa.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../test/smtp.js';
-import { languageOf } from './copy.js';
+import { LANGUAGES, languageOf } from './copy.js';
 import type { OutboxMessage } from './outbox.js';
-import { passwordPausedEmail } from './templates.js';
+import { magicLinkEmail, passwordPausedEmail, passwordResetEmail } from './templates.js';
 
 /** The readable text of a raw MIME message: encoded-word headers and QP or base64 bodies decoded. */
 function decodeMime(raw: string): string {
@@ -48,6 +48,42 @@ describe('languageOf', () => {
     expect(
       ['es', 'es-MX', 'ES', 'en-GB', 'pt-BR', 'de', '', null, undefined].map(languageOf),
     ).toEqual(['es', 'es', 'es', 'en', 'en', 'en', 'en', 'en', 'en']);
+  });
+});
+
+describe('the text part of every e-mail with a link', () => {
+  const link = 'https://app.example/authenticate?token=abc';
+  const mails = LANGUAGES.flatMap((language) => [
+    { name: `${language} login`, mail: magicLinkEmail('login', link, 'Acme', 60, language) },
+    { name: `${language} signup`, mail: magicLinkEmail('signup', link, 'Acme', 60, language) },
+    {
+      name: `${language} discovery`,
+      mail: magicLinkEmail('discovery', link, 'Acme', 60, language),
+    },
+    { name: `${language} reset`, mail: passwordResetEmail(link, 'Acme', 30, language) },
+    { name: `${language} paused`, mail: passwordPausedEmail(link, 'Acme', 60, 15, language) },
+  ]);
+
+  it('points at the link that follows, not at a button it does not have', () => {
+    for (const { name, mail } of mails) {
+      expect(mail.text, name).not.toMatch(/button|botón/i);
+      expect(mail.text, name).toMatch(
+        /(Open this link|Abre este enlace|link below|enlace de abajo)/,
+      );
+      // The words end with a colon or a full stop just above the link, which has a line to itself.
+      expect(mail.text.split('\n'), name).toContain(link);
+      // The HTML part keeps its button, and the words that lead to it.
+      expect(mail.html, name).toMatch(/button below|botón de abajo/);
+      expect(mail.html, name).toContain(`href="${link}"`);
+    }
+    expect(mails.map((m) => m.mail.text.split('\n')[0])).toEqual(
+      expect.arrayContaining([
+        'Open this link to log in to Acme:',
+        'Open this link to join Acme:',
+        'Abre este enlace para iniciar sesión y elegir tu organización:',
+        'Alguien ha solicitado restablecer la contraseña de tu cuenta de Acme. Abre este enlace para elegir una nueva:',
+      ]),
+    );
   });
 });
 

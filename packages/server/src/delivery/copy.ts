@@ -29,12 +29,20 @@ export interface Copy {
   days: (n: number) => string;
   magicLink: Record<
     'login' | 'signup' | 'discovery',
-    { subject: (org: string) => string; lead: (org: string) => string; button: string }
+    {
+      subject: (org: string) => string;
+      /** The HTML part's words, above its button. */
+      lead: (org: string) => string;
+      /** The text part's words, above the bare link: plain text has no button. */
+      textLead: (org: string) => string;
+      button: string;
+    }
   >;
   magicLinkFooter: (lifetime: string) => string;
   reset: {
     subject: (org: string) => string;
     lead: (org: string) => string;
+    textLead: (org: string) => string;
     button: string;
     footer: (lifetime: string) => string;
   };
@@ -42,6 +50,7 @@ export interface Copy {
     subject: (org: string) => string;
     lead: (org: string, resumesIn: string) => string;
     withLink: string;
+    withLinkText: string;
     button: string;
     linkFooter: (lifetime: string) => string;
     ways: string;
@@ -59,16 +68,19 @@ const en: Copy = {
     login: {
       subject: (org) => `Your login link for ${org}`,
       lead: (org) => `Click the button below to log in to ${org}.`,
+      textLead: (org) => `Open this link to log in to ${org}:`,
       button: 'Log in',
     },
     signup: {
       subject: (org) => `Finish signing up for ${org}`,
       lead: (org) => `Click the button below to join ${org}.`,
+      textLead: (org) => `Open this link to join ${org}:`,
       button: 'Sign up',
     },
     discovery: {
       subject: () => 'Your login link',
       lead: () => 'Click the button below to log in and choose your organization.',
+      textLead: () => 'Open this link to log in and choose your organization:',
       button: 'Log in',
     },
   },
@@ -78,6 +90,8 @@ const en: Copy = {
     subject: (org) => `Reset your password for ${org}`,
     lead: (org) =>
       `Someone asked to reset the password of your ${org} account. Click the button below to choose a new password.`,
+    textLead: (org) =>
+      `Someone asked to reset the password of your ${org} account. Open this link to choose a new password:`,
     button: 'Reset password',
     footer: (lifetime) =>
       `This link can be used once and expires in ${lifetime}. If you did not ask for a new password, you can ignore this e-mail: your password stays as it is.`,
@@ -88,6 +102,8 @@ const en: Copy = {
       `There have been too many failed attempts to log in to your ${org} account with a password, so password login for it is paused for up to ${resumesIn}.`,
     withLink:
       'You can still log in with the button below, or reset your password from the login page.',
+    withLinkText:
+      'You can still log in with the link below, or reset your password from the login page.',
     button: 'Log in',
     linkFooter: (lifetime) => `This link can be used once and expires in ${lifetime}.`,
     ways: 'You can still log in with an email link, or reset your password with "Having trouble signing in?" on the login page.',
@@ -107,16 +123,19 @@ const es: Copy = {
     login: {
       subject: (org) => `Tu enlace para iniciar sesión en ${org}`,
       lead: (org) => `Haz clic en el botón de abajo para iniciar sesión en ${org}.`,
+      textLead: (org) => `Abre este enlace para iniciar sesión en ${org}:`,
       button: 'Iniciar sesión',
     },
     signup: {
       subject: (org) => `Completa tu registro en ${org}`,
       lead: (org) => `Haz clic en el botón de abajo para unirte a ${org}.`,
+      textLead: (org) => `Abre este enlace para unirte a ${org}:`,
       button: 'Registrarse',
     },
     discovery: {
       subject: () => 'Tu enlace de inicio de sesión',
       lead: () => 'Haz clic en el botón de abajo para iniciar sesión y elegir tu organización.',
+      textLead: () => 'Abre este enlace para iniciar sesión y elegir tu organización:',
       button: 'Iniciar sesión',
     },
   },
@@ -126,6 +145,8 @@ const es: Copy = {
     subject: (org) => `Restablece tu contraseña de ${org}`,
     lead: (org) =>
       `Alguien ha solicitado restablecer la contraseña de tu cuenta de ${org}. Haz clic en el botón de abajo para elegir una nueva.`,
+    textLead: (org) =>
+      `Alguien ha solicitado restablecer la contraseña de tu cuenta de ${org}. Abre este enlace para elegir una nueva:`,
     button: 'Restablecer contraseña',
     footer: (lifetime) =>
       `Este enlace solo se puede usar una vez y caduca en ${lifetime}. Si no has pedido una nueva contraseña, puedes ignorar este correo: tu contraseña seguirá siendo la misma.`,
@@ -136,6 +157,8 @@ const es: Copy = {
       `Ha habido demasiados intentos fallidos de iniciar sesión con contraseña en tu cuenta de ${org}, por lo que el inicio de sesión con contraseña queda en pausa durante un máximo de ${resumesIn}.`,
     withLink:
       'Aún puedes iniciar sesión con el botón de abajo o restablecer tu contraseña desde la página de inicio de sesión.',
+    withLinkText:
+      'Aún puedes iniciar sesión con el enlace de abajo o restablecer tu contraseña desde la página de inicio de sesión.',
     button: 'Iniciar sesión',
     linkFooter: (lifetime) => `Este enlace solo se puede usar una vez y caduca en ${lifetime}.`,
     ways: 'Aún puedes iniciar sesión con un enlace por correo electrónico o restablecer tu contraseña con «¿Tienes problemas para iniciar sesión?» en la página de inicio de sesión.',

@@ -25,10 +25,14 @@ export function escapeHtml(value: string): string {
     .replaceAll("'", '&#39;');
 }
 
-/** The parts of an e-mail that carries one link as a button. */
+/**
+ * The parts of an e-mail that carries one link: as a button under `lead` in the HTML part, bare
+ * under `textLead` in the text part, which has no button to point at.
+ */
 interface LinkEmailParts {
   subject: string;
   lead: string;
+  textLead: string;
   button: string;
   link: string;
   footer: string;
@@ -56,9 +60,9 @@ function emailPage(copy: Copy, content: string): string {
 /** Lays out a one-link e-mail: the same words in the text body and, escaped, in the HTML one. */
 function linkEmail(
   copy: Copy,
-  { subject, lead, button, link, footer }: LinkEmailParts,
+  { subject, lead, textLead, button, link, footer }: LinkEmailParts,
 ): RenderedEmail {
-  const text = [lead, '', link, '', footer].join('\n');
+  const text = [textLead, '', link, '', footer].join('\n');
   const html = emailPage(
     copy,
     `<p style="font-size:16px;line-height:24px;margin:0 0 24px">${escapeHtml(lead)}</p>
@@ -87,6 +91,7 @@ export function magicLinkEmail(
   return linkEmail(copy, {
     subject: copy.magicLink[kind].subject(organizationName),
     lead: copy.magicLink[kind].lead(organizationName),
+    textLead: copy.magicLink[kind].textLead(organizationName),
     button: copy.magicLink[kind].button,
     link,
     footer: copy.magicLinkFooter(lifetime),
@@ -114,6 +119,7 @@ export function passwordResetEmail(
   return linkEmail(copy, {
     subject: copy.reset.subject(organizationName),
     lead: copy.reset.lead(organizationName),
+    textLead: copy.reset.textLead(organizationName),
     button: copy.reset.button,
     link,
     footer: copy.reset.footer(lifetime),
@@ -149,6 +155,7 @@ export function passwordPausedEmail(
     return linkEmail(copy, {
       subject,
       lead: `${lead} ${words.withLink}`,
+      textLead: `${lead} ${words.withLinkText}`,
       button: words.button,
       link,
       footer: `${words.linkFooter(minutesText(copy, linkValidMinutes))} ${words.after}`,
