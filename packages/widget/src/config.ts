@@ -5,7 +5,7 @@ import {
   type MfaMethod,
 } from '@gatehouse/protocol';
 import type { MessageKey } from './messages/en.js';
-import { resolveMessages, type ResolvedMessages } from './messages/locales.js';
+import { pageLocale, resolveMessages, type ResolvedMessages } from './messages/locales.js';
 
 /** The primary sign-in methods the widget can offer. */
 export const PRODUCTS = ['emailMagicLinks', 'passwords', 'oauth', 'sso'] as const;
@@ -93,7 +93,8 @@ export interface WidgetConfig {
   /**
    * The widget's language, a BCP 47 tag (docs/widget.md §3): `en` (the default), `es`, or one
    * given in `locales`. `es-MX` uses the `es` table. Sent to the server with the calls that send
-   * e-mail or SMS. An unknown one is English, with a console warning.
+   * e-mail or SMS. An unknown one is English, with a console warning. Without it, the page's
+   * `<html lang>`, else the browser's language, when the widget speaks it; otherwise English.
    */
   locale?: string;
   /** Replaces some messages of the chosen locale, by key. */
@@ -169,7 +170,9 @@ function resolveProvider(
 export function resolveConfig(config: WidgetConfig): ResolvedConfig {
   const oauthOptions = config.oauthOptions ?? { providers: [] };
   const direct = config.directLoginForSingleMembership;
-  const messages = resolveMessages(config.locale, config.locales, config.messages);
+  // No locale given: the page's language, when the widget speaks it (docs/widget.md §3).
+  const locale = config.locale ?? pageLocale(config.locales);
+  const messages = resolveMessages(locale, config.locales, config.messages);
   return {
     products: config.products.filter((p, i, all) => all.indexOf(p) === i),
     authFlowType: config.authFlowType,

@@ -1,7 +1,8 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { en, type MessageKey, type MessageTable } from './en.js';
 import { es } from './es.js';
-import { loadMessages, resolveMessages } from './locales.js';
+import { resolveConfig, type WidgetConfig } from '../config.js';
+import { loadMessages, pageLocale, resolveMessages } from './locales.js';
 
 /** Every shipped table but English; a new locale is added here with its file. */
 const SHIPPED: Record<string, MessageTable> = { es };
@@ -90,5 +91,62 @@ describe('loadMessages', () => {
       } as unknown as Partial<MessageTable>),
     );
     expect(table).toEqual(en);
+  });
+});
+
+describe('the page’s language, for a widget given no locale', () => {
+  const root = document.documentElement;
+  afterEach(() => root.removeAttribute('lang'));
+  const browserLanguage = (language: string) =>
+    vi.spyOn(navigator, 'language', 'get').mockReturnValue(language);
+  const config = (locale?: string): WidgetConfig => ({
+    products: ['emailMagicLinks'],
+    authFlowType: 'discovery',
+    ...(locale ? { locale } : {}),
+  });
+
+  it('follows <html lang> first, then the browser’s language', () => {
+    browserLanguage('de-DE');
+    root.lang = 'es-MX';
+    expect(resolveConfig(config()).messages).toMatchObject({ locale: 'es-MX', builtIn: 'es' });
+    root.removeAttribute('lang');
+    browserLanguage('es-AR');
+    expect(resolveConfig(config()).messages).toMatchObject({ locale: 'es-AR', builtIn: 'es' });
+  });
+
+  it('keeps English, without a warning, for a language the widget has no table for', () => {
+    const warn = vi.spyOn(console, 'warn').mockImplementation(() => undefined);
+    browserLanguage('es');
+    root.lang = 'fr';
+    expect(resolveConfig(config()).messages).toEqual({ locale: 'en', builtIn: null, layers: [{}] });
+    root.lang = 'en-GB';
+    expect(resolveConfig(config()).locale).toBe('en');
+    root.removeAttribute('lang');
+    browserLanguage('pt-BR');
+    expect(resolveConfig(config()).locale).toBe('en');
+    expect(warn).not.toHaveBeenCalled();
+  });
+
+  it('speaks a page language the host brings a table for', () => {
+    root.lang = 'de';
+    const resolved = resolveConfig({ ...config(), locales: { de: { 'email.submit': 'Weiter' } } });
+    expect(resolved.messages).toMatchObject({ locale: 'de', builtIn: null });
+  });
+
+  it('gives way to the locale option', () => {
+    root.lang = 'es';
+    browserLanguage('es');
+    expect(resolveConfig(config('en')).messages).toMatchObject({ locale: 'en', builtIn: null });
+    root.lang = 'fr';
+    expect(resolveConfig(config('es')).locale).toBe('es');
+  });
+
+  it('is nothing outside a browser: a server render is English unless given a locale', () => {
+    vi.stubGlobal('document', undefined);
+    try {
+      expect(pageLocale()).toBeUndefined();
+    } finally {
+      vi.unstubAllGlobals();
+    }
   });
 });

@@ -52,6 +52,32 @@ export function resolveMessages(
 }
 
 /**
+ * The language of the page the widget is on, for a widget given no `locale` (docs/widget.md §3):
+ * the page's `<html lang>`, else the browser's language. Only a tag the widget can speak (a
+ * shipped table, or one in the host's `locales`) other than English counts: any other leaves the
+ * default, English, without the warning a configured locale gets. Nothing outside a browser, so
+ * a server render is English unless given a `locale`.
+ *
+ * @example
+ * // <html lang="es-MX">
+ * pageLocale(); // 'es-MX'
+ * // <html lang="fr">, or lang="en-GB"
+ * pageLocale(); // undefined
+ */
+export function pageLocale(locales: Record<string, PartialMessageTable> = {}): string | undefined {
+  if (typeof document === 'undefined') return undefined;
+  const declared = document.documentElement.lang.trim();
+  const tag = declared || (typeof navigator === 'undefined' ? '' : navigator.language);
+  const language = tag.split('-')[0]!.toLowerCase();
+  if (!LOCALE_TAG.test(tag) || language === 'en') return undefined;
+  const speakable =
+    BUILT_IN_LOCALES.includes(language) ||
+    locales[language] !== undefined ||
+    locales[tag] !== undefined;
+  return speakable ? tag : undefined;
+}
+
+/**
  * The full table for a resolved configuration: English, then the shipped locale, then the host's
  * tables. Synchronous when nothing needs fetching; a shipped table that fails to load leaves
  * English, with a warning.
