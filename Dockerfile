@@ -5,7 +5,7 @@
 #   docker build -t gatehouse .
 #   docker run -e DATABASE_URL=postgres://… -e GATEHOUSE_SERVER_KEY=… -e SMTP_HOST=… gatehouse
 
-# Node 22 LTS: the root package.json asks for >= 20.19, and Node 20 is past its end of life.
+# Node 22 LTS: the packages ask for Node >= 22.12, and the repository's tooling for >= 22.13.
 ARG NODE_IMAGE=node:22-slim
 
 # Compilers for the native modules (better-sqlite3, the argon2 and bcrypt bindings), used only when
