@@ -15,8 +15,8 @@ import type { Project } from '../tenancy/projects/service.js';
 import { rememberJwt, reusableJwt } from './jwt-reuse.js';
 
 /** The private claims of a session JWT. */
-export const SESSION_CLAIM = 'https://gatehouse.dev/session';
-export const ORGANIZATION_CLAIM = 'https://gatehouse.dev/organization';
+const SESSION_CLAIM = 'https://gatehouse.dev/session';
+const ORGANIZATION_CLAIM = 'https://gatehouse.dev/organization';
 
 /** The wire form of a session row. */
 export function toMemberSession(row: SessionsTable, roles: string[]): MemberSession {

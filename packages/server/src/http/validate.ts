@@ -24,6 +24,3 @@ export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.outp
   if (!result.success) throw schemaError(toSchemaIssues(result.error));
   return result.data;
 }
-
-/** Shared field schemas: the endpoint table's, so the server and the contract never differ. */
-export { fields } from '@gatehouse/protocol/endpoints';

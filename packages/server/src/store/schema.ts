@@ -11,7 +11,6 @@ import { OPERATIONS_COLUMNS, type OperationsTables } from './schema/operations.j
 import { SESSION_COLUMNS, type SessionTables } from './schema/sessions.js';
 import { TENANCY_COLUMNS, type TenancyTables } from './schema/tenancy.js';
 
-export type { ColumnSql } from './schema/columns.js';
 export type * from './schema/credentials.js';
 export type * from './schema/federation.js';
 export type * from './schema/operations.js';

@@ -91,8 +91,3 @@ export function federatedJoinRefusal(
   if (decision !== 'allowed') return decision;
   return vouchesForDomain(claims, org) ? null : 'invalid_email_for_jit_provisioning';
 }
-
-/** Whether the identity may join the organization by domain or tenant (discovery's listing). */
-export function mayJoin(claims: FederatedClaims, org: Organization): boolean {
-  return federatedJoinRefusal(claims, org) === null;
-}

@@ -1,12 +1,11 @@
 /** Telemetry events (§7.9): bounded, reduced to the known fields, filed by public token; the rest dropped. */
 import { randomUUID } from 'node:crypto';
+// At most this many items of a batch are looked at (the client flushes at 15).
+import { MAX_EVENTS_PER_BATCH } from '@gatehouse/protocol/endpoints';
 import { isoAt, type Context } from '../../context.js';
 import type { EventsTable } from '../../store/schema.js';
 import { insertEvents } from './store.js';
 
-/** At most this many items of a batch are looked at (the client flushes at 15). */
-export { MAX_EVENTS_PER_BATCH } from '@gatehouse/protocol/endpoints';
-import { MAX_EVENTS_PER_BATCH } from '@gatehouse/protocol/endpoints';
 /** Longest kept string; longer ones are cut. */
 const MAX_STRING = 256;
 /** Longest kept `error_description`. */

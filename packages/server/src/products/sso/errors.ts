@@ -56,10 +56,6 @@ export const idpInitiatedNotAllowed = (): Failure =>
     'This connection accepts only sign-ins started from the app.',
   );
 
-/** A concurrent sign-in created the same member first. */
-export const memberRaced = (): Failure =>
-  fail('sso_jit_provisioning_not_allowed', 'The member was created by another sign-in; try again.');
-
 /** Neither the ID token nor userinfo carried an e-mail. */
 export const noEmail = (): Failure =>
   fail('invalid_oidc_response', 'The identity provider sent no e-mail.');

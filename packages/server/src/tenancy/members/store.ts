@@ -15,7 +15,7 @@ import { insertUnlessDuplicate } from '../../store/unique.js';
 import { effectivePolicy, MEMBER_ROLE } from '../rbac/policy.js';
 import { customPolicyOf } from '../rbac/store.js';
 
-export { ADMIN_ROLE, MEMBER_ROLE } from '../rbac/policy.js';
+export { ADMIN_ROLE } from '../rbac/policy.js';
 
 /** Fields accepted when creating a member. */
 export interface CreateMemberInput {
