@@ -5,7 +5,8 @@
 // The suites chosen: the storage conformance suite, the stores and migrations (every test under
 // store/ and every *store* test), scale-out, crash safety and upgrades, and every test that races
 // or speaks to the database by URL (its text says "concurren…", "at the same time", "race", or
-// names TEST_DATABASE_URL or testDatabase). `--all` runs the whole server suite instead.
+// names TEST_DATABASE_URL or testDatabase). `--all` runs the whole server suite instead; other
+// options are passed to vitest.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -38,6 +39,8 @@ function dialectSuites() {
 }
 
 const all = process.argv.includes('--all');
+/** Other options (e.g. `--maxWorkers=1`) go to vitest as they are. */
+const passed = process.argv.slice(2).filter((arg) => arg !== '--all');
 const suites = all ? [] : dialectSuites();
 const cluster = await startPostgresCluster();
 let status;
@@ -45,7 +48,7 @@ try {
   console.log(
     `PostgreSQL at ${cluster.url}: running ${all ? 'the whole server suite' : `${suites.length} server test files`} against it.`,
   );
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...suites], {
+  const run = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...passed, ...suites], {
     stdio: 'inherit',
     env: { ...process.env, TEST_DATABASE_URL: cluster.url },
   });

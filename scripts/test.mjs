@@ -1,0 +1,136 @@
+// The whole test run (`npm test`): lint, typecheck, build, API check, the unit and server suites,
+// the browser suites and the PostgreSQL pass. The steps are independent enough to share the
+// machine: each takes one "lane" (about one core), as many lanes run at once as the machine has
+// cores (at least two), and a step starts as soon as the steps it needs are done, longest chain
+// first. Each step's output is kept and printed whole when it ends, so logs never interleave.
+// The first failure stops the run: the steps still running are stopped and the run exits 1.
+//
+//   node scripts/test.mjs            everything
+//   node scripts/test.mjs --lanes 1  one step at a time, in order
+import { Buffer } from 'node:buffer';
+import { spawn } from 'node:child_process';
+import { availableParallelism } from 'node:os';
+
+/** The vitest projects that need no build: they resolve workspace packages to their sources. */
+const UNIT_PROJECTS = ['protocol', 'server', 'client', 'widget', 'testing', 'demo'];
+
+const vitest = (...args) => ['npx', 'vitest', 'run', '--maxWorkers=1', ...args];
+const projects = (names) => names.flatMap((name) => ['--project', name]);
+
+/**
+ * The steps, with what each needs first. The order is the order of a one-lane run; with more
+ * lanes, the ready step with the longest remaining chain starts first.
+ */
+const STEPS = [
+  { name: 'build', command: ['npm', 'run', 'build'], needs: [] },
+  { name: 'chromium', command: ['node', 'scripts/ensure-chromium.mjs'], needs: [] },
+  { name: 'lint', command: ['npm', 'run', 'lint'], needs: [] },
+  { name: 'typecheck', command: ['npm', 'run', 'typecheck'], needs: [] },
+  { name: 'api', command: ['node', 'scripts/api-report.mjs'], needs: ['build'] },
+  { name: 'server', command: vitest(...projects(['server'])), needs: [] },
+  {
+    name: 'unit',
+    command: vitest(...projects(UNIT_PROJECTS.filter((p) => p !== 'server'))),
+    needs: [],
+  },
+  { name: 'browser', command: vitest(...projects(['e2e'])), needs: ['build', 'chromium'] },
+  { name: 'postgres', command: ['node', 'scripts/test-postgres.mjs', '--maxWorkers=1'], needs: [] },
+];
+
+/** Rough cost of each step in seconds on one core, for choosing what to start first. */
+const COST = {
+  build: 75,
+  chromium: 1,
+  lint: 140,
+  typecheck: 140,
+  api: 10,
+  server: 130,
+  unit: 120,
+  browser: 300,
+  postgres: 60,
+};
+
+const lanesArg = process.argv.indexOf('--lanes');
+const lanes =
+  lanesArg > 0 ? Number(process.argv[lanesArg + 1]) : Math.max(2, availableParallelism());
+
+/** The cost of a step plus the longest chain of steps waiting on it. */
+function chain(name) {
+  const after = STEPS.filter((s) => s.needs.includes(name)).map((s) => chain(s.name));
+  return COST[name] + Math.max(0, ...after);
+}
+
+const done = new Set();
+const running = new Map();
+const pending = [...STEPS];
+const started = Date.now();
+let failed = false;
+
+const seconds = (ms) => `${(ms / 1000).toFixed(0)} s`;
+
+function ready() {
+  const candidates = pending.filter((s) => s.needs.every((n) => done.has(n)));
+  if (lanes > 1) candidates.sort((a, b) => chain(b.name) - chain(a.name));
+  return candidates[0];
+}
+
+function start(step) {
+  pending.splice(pending.indexOf(step), 1);
+  const begun = Date.now();
+  console.log(`▶ ${step.name} (at ${seconds(begun - started)}): ${step.command.join(' ')}`);
+  const child = spawn(step.command[0], step.command.slice(1), {
+    env: { ...process.env, FORCE_COLOR: process.env.FORCE_COLOR ?? '0' },
+    stdio: ['ignore', 'pipe', 'pipe'],
+    detached: true,
+  });
+  const output = [];
+  child.stdout.on('data', (chunk) => output.push(chunk));
+  child.stderr.on('data', (chunk) => output.push(chunk));
+  running.set(step.name, child);
+  child.on('close', (code, signal) => {
+    running.delete(step.name);
+    if (failed) return;
+    const ok = code === 0;
+    const took = seconds(Date.now() - begun);
+    console.log(`\n──── ${step.name}: ${ok ? 'passed' : 'FAILED'} in ${took} ────`);
+    process.stdout.write(Buffer.concat(output));
+    if (!ok) {
+      failed = true;
+      console.error(`\n✗ ${step.name} failed (${signal ?? `exit ${code}`}); stopping the run.`);
+      for (const other of running.values()) stop(other);
+      process.exitCode = 1;
+      return;
+    }
+    done.add(step.name);
+    fill();
+  });
+}
+
+function stop(child) {
+  try {
+    process.kill(-child.pid, 'SIGTERM');
+  } catch {
+    // Already gone.
+  }
+}
+
+function fill() {
+  while (!failed && running.size < lanes) {
+    const step = ready();
+    if (!step) break;
+    start(step);
+  }
+  if (!failed && running.size === 0 && pending.length === 0) {
+    console.log(`\n✓ every step passed in ${seconds(Date.now() - started)} (${lanes} lanes)`);
+  }
+}
+
+for (const signal of ['SIGINT', 'SIGTERM']) {
+  process.on(signal, () => {
+    failed = true;
+    for (const child of running.values()) stop(child);
+    process.exit(1);
+  });
+}
+
+fill();
