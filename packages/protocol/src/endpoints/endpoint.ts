@@ -10,16 +10,21 @@ export type Credential = 'A' | 'S' | 'I' | 'secret' | 'none';
 
 export type HttpMethod = 'GET' | 'POST' | 'PUT' | 'DELETE';
 
-/** One endpoint: where it is, who may call it, what it takes and what it answers. */
+/**
+ * One endpoint: where it is, who may call it, what it takes and what it answers. The credential
+ * is kept as its literal, so the server derives the type of the authenticated caller from it.
+ */
 export interface Endpoint<
   Path extends string = string,
   Body extends z.ZodType | null = z.ZodType | null,
   Response = unknown,
+  C extends Credential = Credential,
 > {
   readonly method: HttpMethod;
   /** The path on the server's origin; `:name` segments are path parameters. */
   readonly path: Path;
-  readonly credential: Credential;
+  /** Enforced by the server's `route()`, which authenticates the caller before the handler runs. */
+  readonly credential: C;
   /**
    * A `D` call (docs/protocol.md §7): it may carry `captcha_token`, and needs one when the
    * project has captcha on (docs/protocol.md §6).
@@ -44,9 +49,9 @@ export interface Endpoint<
  * });
  */
 export function endpoint<Response>() {
-  return <const Path extends string, Body extends z.ZodType | null>(
-    entry: Omit<Endpoint<Path, Body, Response>, 'response'>,
-  ): Endpoint<Path, Body, Response> => entry;
+  return <const Path extends string, Body extends z.ZodType | null, const C extends Credential>(
+    entry: Omit<Endpoint<Path, Body, Response, C>, 'response'>,
+  ): Endpoint<Path, Body, Response, C> => entry;
 }
 
 /** The parsed body a handler receives (defaults applied). */
