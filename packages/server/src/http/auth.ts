@@ -1,5 +1,4 @@
 /** Request authentication: public token (+ session) for the SDK API, secret key for the management API. */
-import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { isOriginAllowed } from '../tenancy/projects/policy.js';
@@ -67,23 +66,20 @@ export function checkOrigin(project: Project, request: FastifyRequest): void {
   }
 }
 
-/** The `D` calls (docs/protocol.md §7), by method and path: they need a captcha token when on. */
-const CAPTCHA_ROUTES = new Set(
-  Object.values(ENDPOINTS)
-    .filter((e) => 'captcha' in e && e.captcha)
-    .map((e) => `${e.method} ${e.path}`),
-);
-
-/** Requests whose captcha token was already checked: a token is spent at the provider. */
-const captchaChecked = new WeakSet<FastifyRequest>();
-
 /**
  * Authenticates an SDK call by public token (401 if bad) and checks its origin (403). On a `D`
- * call of a project with captcha on, it then checks the `captcha_token` with the provider,
- * before the handler reads the body or acts (400 `captcha_required`/`invalid_captcha`, 503
- * `captcha_unavailable`).
+ * call (`captcha`) of a project with captcha on, it then checks the `captcha_token` with the
+ * provider, before the handler reads the body or acts (400 `captcha_required`/`invalid_captcha`,
+ * 503 `captcha_unavailable`). `route()` calls it for the `A`, `S` and `I` endpoints.
+ *
+ * @example
+ * const caller = await sdkCaller(ctx, request, { captcha: endpoint.captcha === true });
  */
-export async function sdkCaller(ctx: Context, request: FastifyRequest): Promise<SdkCaller> {
+export async function sdkCaller(
+  ctx: Context,
+  request: FastifyRequest,
+  { captcha }: { captcha: boolean },
+): Promise<SdkCaller> {
   const credential = parseBasic(request.headers.authorization);
   if (!credential || !credential.user.startsWith('public-token-')) throw badCredentials();
   let project = originChecked.get(request);
@@ -92,11 +88,7 @@ export async function sdkCaller(ctx: Context, request: FastifyRequest): Promise<
     if (!project) throw badCredentials();
     checkOrigin(project, request);
   }
-  if (
-    CAPTCHA_ROUTES.has(`${request.method} ${request.routeOptions.url ?? ''}`) &&
-    !captchaChecked.has(request)
-  ) {
-    captchaChecked.add(request);
+  if (captcha) {
     const body = request.body;
     const token =
       typeof body === 'object' && body !== null && !Array.isArray(body)
@@ -107,6 +99,24 @@ export async function sdkCaller(ctx: Context, request: FastifyRequest): Promise<
   }
   const anonymous = credential.secret === credential.user || credential.secret === '';
   return { project, sessionToken: anonymous ? null : credential.secret };
+}
+
+/**
+ * Authenticates an anonymous SDK call whose public token is in its path (the bootstrap, which a
+ * page fetches before it sends anything else): 401 if unknown, 403 for an untrusted origin.
+ *
+ * @example
+ * const caller = await pathTokenCaller(ctx, request, request.params.public_token);
+ */
+export async function pathTokenCaller(
+  ctx: Context,
+  request: FastifyRequest,
+  publicToken: string,
+): Promise<SdkCaller> {
+  const project = await ctx.projects.byPublicToken(publicToken);
+  if (!project) throw badCredentials();
+  checkOrigin(project, request);
+  return { project, sessionToken: null };
 }
 
 /** The caller's live session, or null (anonymous-capable calls ignore a dead one, §2). */
@@ -123,7 +133,7 @@ export async function optionalSession(
  * The caller's session token, unchecked: 401 when none was sent.
  *
  * @example
- * const token = requiredSessionToken(await sdkCaller(ctx, request));
+ * const token = requiredSessionToken(await sdkCaller(ctx, request, options));
  */
 export function requiredSessionToken(caller: SdkCaller): string {
   if (!caller.sessionToken) {
@@ -132,16 +142,33 @@ export function requiredSessionToken(caller: SdkCaller): string {
   return caller.sessionToken;
 }
 
-/** The caller's live session: 401 when none was sent, 404 `session_not_found` when it is dead. */
-export async function requiredSession(ctx: Context, caller: SdkCaller): Promise<PresentedSession> {
-  requiredSessionToken(caller);
+/** An SDK call with a live session: what `route()` hands the handler of an `S` endpoint. */
+export interface SessionCaller extends SdkCaller {
+  sessionToken: string;
+  session: PresentedSession;
+}
+
+/**
+ * The caller's live session: 401 when none was sent, 404 `session_not_found` when it is dead.
+ *
+ * @example
+ * const { session } = await requiredSession(ctx, await sdkCaller(ctx, request, options));
+ */
+export async function requiredSession(ctx: Context, caller: SdkCaller): Promise<SessionCaller> {
+  const sessionToken = requiredSessionToken(caller);
   const session = await optionalSession(ctx, caller);
   if (!session)
     throw new ApiError('session_not_found', 'The session is unknown, expired or revoked.');
-  return session;
+  return { project: caller.project, sessionToken, session };
 }
 
-/** Authenticates a management call by `project_id:secret` (HTTP Basic). */
+/**
+ * Authenticates a management call by `project_id:secret` (HTTP Basic): what `route()` hands the
+ * handler of a `secret` endpoint.
+ *
+ * @example
+ * const project = await secretCaller(ctx, request);
+ */
 export async function secretCaller(ctx: Context, request: FastifyRequest): Promise<Project> {
   const credential = parseBasic(request.headers.authorization);
   const project = credential
@@ -164,29 +191,29 @@ export interface MemberCaller {
 }
 
 /**
- * Authenticates a call that needs a live session and loads its member; with `permission`, also
- * refuses (403 `unauthorized_action`) a member whose current roles do not grant it under the
- * project's current policy. Roles are read from the database, never from the JWT, so a role
- * taken away applies at once.
+ * Loads the member of a session call; with `permission`, also refuses (403
+ * `unauthorized_action`) a member whose current roles do not grant it under the project's current
+ * policy. Roles are read from the database, never from the JWT, so a role taken away applies at
+ * once. Handlers call it before `parse()`, so that a member without the permission never learns
+ * the body's shape.
  *
  * @example
- * const { member } = await memberCaller(ctx, request, ['stytch.member', 'delete']);
+ * const { member } = await memberCaller(ctx, caller, ['stytch.member', 'delete']);
  */
 export async function memberCaller(
   ctx: Context,
-  request: FastifyRequest,
+  caller: SessionCaller,
   permission?: readonly [resourceId: string, action: string],
 ): Promise<MemberCaller> {
-  const caller = await sdkCaller(ctx, request);
-  const session = await requiredSession(ctx, caller);
-  const member = await memberById(ctx.db, caller.project.id, session.row.member_id);
+  const { project, session } = caller;
+  const member = await memberById(ctx.db, project.id, session.row.member_id);
   if (!member || member.status === 'deleted') {
     throw new ApiError('session_not_found', 'The session is unknown, expired or revoked.');
   }
   if (permission) {
     const roles = member.roles.map((r) => r.role_id);
-    const refused = await authorize(ctx.db, caller.project.id, roles, ...permission);
+    const refused = await authorize(ctx.db, project.id, roles, ...permission);
     if (refused) unwrap(refused);
   }
-  return { project: caller.project, session, member };
+  return { project, session, member };
 }

@@ -1,6 +1,27 @@
-/** Registers a route from its entry in the endpoint table: method, path, body schema, response type. */
-import type { BodyOf, Endpoint, ParamsOf, ResponseOf } from '@gatehouse/protocol/endpoints';
+/**
+ * Registers a route from its entry in the endpoint table: method, path, credential, body schema,
+ * response type. The entry's credential is enforced here, not left to each handler.
+ */
+import type {
+  BodyOf,
+  Credential,
+  Endpoint,
+  ParamsOf,
+  ResponseOf,
+} from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
+import type { z } from 'zod';
+import type { Context } from '../context.js';
+import type { Project } from '../tenancy/projects/service.js';
+import {
+  pathTokenCaller,
+  requiredSession,
+  requiredSessionToken,
+  sdkCaller,
+  secretCaller,
+  type SdkCaller,
+  type SessionCaller,
+} from './auth.js';
 import { parseBody } from './validate.js';
 
 /** A request to an endpoint, with its path parameters typed from the entry's path. */
@@ -10,42 +31,158 @@ export type EndpointRequest<E extends Endpoint> = FastifyRequest<{ Params: Param
 export type EndpointReply<E extends Endpoint> = Promise<{ data: ResponseOf<E> }>;
 
 /**
- * Registers the handler of one endpoint. `parse()` validates the body against the entry's schema
- * (400 `invalid_request` with the issues), called by the handler once the caller is known, so
- * that an unauthorized caller never learns what a valid body looks like. The compiler checks the
- * answer against the entry's response type.
+ * The caller `route()` authenticates from an endpoint's credential (docs/protocol.md §7): the
+ * project for `secret`; the project and the session token, if any, for `A` and `I` (an `I`
+ * handler decides between the IST in the body and the session); the project and its live
+ * session for `S`; nothing for `none`.
+ */
+export type CallerOf<C extends Credential> = C extends 'secret'
+  ? Project
+  : C extends 'S'
+    ? SessionCaller
+    : C extends 'A' | 'I'
+      ? SdkCaller
+      : undefined;
+
+/** An `S` call registered with `{ session: 'token' }`: the token was sent, its liveness unchecked. */
+export interface SessionTokenCaller extends SdkCaller {
+  sessionToken: string;
+}
+
+/** Options of one route. */
+export interface RouteOptions extends Pick<RouteShorthandOptions, 'bodyLimit'> {
+  /**
+   * For an `S` endpoint whose service checks the session itself, in the query it needs anyway
+   * (`sessions/authenticate` refreshes it in one): require the session token, and leave its
+   * liveness to the handler.
+   */
+  session?: 'token';
+}
+
+/** The caller of an endpoint registered with options `O`. */
+export type RouteCaller<E extends Endpoint, O> = O extends { session: 'token' }
+  ? SessionTokenCaller
+  : CallerOf<E['credential']>;
+
+/** What a handler receives besides the request: the authenticated caller, and the body parser. */
+export interface Call<E extends Endpoint, Caller> {
+  caller: Caller;
+  /**
+   * Validates the body against the entry's schema (400 `invalid_request` with the issues). Only
+   * the handler calls it, once the caller is authenticated (and, where it matters, authorized),
+   * so that an unauthorized caller never learns what a valid body looks like.
+   */
+  parse: () => BodyOf<E>;
+}
+
+/** `route` bound to an app and a context (see {@link router}). */
+export type Route = <E extends Endpoint, const O extends RouteOptions = Record<never, never>>(
+  endpoint: E,
+  handler: (request: EndpointRequest<E>, call: Call<E, RouteCaller<E, O>>) => EndpointReply<E>,
+  options?: O,
+) => void;
+
+/**
+ * Authenticates a request as the entry's credential says. `A` and `I` calls of a `D` endpoint
+ * have their captcha token checked here too, before the handler reads the body. An `A` endpoint
+ * whose path names `:public_token` (the bootstrap) is authenticated by that token.
+ */
+async function authenticate(
+  ctx: Context,
+  endpoint: Endpoint,
+  request: FastifyRequest,
+  options: RouteOptions,
+): Promise<Project | SdkCaller | undefined> {
+  const captcha = { captcha: endpoint.captcha === true };
+  switch (endpoint.credential) {
+    case 'none':
+      return undefined;
+    case 'secret':
+      return secretCaller(ctx, request);
+    case 'A': {
+      const params = request.params as Record<string, string | undefined>;
+      const pathToken = params.public_token;
+      return pathToken === undefined
+        ? sdkCaller(ctx, request, captcha)
+        : pathTokenCaller(ctx, request, pathToken);
+    }
+    case 'I':
+      return sdkCaller(ctx, request, captcha);
+    case 'S': {
+      const caller = await sdkCaller(ctx, request, captcha);
+      if (options.session === 'token') {
+        return { ...caller, sessionToken: requiredSessionToken(caller) };
+      }
+      return requiredSession(ctx, caller);
+    }
+  }
+}
+
+/**
+ * The `route` of an app: registers the handler of one endpoint, which runs once the caller is
+ * authenticated as the entry's credential says (401 `unauthorized_credentials` otherwise) and
+ * receives it typed from that credential. The compiler checks the answer against the entry's
+ * response type.
  *
  * @example
- * route(app, ENDPOINTS.organizationsSearch, async (request, parse) => {
- *   const caller = await sdkCaller(ctx, request);
+ * const route = router(app, ctx);
+ * route(ENDPOINTS.organizationsSearch, async (request, { caller, parse }) => {
  *   const body = parse();
  *   return ok(request, { organization: … });
  * });
  */
-export function route<E extends Endpoint>(
-  app: FastifyInstance,
-  endpoint: E,
-  handler: (request: EndpointRequest<E>, parse: () => BodyOf<E>) => EndpointReply<E>,
-  options: Pick<RouteShorthandOptions, 'bodyLimit'> = {},
-): void {
-  const parser = (request: EndpointRequest<E>) => () =>
-    (endpoint.body === null ? undefined : parseBody(endpoint.body, request.body)) as BodyOf<E>;
-  rawRoute(app, endpoint, (request) => handler(request, parser(request)), options);
+export function router(app: FastifyInstance, ctx: Context): Route {
+  return function route<E extends Endpoint, const O extends RouteOptions>(
+    endpoint: E,
+    handler: (request: EndpointRequest<E>, call: Call<E, RouteCaller<E, O>>) => EndpointReply<E>,
+    options?: O,
+  ): void {
+    const { session, ...fastifyOptions }: RouteOptions = options ?? {};
+    if (session !== undefined && endpoint.credential !== 'S') {
+      throw new Error(`${endpoint.path}: { session } applies to session endpoints only`);
+    }
+    app.route<{ Params: ParamsOf<E['path']> }>({
+      method: endpoint.method,
+      url: endpoint.path,
+      ...fastifyOptions,
+      handler: async (request) => {
+        // The switch answers exactly the caller that CallerOf names for the entry's credential.
+        const caller = (await authenticate(ctx, endpoint, request, { session })) as RouteCaller<
+          E,
+          O
+        >;
+        const parse = () =>
+          (endpoint.body === null
+            ? undefined
+            : parseBody(endpoint.body, request.body)) as BodyOf<E>;
+        return handler(request, { caller, parse });
+      },
+    });
+  };
 }
 
+/** An endpoint that takes no credentials: the only kind `rawRoute` registers. */
+export type OpenEndpoint = Endpoint<string, z.ZodType | null, unknown, 'none'>;
+
 /**
- * Registers an endpoint whose answer is not the `{data}` envelope of the SDK (the JWKS), or that
- * needs the reply object.
+ * Registers an endpoint of credential `none` whose answer is not the `{data}` envelope of the SDK
+ * (the JWKS, pages, navigations), or that needs the reply object. Endpoints with a credential go
+ * through {@link router}, which enforces it; an endpoint that checks a credential of its own
+ * (metrics, the navigations' `public_token`) is `none` in the table and says so where it checks.
  *
  * @example
  * rawRoute(app, ENDPOINTS.jwks, async () => ctx.keys.jwks());
  */
-export function rawRoute<E extends Endpoint>(
+export function rawRoute<E extends OpenEndpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<unknown>,
   options: Pick<RouteShorthandOptions, 'bodyLimit'> = {},
 ): void {
+  // The type says so already; this keeps a cast from registering an unauthenticated route.
+  if ((endpoint.credential as Credential) !== 'none') {
+    throw new Error(`${endpoint.path}: credential ${endpoint.credential} needs route()`);
+  }
   app.route<{ Params: ParamsOf<E['path']> }>({
     method: endpoint.method,
     url: endpoint.path,

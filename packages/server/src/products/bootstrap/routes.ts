@@ -1,10 +1,8 @@
 /** GET /sdk/v1/projects/bootstrap/:public_token: anonymous, by the token in the path. */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { route } from '../../http/route.js';
+import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { checkOrigin } from '../../http/auth.js';
-import { ApiError } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { projectPolicy } from '../../tenancy/rbac/service.js';
 import { bootstrapCaptcha } from '../captcha/service.js';
@@ -12,10 +10,8 @@ import { bootstrapData } from './service.js';
 
 /** Registers the bootstrap route. */
 export function registerBootstrap(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.bootstrap, async (request) => {
-    const project = await ctx.projects.byPublicToken(request.params.public_token);
-    if (!project) throw new ApiError('unauthorized_credentials', 'The public token is unknown.');
-    checkOrigin(project, request);
+  const route = router(app, ctx);
+  route(ENDPOINTS.bootstrap, async (request, { caller: { project } }) => {
     const [policy, captcha] = await Promise.all([
       projectPolicy(ctx.db, project.id),
       bootstrapCaptcha(ctx, project),

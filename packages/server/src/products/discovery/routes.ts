@@ -1,9 +1,9 @@
 /** Discovery endpoints (§7.1 discovery authenticate, §7.3). */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { route } from '../../http/route.js';
+import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { optionalSession, sdkCaller, type SdkCaller } from '../../http/auth.js';
+import { optionalSession, type SdkCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import {
@@ -28,21 +28,19 @@ async function identityOf(
 
 /** Registers the discovery routes. */
 export function registerDiscovery(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.magicLinksDiscoveryAuthenticate, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  const route = router(app, ctx);
+  route(ENDPOINTS.magicLinksDiscoveryAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     return ok(request, unwrap(await authenticateDiscoveryLink(ctx, caller.project, body)));
   });
 
-  route(app, ENDPOINTS.discoveryOrganizations, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.discoveryOrganizations, async (request, { caller, parse }) => {
     const body = parse();
     const identity = await identityOf(ctx, caller, body.intermediate_session_token);
     return ok(request, await listDiscovered(ctx, caller.project, identity));
   });
 
-  route(app, ENDPOINTS.discoveryOrganizationsCreate, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.discoveryOrganizationsCreate, async (request, { caller, parse }) => {
     const { intermediate_session_token, ...input } = parse();
     const identity = await identityOf(ctx, caller, intermediate_session_token);
     return ok(
@@ -51,8 +49,7 @@ export function registerDiscovery(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  route(app, ENDPOINTS.discoveryExchange, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.discoveryExchange, async (request, { caller, parse }) => {
     const body = parse();
     const identity = await identityOf(ctx, caller, body.intermediate_session_token);
     const presented = await optionalSession(ctx, caller);

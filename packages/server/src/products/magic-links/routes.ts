@@ -1,9 +1,9 @@
 /** The magic-link endpoints of §7.1 (invite needs sessions with roles and is not served yet). */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { route } from '../../http/route.js';
+import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { optionalSession, sdkCaller } from '../../http/auth.js';
+import { optionalSession } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
@@ -11,24 +11,22 @@ import { authenticateMagicLink, sendDiscovery, sendLoginOrSignup } from './servi
 
 /** Registers the magic-link routes. */
 export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.magicLinksLoginOrSignup, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  const route = router(app, ctx);
+  route(ENDPOINTS.magicLinksLoginOrSignup, async (request, { caller, parse }) => {
     const body = parse();
     await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
     unwrap(await sendLoginOrSignup(ctx, caller.project, body));
     return ok(request, {});
   });
 
-  route(app, ENDPOINTS.magicLinksDiscoverySend, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.magicLinksDiscoverySend, async (request, { caller, parse }) => {
     const body = parse();
     await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
     unwrap(await sendDiscovery(ctx, caller.project, body));
     return ok(request, {});
   });
 
-  route(app, ENDPOINTS.magicLinksAuthenticate, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.magicLinksAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
     return ok(request, unwrap(await authenticateMagicLink(ctx, caller.project, body, presented)));

@@ -1,9 +1,9 @@
 /** The management API under /v1/b2b for host backends, authenticated by `project_id:secret`. */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { route } from '../../http/route.js';
+import { router } from '../../http/route.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { parseBasic, secretCaller } from '../../http/auth.js';
+import { parseBasic } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import type { Project } from '../../tenancy/projects/service.js';
@@ -22,47 +22,44 @@ import {
   manageUpdateOrganization,
 } from './service.js';
 
-/** Authenticates a management call and names the secret key it used. */
-async function secretKeyCaller(
+/** Names the secret key an authenticated management call used. */
+async function secretIdOfCall(
   ctx: Context,
+  project: Project,
   request: FastifyRequest,
-): Promise<{ project: Project; secretId: string }> {
-  const project = await secretCaller(ctx, request);
+): Promise<string> {
   const credential = parseBasic(request.headers.authorization);
   const secretId = credential && (await secretIdOf(ctx.db, project.id, credential.secret));
-  // Deleted between the two reads: the key is no longer one of the project's.
+  // Deleted since route() verified it: the key is no longer one of the project's.
   if (!secretId) {
     throw new ApiError(
       'unauthorized_credentials',
       'Authenticate with HTTP Basic: project id and secret key.',
     );
   }
-  return { project, secretId };
+  return secretId;
 }
 
 /** Registers the management routes. */
 export function registerManagement(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.getProject, async (request) => {
-    const project = await secretCaller(ctx, request);
+  const route = router(app, ctx);
+  route(ENDPOINTS.getProject, async (request, { caller: project }) => {
     return ok(request, { project: projectSettings(project) });
   });
 
-  route(app, ENDPOINTS.updateProject, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.updateProject, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, { project: unwrap(await updateProjectSettings(ctx, project, body)) });
   });
 
-  route(app, ENDPOINTS.createOrganization, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.createOrganization, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, {
       organization: unwrap(await manageCreateOrganization(ctx, project, body)),
     });
   });
 
-  route(app, ENDPOINTS.getOrganization, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.getOrganization, async (request, { caller: project }) => {
     return ok(request, {
       organization: unwrap(
         await manageGetOrganization(ctx, project, request.params.organization_id),
@@ -70,8 +67,7 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     });
   });
 
-  route(app, ENDPOINTS.updateOrganization, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.updateOrganization, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, {
       organization: unwrap(
@@ -80,8 +76,7 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     });
   });
 
-  route(app, ENDPOINTS.updateMember, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.updateMember, async (request, { caller: project, parse }) => {
     const body = parse();
     const { organization_id, member_id } = request.params;
     return ok(
@@ -90,8 +85,7 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  route(app, ENDPOINTS.createMember, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.createMember, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(
       request,
@@ -99,14 +93,12 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  route(app, ENDPOINTS.getMember, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.getMember, async (request, { caller: project }) => {
     const { organization_id, member_id } = request.params;
     return ok(request, unwrap(await manageGetMember(ctx, project, organization_id, member_id)));
   });
 
-  route(app, ENDPOINTS.setMemberPassword, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.setMemberPassword, async (request, { caller: project, parse }) => {
     const body = parse();
     const { organization_id, member_id } = request.params;
     return ok(
@@ -115,48 +107,43 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  route(app, ENDPOINTS.unlockMemberMfa, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.unlockMemberMfa, async (request, { caller: project }) => {
     const { organization_id, member_id } = request.params;
     return ok(request, unwrap(await manageUnlockMfa(ctx, project, organization_id, member_id)));
   });
 
-  route(app, ENDPOINTS.authenticateSession, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.authenticateSession, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, unwrap(await authenticateForBackend(ctx, project, body)));
   });
 
-  route(app, ENDPOINTS.revokeSessions, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.revokeSessions, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, unwrap(await revokeForBackend(ctx, project, body)));
   });
 
-  route(app, ENDPOINTS.signingKeys, async (request) => {
-    await secretCaller(ctx, request);
+  route(ENDPOINTS.signingKeys, async (request) => {
     return ok(request, { keys: await ctx.keys.list() });
   });
 
-  route(app, ENDPOINTS.rotateSigningKey, async (request, parse) => {
-    await secretCaller(ctx, request);
+  route(ENDPOINTS.rotateSigningKey, async (request, { parse }) => {
     parse();
     return ok(request, { key: unwrap(await rotateSigningKey(ctx)) });
   });
 
-  route(app, ENDPOINTS.listSecrets, async (request) => {
-    const { project, secretId } = await secretKeyCaller(ctx, request);
+  route(ENDPOINTS.listSecrets, async (request, { caller: project }) => {
+    const secretId = await secretIdOfCall(ctx, project, request);
     return ok(request, { secrets: await listSecrets(ctx.db, project, secretId) });
   });
 
-  route(app, ENDPOINTS.createSecret, async (request, parse) => {
-    const { project } = await secretKeyCaller(ctx, request);
+  route(ENDPOINTS.createSecret, async (request, { caller: project, parse }) => {
+    await secretIdOfCall(ctx, project, request);
     parse();
     return ok(request, unwrap(await createSecret(ctx, project)));
   });
 
-  route(app, ENDPOINTS.deleteSecret, async (request) => {
-    const { project, secretId } = await secretKeyCaller(ctx, request);
+  route(ENDPOINTS.deleteSecret, async (request, { caller: project }) => {
+    const secretId = await secretIdOfCall(ctx, project, request);
     const deleted = await deleteSecret(ctx, project, request.params.secret_id, secretId);
     return ok(request, unwrap(deleted));
   });

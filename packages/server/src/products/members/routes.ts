@@ -3,10 +3,10 @@
  * member-session endpoints about members (§7.10), each guarded by the project's RBAC policy.
  */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { route } from '../../http/route.js';
+import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { memberCaller, sdkCaller } from '../../http/auth.js';
+import { memberCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
@@ -23,8 +23,8 @@ const DEFAULT_PAGE = 100;
 
 /** Registers the member search route. */
 export function registerMembers(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.membersSearch, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  const route = router(app, ctx);
+  route(ENDPOINTS.membersSearch, async (request, { caller, parse }) => {
     const body = parse();
     const limit = ctx.config.rateLimits.searchesPerIpPerMinute;
     await enforceRateLimits(ctx, [
@@ -48,8 +48,8 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
     });
   });
 
-  route(app, ENDPOINTS.memberMe, async (request) => {
-    const { project, member } = await memberCaller(ctx, request);
+  route(ENDPOINTS.memberMe, async (request, { caller }) => {
+    const { project, member } = await memberCaller(ctx, caller);
     const self = await organizationMember(
       ctx.db,
       project.id,
@@ -59,8 +59,8 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
     return ok(request, unwrap(self));
   });
 
-  route(app, ENDPOINTS.memberUpdateSelf, async (request, parse) => {
-    const { project, member } = await memberCaller(ctx, request, ['stytch.self', 'update']);
+  route(ENDPOINTS.memberUpdateSelf, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.self', 'update']);
     const body = parse();
     const updated = await updateOrganizationMember(
       ctx,
@@ -72,8 +72,8 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
     return ok(request, unwrap(updated));
   });
 
-  route(app, ENDPOINTS.organizationMembersSearch, async (request, parse) => {
-    const { member } = await memberCaller(ctx, request, ['stytch.member', 'search']);
+  route(ENDPOINTS.organizationMembersSearch, async (request, { caller, parse }) => {
+    const { member } = await memberCaller(ctx, caller, ['stytch.member', 'search']);
     const body = parse();
     const offset = body.cursor ? Number(body.cursor) : 0;
     const limit = body.limit ?? DEFAULT_PAGE;
@@ -91,8 +91,8 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
     });
   });
 
-  route(app, ENDPOINTS.memberUpdate, async (request, parse) => {
-    const { project, member } = await memberCaller(ctx, request, ['stytch.member', 'update']);
+  route(ENDPOINTS.memberUpdate, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
     const body = parse();
     const updated = await updateOrganizationMember(
       ctx,
@@ -104,8 +104,8 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
     return ok(request, unwrap(updated));
   });
 
-  route(app, ENDPOINTS.memberDelete, async (request) => {
-    const { project, member } = await memberCaller(ctx, request, ['stytch.member', 'delete']);
+  route(ENDPOINTS.memberDelete, async (request, { caller }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'delete']);
     const deleted = await deleteOrganizationMember(
       ctx,
       project.id,

@@ -2,7 +2,7 @@
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { optionalSession, sdkCaller, secretCaller } from '../../http/auth.js';
+import { optionalSession } from '../../http/auth.js';
 import {
   bindingToStart,
   browserBinding,
@@ -12,7 +12,7 @@ import {
 import { unwrap } from '../../http/errors.js';
 import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
-import { rawRoute, route } from '../../http/route.js';
+import { rawRoute, router } from '../../http/route.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import { oneTapClientId, submitOneTap, submitOneTapDiscovery } from './one-tap.js';
 import { finishOAuth } from './callback.js';
@@ -22,6 +22,7 @@ import { startOAuth } from './start.js';
 
 /** Registers the OAuth routes. */
 export function registerOAuth(app: FastifyInstance, ctx: Context): void {
+  const route = router(app, ctx);
   const page = (request: FastifyRequest, reply: FastifyReply, failure: Failure) =>
     sendErrorPage(request, reply, failure, ctx.config.docsBase);
   const answer = (
@@ -30,12 +31,10 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
     result: { location: string } | Failure,
   ) => redirectOrPage(request, reply, result, ctx.config.docsBase);
 
-  route(app, ENDPOINTS.oauthProviders, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.oauthProviders, async (request, { caller: project }) => {
     return ok(request, { providers: await listProviders(ctx, project) });
   });
-  route(app, ENDPOINTS.oauthSetProvider, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.oauthSetProvider, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, {
       provider: unwrap(await setProvider(ctx, project, request.params.provider, body)),
@@ -77,29 +76,24 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
     ),
   );
 
-  route(app, ENDPOINTS.oauthAuthenticate, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.oauthAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
     return ok(request, unwrap(await authenticateOAuth(ctx, caller.project, body, presented)));
   });
-  route(app, ENDPOINTS.oauthDiscoveryAuthenticate, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.oauthDiscoveryAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     return ok(request, unwrap(await authenticateOAuthDiscovery(ctx, caller.project, body)));
   });
 
-  route(app, ENDPOINTS.oneTapStart, async (request) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.oneTapStart, async (request, { caller }) => {
     return ok(request, { google_client_id: await oneTapClientId(ctx, caller.project) });
   });
-  route(app, ENDPOINTS.oneTapSubmit, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.oneTapSubmit, async (request, { caller, parse }) => {
     const body = parse();
     return ok(request, unwrap(await submitOneTap(ctx, caller.project, body)));
   });
-  route(app, ENDPOINTS.oneTapDiscoverySubmit, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.oneTapDiscoverySubmit, async (request, { caller, parse }) => {
     const body = parse();
     return ok(request, unwrap(await submitOneTapDiscovery(ctx, caller.project, body)));
   });

@@ -3,10 +3,10 @@
  * GET/PUT /sdk/v1/b2b/organizations/me, the caller's own organization (§7.10).
  */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { route } from '../../http/route.js';
+import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { memberCaller, sdkCaller } from '../../http/auth.js';
+import { memberCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { memberUpdateOrganization } from './member-update.js';
@@ -17,8 +17,8 @@ import { organizationById, organizationBySlug } from '../../tenancy/organization
 
 /** Registers the organization search route. */
 export function registerOrganizations(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.organizationsSearch, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  const route = router(app, ctx);
+  route(ENDPOINTS.organizationsSearch, async (request, { caller, parse }) => {
     const body = parse();
     await enforceRateLimits(ctx, [
       {
@@ -31,14 +31,14 @@ export function registerOrganizations(app: FastifyInstance, ctx: Context): void 
     return ok(request, { organization: org ? toSlugSubset(org) : null });
   });
 
-  route(app, ENDPOINTS.organizationMe, async (request) => {
-    const { project, member } = await memberCaller(ctx, request);
+  route(ENDPOINTS.organizationMe, async (request, { caller }) => {
+    const { project, member } = await memberCaller(ctx, caller);
     const org = await organizationById(ctx.db, project.id, member.organization_id);
     return ok(request, { organization: unwrap(org ?? organizationNotFound()) });
   });
 
-  route(app, ENDPOINTS.organizationUpdateMe, async (request, parse) => {
-    const { project, member } = await memberCaller(ctx, request, ['stytch.organization', 'update']);
+  route(ENDPOINTS.organizationUpdateMe, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.organization', 'update']);
     const body = parse();
     const org = await memberUpdateOrganization(ctx, project, member, body);
     return ok(request, { organization: unwrap(org) });

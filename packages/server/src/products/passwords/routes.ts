@@ -1,9 +1,9 @@
 /** The password endpoints of §7.2. */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { route } from '../../http/route.js';
+import { router } from '../../http/route.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { optionalSession, requiredSession, sdkCaller } from '../../http/auth.js';
+import { optionalSession } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
@@ -32,8 +32,8 @@ async function limitGuesses(ctx: Context, request: FastifyRequest): Promise<void
 
 /** Registers the password routes. */
 export function registerPasswords(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.passwordsAuthenticate, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  const route = router(app, ctx);
+  route(ENDPOINTS.passwordsAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     await limitGuesses(ctx, request);
     const presented = await optionalSession(ctx, caller);
@@ -43,30 +43,26 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  route(app, ENDPOINTS.passwordsResetStart, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.passwordsResetStart, async (request, { caller, parse }) => {
     const body = parse();
     // Reset e-mails share the magic-link send limits.
     await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
     return ok(request, unwrap(await startPasswordReset(ctx, caller.project, body)));
   });
 
-  route(app, ENDPOINTS.passwordsResetByEmail, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.passwordsResetByEmail, async (request, { caller, parse }) => {
     const body = parse();
     // A session sent along is not extended: the new password ends it with all the others.
     return ok(request, unwrap(await resetPasswordByEmail(ctx, caller.project, body)));
   });
 
-  route(app, ENDPOINTS.passwordsResetCheck, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.passwordsResetCheck, async (request, { caller, parse }) => {
     const body = parse();
     const failure = await checkResetToken(ctx, caller.project, body);
     return ok(request, unwrap(failure ?? {}));
   });
 
-  route(app, ENDPOINTS.passwordsResetExisting, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.passwordsResetExisting, async (request, { caller, parse }) => {
     const body = parse();
     await limitGuesses(ctx, request);
     // A session sent along is not extended: the new password ends it with all the others.
@@ -76,15 +72,13 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  route(app, ENDPOINTS.passwordsResetSession, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
-    const session = await requiredSession(ctx, caller);
+  route(ENDPOINTS.passwordsResetSession, async (request, { caller, parse }) => {
     const body = parse();
-    return ok(request, unwrap(await resetBySession(ctx, caller.project, session, body.password)));
+    const { project, session } = caller;
+    return ok(request, unwrap(await resetBySession(ctx, project, session, body.password)));
   });
 
-  route(app, ENDPOINTS.passwordsStrengthCheck, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.passwordsStrengthCheck, async (request, { caller, parse }) => {
     const body = parse();
     return ok(
       request,

@@ -2,10 +2,9 @@
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { secretCaller } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
-import { route } from '../../http/route.js';
+import { router } from '../../http/route.js';
 import {
   deleteResource,
   deleteRole,
@@ -17,34 +16,29 @@ import {
 
 /** Registers the RBAC policy routes. */
 export function registerRbac(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.rbacPolicyGet, async (request) => {
-    const project = await secretCaller(ctx, request);
+  const route = router(app, ctx);
+  route(ENDPOINTS.rbacPolicyGet, async (request, { caller: project }) => {
     return ok(request, { policy: await projectPolicy(ctx.db, project.id) });
   });
-  route(app, ENDPOINTS.rbacPolicySet, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.rbacPolicySet, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, { policy: unwrap(await setPolicy(ctx, project, body)) });
   });
-  route(app, ENDPOINTS.rbacRoleSet, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.rbacRoleSet, async (request, { caller: project, parse }) => {
     const body = parse();
     const policy = await setRole(ctx, project, request.params.role_id, body);
     return ok(request, { policy: unwrap(policy) });
   });
-  route(app, ENDPOINTS.rbacRoleDelete, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.rbacRoleDelete, async (request, { caller: project }) => {
     const policy = await deleteRole(ctx, project, request.params.role_id);
     return ok(request, { policy: unwrap(policy) });
   });
-  route(app, ENDPOINTS.rbacResourceSet, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.rbacResourceSet, async (request, { caller: project, parse }) => {
     const body = parse();
     const policy = await setResource(ctx, project, request.params.resource_id, body);
     return ok(request, { policy: unwrap(policy) });
   });
-  route(app, ENDPOINTS.rbacResourceDelete, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.rbacResourceDelete, async (request, { caller: project }) => {
     const policy = await deleteResource(ctx, project, request.params.resource_id);
     return ok(request, { policy: unwrap(policy) });
   });

@@ -1,9 +1,8 @@
 /** Session endpoints (§7.5) and the JWKS of session JWTs. */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { rawRoute, route } from '../../http/route.js';
+import { rawRoute, router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { requiredSession, requiredSessionToken, sdkCaller } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { discoveryIdentity, enterOrganization } from '../discovery/service.js';
@@ -11,27 +10,27 @@ import { authenticateSession, revokeSessionById } from './service.js';
 
 /** Registers the session routes and the JWKS. */
 export function registerSessions(app: FastifyInstance, ctx: Context): void {
-  route(app, ENDPOINTS.sessionsAuthenticate, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
-    const body = parse();
-    const token = requiredSessionToken(caller);
-    return ok(
-      request,
-      unwrap(await authenticateSession(ctx, caller.project, token, body.session_duration_minutes)),
-    );
-  });
+  const route = router(app, ctx);
+  // The token is required here and its liveness checked by the service, in the one query that
+  // refreshes the session (sessions/authenticate is the hot path: bench/RESULTS.md).
+  route(
+    ENDPOINTS.sessionsAuthenticate,
+    async (request, { caller, parse }) => {
+      const { project, sessionToken } = caller;
+      const duration = parse().session_duration_minutes;
+      return ok(request, unwrap(await authenticateSession(ctx, project, sessionToken, duration)));
+    },
+    { session: 'token' },
+  );
 
-  route(app, ENDPOINTS.sessionsRevoke, async (request) => {
-    const caller = await sdkCaller(ctx, request);
-    const session = await requiredSession(ctx, caller);
-    await revokeSessionById(ctx, session.row.id);
+  route(ENDPOINTS.sessionsRevoke, async (request, { caller }) => {
+    await revokeSessionById(ctx, caller.session.row.id);
     return ok(request, {});
   });
 
-  route(app, ENDPOINTS.sessionsExchange, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.sessionsExchange, async (request, { caller, parse }) => {
     const body = parse();
-    const session = await requiredSession(ctx, caller);
+    const { session } = caller;
     const identity = unwrap(await discoveryIdentity(ctx, caller.project, undefined, session, true));
     return ok(
       request,

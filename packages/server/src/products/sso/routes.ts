@@ -2,7 +2,7 @@
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { optionalSession, requiredSession, sdkCaller, secretCaller } from '../../http/auth.js';
+import { optionalSession, type SessionCaller } from '../../http/auth.js';
 import {
   bindingToStart,
   browserBinding,
@@ -13,7 +13,7 @@ import { ApiError, unwrap } from '../../http/errors.js';
 import { parseForm } from '../../http/form.js';
 import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
-import { rawRoute, route } from '../../http/route.js';
+import { rawRoute, router } from '../../http/route.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import { memberById, roleIds } from '../../tenancy/members/store.js';
 import { authorize } from '../../tenancy/rbac/service.js';
@@ -53,6 +53,7 @@ const METADATA_BODY_LIMIT = 2 * 1024 * 1024;
 
 /** Registers the SSO routes. */
 export function registerSso(app: FastifyInstance, ctx: Context): void {
+  const route = router(app, ctx);
   const page = (request: FastifyRequest, reply: FastifyReply, failure: Failure) =>
     sendErrorPage(request, reply, failure, ctx.config.docsBase);
   const answer = (
@@ -155,8 +156,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  route(app, ENDPOINTS.ssoAuthenticate, async (request, parse) => {
-    const caller = await sdkCaller(ctx, request);
+  route(ENDPOINTS.ssoAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
     return ok(request, unwrap(await authenticateSso(ctx, caller.project, body, presented)));
@@ -165,10 +165,13 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
 
 /** Registers the connection management routes: the management API and the SDK's §7.10 endpoints. */
 export function registerSsoConnections(app: FastifyInstance, ctx: Context): void {
-  /** The caller's project and organization, if their session's roles allow `action` on SSO. */
-  const member = async (request: FastifyRequest, action: string) => {
-    const caller = await sdkCaller(ctx, request);
-    const session = await requiredSession(ctx, caller);
+  const route = router(app, ctx);
+  /**
+   * The caller's project and organization, if their session's roles allow `action` on SSO; called
+   * before `parse()`, so that a member without the permission never learns the body's shape.
+   */
+  const member = async (caller: SessionCaller, action: string) => {
+    const { session } = caller;
     const self = await memberById(ctx.db, caller.project.id, session.row.member_id);
     const refused = self
       ? await authorize(ctx.db, caller.project.id, roleIds(self), 'stytch.sso', action)
@@ -184,33 +187,28 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     return { project: caller.project, organizationId: session.row.organization_id, grantor };
   };
 
-  route(app, ENDPOINTS.ssoList, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.ssoList, async (request, { caller: project }) => {
     return ok(request, unwrap(await listConnections(ctx, project, request.params.organization_id)));
   });
-  route(app, ENDPOINTS.ssoGet, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.ssoGet, async (request, { caller: project }) => {
     const { organization_id, connection_id } = request.params;
     return ok(request, unwrap(await getConnection(ctx, project, organization_id, connection_id)));
   });
-  route(app, ENDPOINTS.ssoDelete, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.ssoDelete, async (request, { caller: project }) => {
     const { organization_id, connection_id } = request.params;
     return ok(
       request,
       unwrap(await deleteConnection(ctx, project, organization_id, connection_id)),
     );
   });
-  route(app, ENDPOINTS.ssoCreateSaml, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.ssoCreateSaml, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(
       request,
       unwrap(await createSamlConnection(ctx, project, request.params.organization_id, body)),
     );
   });
-  route(app, ENDPOINTS.ssoUpdateSaml, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.ssoUpdateSaml, async (request, { caller: project, parse }) => {
     const body = parse();
     const { organization_id, connection_id } = request.params;
     return ok(
@@ -219,10 +217,8 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     );
   });
   route(
-    app,
     ENDPOINTS.ssoUpdateSamlByMetadata,
-    async (request, parse) => {
-      const project = await secretCaller(ctx, request);
+    async (request, { caller: project, parse }) => {
       const body = parse();
       const { organization_id, connection_id } = request.params;
       return ok(
@@ -232,8 +228,7 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     },
     { bodyLimit: METADATA_BODY_LIMIT },
   );
-  route(app, ENDPOINTS.ssoDeleteSamlCertificate, async (request) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.ssoDeleteSamlCertificate, async (request, { caller: project }) => {
     const { organization_id, connection_id, certificate_id } = request.params;
     return ok(
       request,
@@ -242,16 +237,14 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
       ),
     );
   });
-  route(app, ENDPOINTS.ssoCreateOidc, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.ssoCreateOidc, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(
       request,
       unwrap(await createOidcConnection(ctx, project, request.params.organization_id, body)),
     );
   });
-  route(app, ENDPOINTS.ssoUpdateOidc, async (request, parse) => {
-    const project = await secretCaller(ctx, request);
+  route(ENDPOINTS.ssoUpdateOidc, async (request, { caller: project, parse }) => {
     const body = parse();
     const { organization_id, connection_id } = request.params;
     return ok(
@@ -260,27 +253,27 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     );
   });
 
-  route(app, ENDPOINTS.sdkSsoList, async (request) => {
-    const { project, organizationId } = await member(request, 'get');
+  route(ENDPOINTS.sdkSsoList, async (request, { caller }) => {
+    const { project, organizationId } = await member(caller, 'get');
     return ok(request, unwrap(await listConnections(ctx, project, organizationId)));
   });
-  route(app, ENDPOINTS.sdkSsoDelete, async (request) => {
-    const { project, organizationId } = await member(request, 'delete');
+  route(ENDPOINTS.sdkSsoDelete, async (request, { caller }) => {
+    const { project, organizationId } = await member(caller, 'delete');
     return ok(
       request,
       unwrap(await deleteConnection(ctx, project, organizationId, request.params.connection_id)),
     );
   });
-  route(app, ENDPOINTS.sdkSsoCreateSaml, async (request, parse) => {
-    const { project, organizationId, grantor } = await member(request, 'create');
+  route(ENDPOINTS.sdkSsoCreateSaml, async (request, { caller, parse }) => {
+    const { project, organizationId, grantor } = await member(caller, 'create');
     const body = parse();
     return ok(
       request,
       unwrap(await createSamlConnection(ctx, project, organizationId, body, grantor)),
     );
   });
-  route(app, ENDPOINTS.sdkSsoUpdateSaml, async (request, parse) => {
-    const { project, organizationId, grantor } = await member(request, 'update');
+  route(ENDPOINTS.sdkSsoUpdateSaml, async (request, { caller, parse }) => {
+    const { project, organizationId, grantor } = await member(caller, 'update');
     const { connection_id } = request.params;
     const body = parse();
     return ok(
@@ -291,10 +284,9 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     );
   });
   route(
-    app,
     ENDPOINTS.sdkSsoUpdateSamlByMetadata,
-    async (request, parse) => {
-      const { project, organizationId } = await member(request, 'update');
+    async (request, { caller, parse }) => {
+      const { project, organizationId } = await member(caller, 'update');
       const { connection_id } = request.params;
       return ok(
         request,
@@ -303,8 +295,8 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     },
     { bodyLimit: METADATA_BODY_LIMIT },
   );
-  route(app, ENDPOINTS.sdkSsoDeleteSamlCertificate, async (request) => {
-    const { project, organizationId } = await member(request, 'update');
+  route(ENDPOINTS.sdkSsoDeleteSamlCertificate, async (request, { caller }) => {
+    const { project, organizationId } = await member(caller, 'update');
     const { connection_id, certificate_id } = request.params;
     return ok(
       request,
@@ -313,16 +305,16 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
       ),
     );
   });
-  route(app, ENDPOINTS.sdkSsoCreateOidc, async (request, parse) => {
-    const { project, organizationId, grantor } = await member(request, 'create');
+  route(ENDPOINTS.sdkSsoCreateOidc, async (request, { caller, parse }) => {
+    const { project, organizationId, grantor } = await member(caller, 'create');
     const body = parse();
     return ok(
       request,
       unwrap(await createOidcConnection(ctx, project, organizationId, body, grantor)),
     );
   });
-  route(app, ENDPOINTS.sdkSsoUpdateOidc, async (request, parse) => {
-    const { project, organizationId, grantor } = await member(request, 'update');
+  route(ENDPOINTS.sdkSsoUpdateOidc, async (request, { caller, parse }) => {
+    const { project, organizationId, grantor } = await member(caller, 'update');
     const { connection_id } = request.params;
     const body = parse();
     return ok(
