@@ -6,6 +6,7 @@ import { SigningKeys } from './crypto/signing-keys.js';
 import { hkdfSync } from 'node:crypto';
 import { createMailer } from './delivery/email.js';
 import { httpSmsProvider } from './delivery/sms.js';
+import { countingSmsProvider, DeliveryStats } from './delivery/stats.js';
 import { createAdmin, type Admin } from './products/management/admin.js';
 import { ProjectService } from './tenancy/projects/service.js';
 import { openStore, type DatabaseLocation, type PoolStats } from './store/db.js';
@@ -36,6 +37,8 @@ export interface Runtime {
   dialect: DatabaseLocation['kind'];
   /** The connection pool's use (PostgreSQL); null for SQLite. */
   poolStats(): PoolStats | null;
+  /** E-mail and SMS sent and failed by this process, for the metrics. */
+  delivery: DeliveryStats;
   close(): Promise<void>;
 }
 
@@ -81,8 +84,11 @@ export async function openRuntime(
       log.warn({}, 'No server key configured: using a per-process key for the in-memory database');
     }
     const box = new SecretBox(serverKey.key);
+    const delivery = new DeliveryStats();
     const mailer = createMailer({
       db: store.db,
+      box,
+      stats: delivery,
       smtp: config.smtp,
       from: config.emailFrom,
       keepCopies: config.devInbox,
@@ -97,7 +103,12 @@ export async function openRuntime(
       box,
       keys: new SigningKeys(store.db, box, config.now),
       mailer,
-      sms: config.sms ? httpSmsProvider({ timeoutMs: SMS_TIMEOUT_MS, ...config.sms }) : null,
+      sms: config.sms
+        ? countingSmsProvider(
+            httpSmsProvider({ timeoutMs: SMS_TIMEOUT_MS, ...config.sms }),
+            delivery,
+          )
+        : null,
       otpKey: Buffer.from(
         hkdfSync('sha256', serverKey.key, Buffer.alloc(0), 'gatehouse:otp-codes', 32),
       ),
@@ -122,6 +133,7 @@ export async function openRuntime(
       migrations,
       dialect: store.location.kind,
       poolStats: () => store.poolStats(),
+      delivery,
       async close() {
         clearInterval(housekeeping);
         await mailer.close();

@@ -54,8 +54,18 @@ const healthz = endpoint<{ status: 'ok' }>()({
   body: null,
 });
 
-/** Readiness: the database answers and its schema is current. */
-const readyz = endpoint<{ status: 'ready' }>()({
+/**
+ * Readiness: the database answers and its schema is current. `smtp` says whether e-mail goes
+ * out, without deciding readiness: `ok` or `failing` (with a short cause) as of `checked_at`,
+ * `checking` before the first answer, `dev_inbox` without SMTP.
+ */
+const readyz = endpoint<{
+  status: 'ready';
+  smtp:
+    | { state: 'dev_inbox' | 'checking' }
+    | { state: 'ok'; checked_at: string }
+    | { state: 'failing'; error: string; checked_at: string };
+}>()({
   method: 'GET',
   path: '/readyz',
   credential: 'none',

@@ -8,6 +8,7 @@ import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
 import { runCli } from '../cli.js';
 import { resolveConfig } from '../config.js';
 import { SecretBox } from '../crypto/secret-box.js';
+import { enqueueMail } from '../delivery/mail-queue.js';
 import { openRuntime } from '../runtime.js';
 import { expectOk, startHarness, type Harness } from '../test/harness.js';
 
@@ -39,6 +40,14 @@ beforeAll(async () => {
       body: { provider: 'turnstile', site_key: 'rotation-site', secret_key: 'rotation-captcha' },
     }),
   );
+  // An e-mail still waiting in the queue (no server delivers this one).
+  await enqueueMail(
+    h.db,
+    new SecretBox(Buffer.from(h.serverKey, 'hex')),
+    'queued@acme.test',
+    { subject: 'Queued', text: 'a link', html: '<p>a link</p>', links: [] },
+    Date.now(),
+  );
 });
 
 afterAll(async () => {
@@ -58,14 +67,15 @@ async function cli(...argv: string[]) {
 
 /** Every sealed value the suite's data holds. */
 async function sealedValues(): Promise<string[]> {
-  const [keys, totp, codes, providers, captcha] = await Promise.all([
+  const [keys, totp, codes, providers, captcha, mail] = await Promise.all([
     h.db.selectFrom('signing_keys').select('private_key as v').execute(),
     h.db.selectFrom('totp_registrations').select('secret_encrypted as v').execute(),
     h.db.selectFrom('recovery_codes').select('code_encrypted as v').execute(),
     h.db.selectFrom('oauth_providers').select('secret_encrypted as v').execute(),
     h.db.selectFrom('captcha_settings').select('secret_encrypted as v').execute(),
+    h.db.selectFrom('mail_queue').select('body_sealed as v').execute(),
   ]);
-  return [...keys, ...totp, ...codes, ...providers, ...captcha]
+  return [...keys, ...totp, ...codes, ...providers, ...captcha, ...mail]
     .map((r) => r.v ?? '')
     .filter(Boolean);
 }
@@ -97,6 +107,7 @@ describe('gatehouse keys rotate-server-key', () => {
     expect(res.stdout).toContain('recovery_codes.code_encrypted: 10');
     expect(res.stdout).toContain('oauth_providers.secret_encrypted: 1');
     expect(res.stdout).toContain('captcha_settings.secret_encrypted: 1');
+    expect(res.stdout).toContain('mail_queue.body_sealed: 1');
 
     const after = await sealedValues();
     const oldBox = new SecretBox(Buffer.from(h.serverKey, 'hex'));

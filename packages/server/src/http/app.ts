@@ -33,6 +33,7 @@ import { registerCaptcha } from '../products/captcha/routes.js';
 import { registerServicesPage } from '../products/services-page/routes.js';
 import { registerSso, registerSsoConnections } from '../products/sso/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
+import { mailBacklog } from '../delivery/mail-queue.js';
 import { registerOpenApi } from './openapi.js';
 import { registerOperations } from './operations.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
@@ -251,13 +252,20 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
   try {
     const { ctx } = runtime;
     if (resolved.devInbox) await assertDevInboxMayStart(ctx.db, resolved.publicUrl);
+    // Checks SMTP (waiting a few seconds at most) and starts delivering queued e-mail.
+    await ctx.mailer.start();
     app.decorate('gatehouse', runtime.admin);
     const routes = new Set<string>();
     app.decorate('gatehouseRoutes', routes);
     app.addHook('onRoute', (options) => {
       for (const method of [options.method].flat()) routes.add(`${method} ${options.url}`);
     });
-    const metrics = new ServerMetrics(runtime);
+    const metrics = new ServerMetrics(runtime, {
+      stats: runtime.delivery,
+      backlog: () => mailBacklog(ctx.db),
+      smtp: () => ctx.mailer.health(),
+      now: () => ctx.now(),
+    });
     installMetrics(app, metrics);
     installBodyParsers(app);
     await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });

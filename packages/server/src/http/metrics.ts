@@ -1,6 +1,6 @@
 /**
  * Prometheus metrics at `GET /metrics`: requests and their latency by route, sign-ins by method and
- * outcome, rate-limit refusals, and the database pool. Counted in hooks that only bump counters;
+ * outcome, rate-limit refusals, the database pool, and e-mail and SMS delivery. Counted in hooks that only bump counters;
  * the pool and process figures are read when scraped.
  */
 import { isIP } from 'node:net';
@@ -9,6 +9,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { safeEqual } from '../crypto/random.js';
 import type { Runtime } from '../runtime.js';
+import { registerDeliveryMetrics, type DeliverySource } from './delivery-metrics.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -96,7 +97,9 @@ export class ServerMetrics {
     registers: [this.registry],
   });
 
-  constructor(database: Pick<Runtime, 'dialect' | 'poolStats'>) {
+  /** `delivery`: where the e-mail and SMS figures come from (none: they are not exposed). */
+  constructor(database: Pick<Runtime, 'dialect' | 'poolStats'>, delivery?: DeliverySource) {
+    if (delivery) registerDeliveryMetrics(this.registry, delivery);
     new Gauge({
       name: 'gatehouse_database_info',
       help: 'The kind of database in use (always 1).',

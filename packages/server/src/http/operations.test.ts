@@ -21,7 +21,8 @@ describe('operations', () => {
     expect(live.body).toEqual({ status: 'ok' });
     const ready = await h.request('/readyz', { authorization: null, origin: null });
     expect(ready.status).toBe(200);
-    expect(ready.body).toEqual({ status: 'ready' });
+    // The harness has no SMTP: its messages go to the dev inbox, which readiness reports.
+    expect(ready.body).toEqual({ status: 'ready', smtp: { state: 'dev_inbox' } });
   });
 
   it('is not ready while a migration is missing', async () => {
@@ -37,7 +38,11 @@ describe('operations', () => {
       .execute();
     const res = await h.request('/readyz', { authorization: null, origin: null });
     expect(res.status).toBe(503);
-    expect(res.body).toEqual({ status: 'not ready', problem: `migrations not applied: ${name}` });
+    expect(res.body).toEqual({
+      status: 'not ready',
+      problem: `migrations not applied: ${name}`,
+      smtp: { state: 'dev_inbox' },
+    });
   });
 
   it('serves the page error_url points at, describing every error type', async () => {

@@ -1,5 +1,5 @@
 /** What operators, load balancers and scrapers call: liveness, readiness, metrics, and the error reference page. */
-import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import { ENDPOINTS, type ResponseOf } from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance } from 'fastify';
 import { sql } from 'kysely';
 import type { Context } from '../context.js';
@@ -27,13 +27,16 @@ export function registerOperations(
     try {
       await sql`select 1`.execute(ctx.db);
       const pending = await pendingMigrations(ctx.db, ctx.migrationSchema);
-      if (pending.length === 0) return { status: 'ready' };
+      // SMTP is a detail, not a condition: an instance that cannot send mail still serves
+      // sessions and queues what it must send (docs/deploy.md, "Health checks").
+      const smtp: ResponseOf<typeof ENDPOINTS.readyz>['smtp'] = ctx.mailer.health();
+      if (pending.length === 0) return { status: 'ready', smtp };
       problem = `migrations not applied: ${pending.join(', ')}`;
     } catch (error) {
       ctx.log.warn({ err: error }, 'readiness check failed');
       problem = 'the database does not answer';
     }
-    return reply.code(503).send({ status: 'not ready', problem });
+    return reply.code(503).send({ status: 'not ready', problem, smtp: ctx.mailer.health() });
   });
 
   // Loopback callers, or anyone with the metrics token (see metricsAccess).

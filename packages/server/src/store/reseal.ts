@@ -31,7 +31,8 @@ function byId(
     | 'recovery_codes'
     | 'sso_connections'
     | 'sso_requests'
-    | 'oauth_requests',
+    | 'oauth_requests'
+    | 'mail_queue',
   column: string,
 ): SealedColumn {
   return {
@@ -65,6 +66,8 @@ const SEALED: readonly SealedColumn[] = [
   byId('sso_connections', 'secret_encrypted'),
   byId('sso_requests', 'code_verifier_encrypted'),
   byId('oauth_requests', 'code_verifier_encrypted'),
+  // Queued e-mail bodies, until they are sent or given up.
+  byId('mail_queue', 'body_sealed'),
   {
     column: 'oauth_providers.secret_encrypted',
     async run(db, reseal) {

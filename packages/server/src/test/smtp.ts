@@ -1,6 +1,6 @@
 /** A real SMTP receiver (smtp-server) on a loopback port, for the e-mail tests. */
 import { once } from 'node:events';
-import type { AddressInfo } from 'node:net';
+import { createServer, type AddressInfo } from 'node:net';
 import { SMTPServer } from 'smtp-server';
 
 /** One message as the receiver got it. */
@@ -19,6 +19,32 @@ export interface SmtpReceiver {
   close(): Promise<void>;
 }
 
+/** Options of {@link startSmtpReceiver}. */
+export interface SmtpReceiverOptions {
+  /** The port to listen on (one from {@link unusedPort}, say); a free one by default. */
+  port?: number;
+  /**
+   * The SMTP status to refuse a recipient with (a 4xx asks to try later, a 5xx refuses for
+   * good), or null to accept it.
+   */
+  refuseRecipient?: (address: string) => number | null;
+}
+
+/**
+ * A loopback port nothing listens on now: where an SMTP server that is down would be.
+ *
+ * @example
+ * const port = await unusedPort(); // connections to it are refused until something listens
+ */
+export async function unusedPort(): Promise<number> {
+  const probe = createServer();
+  probe.listen(0, '127.0.0.1');
+  await once(probe, 'listening');
+  const { port } = probe.address() as AddressInfo;
+  await new Promise<void>((resolve) => probe.close(() => resolve()));
+  return port;
+}
+
 /**
  * Starts a receiver without TLS or authentication on 127.0.0.1 and a free port.
  *
@@ -26,11 +52,16 @@ export interface SmtpReceiver {
  * const smtp = await startSmtpReceiver();
  * const h = await startHarness({ config: { smtp: { host: '127.0.0.1', port: smtp.port, secure: false } } });
  */
-export async function startSmtpReceiver(): Promise<SmtpReceiver> {
+export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = [];
   const smtp = new SMTPServer({
     authOptional: true,
     disabledCommands: ['STARTTLS'],
+    onRcptTo(address, _session, callback) {
+      const status = options.refuseRecipient?.(address.address) ?? null;
+      if (status === null) return callback();
+      callback(Object.assign(new Error(`Refused ${address.address}`), { responseCode: status }));
+    },
     onData(stream, session, callback) {
       const chunks: Buffer[] = [];
       stream.on('data', (chunk: Buffer) => chunks.push(chunk));
@@ -44,7 +75,7 @@ export async function startSmtpReceiver(): Promise<SmtpReceiver> {
       });
     },
   });
-  smtp.listen(0, '127.0.0.1');
+  smtp.listen(options.port ?? 0, '127.0.0.1');
   await once(smtp.server, 'listening');
   const { port } = smtp.server.address() as AddressInfo;
   return {

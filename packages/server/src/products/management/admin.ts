@@ -19,6 +19,8 @@ import type {
   SigningKeySummary,
 } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
+import type { DeliveryPass } from '../../delivery/email.js';
+import { listMail, type MailStatus, type QueuedMail } from '../../delivery/mail-queue.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
 import { memberByEmail, memberById } from '../../tenancy/members/store.js';
 import { memberNotFound } from '../../tenancy/members/errors.js';
@@ -253,6 +255,10 @@ export interface Admin {
     connectionId: string,
   ): Promise<void>;
   listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
+  /** The mail queue, newest first: recipients, subjects, status, attempts and errors, no bodies. */
+  listMail(opts?: { status?: MailStatus; limit?: number }): Promise<QueuedMail[]>;
+  /** Attempts every queued e-mail that is due now, as the background worker would. */
+  deliverMail(): Promise<DeliveryPass>;
   /** Adds a secret key to the project (at most five); the answer holds it, shown this once. */
   createSecret(projectId: string): Promise<CreatedSecret>;
   /** The project's secret keys, oldest first (ids and creation times, never the keys). */
@@ -454,6 +460,8 @@ export function createAdmin(ctx: Context): Admin {
       return orThrow(revoked);
     },
     listOutbox: (opts) => listOutbox(ctx.db, opts),
+    listMail: (opts) => listMail(ctx.db, opts),
+    deliverMail: () => ctx.mailer.deliverDue(),
     async createSecret(projectId) {
       return orThrow(await createSecret(ctx, await requireProject(projectId)));
     },

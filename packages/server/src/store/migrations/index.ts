@@ -19,13 +19,14 @@ import * as rbacPolicies from './0013-rbac-policies.js';
 import * as captchaSettings from './0014-captcha-settings.js';
 import * as memberLocale from './0015-member-locale.js';
 import * as federatedIdentities from './0016-federated-identities.js';
+import * as mailQueue from './0017-mail-queue.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
  * names sort in the order they run (store/migrations.test.ts checks both).
  *
  * @example
- * Object.keys(MIGRATIONS).at(-1); // '0016_federated_identities'
+ * Object.keys(MIGRATIONS).at(-1); // '0017_mail_queue'
  */
 export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0001_initial': initial,
@@ -44,4 +45,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0014_captcha_settings': captchaSettings,
   '0015_member_locale': memberLocale,
   '0016_federated_identities': federatedIdentities,
+  '0017_mail_queue': mailQueue,
 };

@@ -1,4 +1,4 @@
-// The operations tables: the outbox, telemetry events, rate-limit and back-off counters, and each
+// The operations tables: the outbox, the mail queue, telemetry events, rate-limit and back-off counters, and each
 // project's captcha settings.
 import type { Columns, Flag, Json, TableColumns, Timestamp } from './columns.js';
 
@@ -23,6 +23,42 @@ const outboxColumns = {
   links: 'text not null',
   created_at: 'text not null',
 } satisfies Columns<OutboxTable>;
+
+/**
+ * E-mail accepted for delivery (delivery/mail-queue.ts): `pending` until a worker's attempt
+ * succeeds (`sent`) or the message is given up (`failed`). The body is sealed with the server key
+ * while pending and removed once the message is finished.
+ */
+export interface MailQueueTable {
+  id: string;
+  recipient: string;
+  subject: string;
+  /** `{text, html}` as JSON, sealed; null once sent or failed. */
+  body_sealed: string | null;
+  status: string;
+  attempts: number;
+  /** When a worker may next try it; while one is trying, the end of its lease. */
+  next_attempt_at: Timestamp;
+  /** The attempt under way, so that only the worker that claimed it records its outcome. */
+  claim_id: string | null;
+  last_error: string | null;
+  created_at: Timestamp;
+  finished_at: Timestamp | null;
+}
+
+const mailQueueColumns = {
+  id: 'text not null',
+  recipient: 'text not null',
+  subject: 'text not null',
+  body_sealed: 'text',
+  status: 'text not null',
+  attempts: 'integer not null',
+  next_attempt_at: 'text not null',
+  claim_id: 'text',
+  last_error: 'text',
+  created_at: 'text not null',
+  finished_at: 'text',
+} satisfies Columns<MailQueueTable>;
 
 export interface EventsTable {
   id: string;
@@ -101,6 +137,7 @@ const captchaSettingsColumns = {
 /** The tables of this area, by name (part of `Database`). */
 export interface OperationsTables {
   outbox: OutboxTable;
+  mail_queue: MailQueueTable;
   events: EventsTable;
   rate_limits: RateLimitsTable;
   rate_limit_backoffs: RateLimitBackoffsTable;
@@ -110,6 +147,7 @@ export interface OperationsTables {
 /** Their columns as the migrations create them. */
 export const OPERATIONS_COLUMNS = {
   outbox: outboxColumns,
+  mail_queue: mailQueueColumns,
   events: eventsColumns,
   rate_limits: rateLimitsColumns,
   rate_limit_backoffs: rateLimitBackoffsColumns,
