@@ -3,7 +3,7 @@
 // TypeScript app with <LoginWidget>, a plain page with the standalone script, and a Node backend
 // that runs `npx gatehouse serve` and imports the server, each signing in or answering.
 import type { ChildProcess } from 'node:child_process';
-import { cp, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
+import { access, cp, mkdtemp, readFile, realpath, rm } from 'node:fs/promises';
 import type { Server } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -23,6 +23,7 @@ import {
 } from './install/app-files.js';
 import {
   PUBLISHED,
+  REPO_ROOT,
   freePort,
   localSqlitePrebuild,
   packPackages,
@@ -159,6 +160,36 @@ test('the tarballs depend on each other by version and the widget on React 18 or
     dependencies: { '@gatehouse/protocol': '0.1.0' },
     bin: { gatehouse: './bin/gatehouse.cjs' },
   });
+});
+
+/** Every `[condition path, target]` of an `exports` map, nested conditions included. */
+function exportTargets(value: unknown, at = ''): [string, string][] {
+  if (typeof value === 'string') return [[at, value]];
+  if (value === null || typeof value !== 'object') return [];
+  return Object.entries(value).flatMap(([key, inner]) => exportTargets(inner, `${at}/${key}`));
+}
+
+test('the tarballs export only files they carry, without the workspace’s `source` condition', async () => {
+  for (const name of PUBLISHED) {
+    const dir = join(app, 'node_modules', name);
+    const { exports } = JSON.parse(await readFile(join(dir, 'package.json'), 'utf8')) as {
+      exports: unknown;
+    };
+    const targets = exportTargets(exports);
+    expect(targets.length, name).toBeGreaterThan(1);
+    expect(
+      targets.filter(([at]) => at.endsWith('/source')),
+      name,
+    ).toEqual([]);
+    for (const [at, target] of targets) {
+      await expect(access(join(dir, target)), `${name} ${at} → ${target}`).resolves.toBeUndefined();
+    }
+  }
+  // The workspace keeps the condition its tools resolve the sources with.
+  const workspace = JSON.parse(
+    await readFile(join(REPO_ROOT, 'packages/server/package.json'), 'utf8'),
+  ) as { exports: unknown };
+  expect(exportTargets(workspace.exports)).toContainEqual(['/./source', './src/index.ts']);
 });
 
 test('a Vite + React + TypeScript app built from the tarballs signs in with <LoginWidget>', async () => {
