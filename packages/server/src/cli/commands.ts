@@ -5,6 +5,7 @@ import { orgCreate, orgUpdate } from './organizations.js';
 import { projectList } from './project-list.js';
 import { projectCreate, projectShow, projectUpdate } from './projects.js';
 import { migrate, serve } from './server.js';
+import { outboxList } from './outbox.js';
 import { oauthSet, oauthShow } from './oauth.js';
 import { captchaSet, captchaShow } from './captcha.js';
 import { keysRotate, keysRotateServerKey } from './keys.js';
@@ -32,6 +33,7 @@ export const COMMANDS: readonly Command[] = [
   memberCreate,
   memberUpdate,
   sessionRevoke,
+  outboxList,
   rbacShow,
   rbacSet,
   ssoList,

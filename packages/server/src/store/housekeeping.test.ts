@@ -3,6 +3,8 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, startHarness, type Harness } from '../test/harness.js';
 import { magicLogin, mfaOrganization, totpAt } from '../test/mfa.js';
+import { SecretBox } from '../crypto/secret-box.js';
+import { claimDueMail, enqueueMail, listMail, recordAttempt } from '../delivery/mail-queue.js';
 import { purgeExpired } from './housekeeping.js';
 
 let h: Harness;
@@ -27,6 +29,7 @@ describe('purgeExpired', () => {
       otpCodes: 0,
       pendingTotps: 0,
       events: 0,
+      mail: 0,
     });
     const later = h.clock.now + 2 * 24 * 60 * 60 * 1000;
     const purged = await purgeExpired(h.db, later);
@@ -80,5 +83,30 @@ describe('purgeExpired', () => {
     const codes = await h.db.selectFrom('recovery_codes').select('totp_registration_id').execute();
     expect(codes).toHaveLength(10);
     expect(codes.every((c) => c.totp_registration_id === kept.totp_id)).toBe(true);
+  });
+
+  it('deletes e-mail sent a day ago and given up a week ago, never pending e-mail', async () => {
+    const box = new SecretBox(Buffer.from(h.serverKey, 'hex'));
+    const day = 24 * 60 * 60 * 1000;
+    const start = h.clock.now;
+    for (const to of ['sent@purge.test', 'failed@purge.test', 'pending@purge.test']) {
+      await enqueueMail(h.db, box, to, { subject: 's', text: 't', html: 'h', links: [] }, start);
+    }
+    const claimed = await claimDueMail(h.db, box, start, 10);
+    for (const mail of claimed) {
+      const outcome =
+        mail.to === 'sent@purge.test'
+          ? ({ kind: 'sent' } as const)
+          : mail.to === 'failed@purge.test'
+            ? ({ kind: 'failed', error: 'rejected with 550' } as const)
+            : ({ kind: 'retry', error: 'timed out', at: start + 30_000 } as const);
+      expect(await recordAttempt(h.db, mail, outcome, start)).toBe(true);
+    }
+    const left = async () => (await listMail(h.db)).map((m) => m.to).sort();
+    expect((await purgeExpired(h.db, start + day / 2)).mail).toBe(0);
+    expect((await purgeExpired(h.db, start + 2 * day)).mail).toBe(1);
+    expect(await left()).toEqual(['failed@purge.test', 'pending@purge.test']);
+    expect((await purgeExpired(h.db, start + 8 * day)).mail).toBe(1);
+    expect(await left()).toEqual(['pending@purge.test']);
   });
 });

@@ -5,6 +5,9 @@ import { isoAt, type Db } from './schema.js';
 /** How long spent rows are kept after they expire, for support and forensics. */
 export const RETENTION_MS = 24 * 60 * 60 * 1000;
 
+/** How long an e-mail given up stays listed (`gatehouse outbox list --status failed`). */
+export const FAILED_MAIL_RETENTION_MS = 7 * RETENTION_MS;
+
 /** Options of {@link purgeExpired}. */
 export interface PurgeOptions {
   /** How long telemetry events are kept from their arrival; default 30 days. */
@@ -23,13 +26,17 @@ export interface PurgeResult {
   pendingTotps: number;
   /** Telemetry events older than their retention. */
   events: number;
+  /** Queued e-mail sent more than a day ago, or given up more than a week ago. */
+  mail: number;
 }
 
 /**
  * Deletes link tokens, intermediate sessions, sessions, SMS codes and unconfirmed TOTP
  * registrations that expired (or were revoked) more than a day ago, rate-limit windows and
- * back-off counters untouched for a day, and telemetry events past their retention (30 days
- * unless told otherwise). Safe to run from every instance.
+ * back-off counters untouched for a day, telemetry events past their retention (30 days unless
+ * told otherwise), and queued e-mail sent a day ago or given up a week ago (their bodies are
+ * already gone; recipients and errors stay that long for operators). Safe to run from every
+ * instance.
  *
  * @example
  * await purgeExpired(db, Date.now(), { eventRetentionDays: config.eventRetentionDays });
@@ -80,6 +87,18 @@ export async function purgeExpired(
     .deleteFrom('events')
     .where('created_at', '<', isoAt(now - eventRetentionMs))
     .executeTakeFirst();
+  const mail = await db
+    .deleteFrom('mail_queue')
+    .where((eb) =>
+      eb.or([
+        eb.and([eb('status', '=', 'sent'), eb('finished_at', '<', cutoff)]),
+        eb.and([
+          eb('status', '=', 'failed'),
+          eb('finished_at', '<', isoAt(now - FAILED_MAIL_RETENTION_MS)),
+        ]),
+      ]),
+    )
+    .executeTakeFirst();
   return {
     tokens: Number(tokens.numDeletedRows),
     intermediateSessions: Number(ists.numDeletedRows),
@@ -88,5 +107,6 @@ export async function purgeExpired(
     otpCodes: Number(otpCodes.numDeletedRows),
     pendingTotps: Number(pendingTotps.numDeletedRows),
     events: Number(events.numDeletedRows),
+    mail: Number(mail.numDeletedRows),
   };
 }
