@@ -128,7 +128,8 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { patterns: [OTHER_PRODUCT_STORE] }] },
   },
   {
-    // A product's or entity's SQL lives in its store.ts, so services read as use cases.
+    // A product's or entity's SQL lives in its store.ts, so services read as use cases; their
+    // transactions say whether a failure rolls back (docs/contributing.md, "Transactions").
     files: ['packages/server/src/products/**/*.ts', 'packages/server/src/tenancy/**/*.ts'],
     ignores: ['**/*.test.ts', '**/store.ts'],
     rules: {
@@ -138,6 +139,11 @@ export default tseslint.config(
           selector:
             'MemberExpression[property.name=/^(selectFrom|insertInto|updateTable|deleteFrom)$/]',
           message: "Queries live in the product's store.ts (docs/architecture.md §3).",
+        },
+        {
+          selector: "CallExpression[callee.property.name='transaction'][arguments.length=0]",
+          message:
+            'Open a transaction with allOrNothing() or transaction() (docs/contributing.md, "Transactions").',
         },
       ],
     },

@@ -32,7 +32,11 @@ class RolledBack extends Error {
 /**
  * Runs `work` in a transaction that a returned failure rolls back: nothing it wrote before
  * refusing (an organization, a member, a spent link, a new password) outlives the refusal.
- * Use it where a step can fail after earlier writes, e.g. an IST lost to a concurrent call.
+ * Use it whenever `work` can return a failure, e.g. an IST lost to a concurrent call after the
+ * organization was created. Only where a failure must still commit a write (an attempt counter,
+ * a lockout, a spent code) is the transaction opened with `transaction()` from
+ * store/transaction.ts instead (docs/contributing.md, "Transactions"). Work queued with
+ * `afterCommit` runs once it commits, as with `transaction()`.
  *
  * @example
  * return allOrNothing(ctx.db, async (trx) => {

@@ -15,6 +15,7 @@ import {
 } from 'jose';
 import type { Kysely } from 'kysely';
 import type { Database } from '../store/schema.js';
+import { transaction } from '../store/transaction.js';
 import type { SecretBox } from './secret-box.js';
 
 const ALGORITHM = 'RS256';
@@ -131,7 +132,7 @@ export class SigningKeys {
     // Refused before the key pair is generated (the costly part), and again inside the write.
     if (await this.#rotatedSince(this.db, since)) return 'too-soon';
     const created = await this.#newKeyRow();
-    const rotated = await this.db.transaction().execute(async (trx) => {
+    const rotated = await transaction(this.db, async (trx) => {
       if (await this.#rotatedSince(trx, since)) return false;
       await trx
         .updateTable('signing_keys')

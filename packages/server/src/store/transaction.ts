@@ -11,7 +11,14 @@ const queues = new WeakMap<Db, (() => Promise<void>)[]>();
 /**
  * Runs `work` in a transaction, then, once it has committed, what it queued with
  * {@link afterCommit}, in order. A rollback drops the queue. An error of queued work reaches the
- * caller, after the commit.
+ * caller, after the commit. Inside an open transaction, `work` simply joins it.
+ *
+ * A `Failure` that `work` returns is a value like any other: the transaction commits what was
+ * written before it. Use this where that is the point — a wrong code must still commit the attempt
+ * it counted, a lockout, a code or token spent by the refusal (say which write, in a one-line
+ * comment at the call) — or where `work` returns no failure at all. Where a returned failure must
+ * undo the writes before it, use `allOrNothing()` (result.ts) instead
+ * (docs/contributing.md, "Transactions").
  *
  * @example
  * await transaction(ctx.db, async (trx) => {

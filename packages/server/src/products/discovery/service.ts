@@ -216,7 +216,7 @@ export async function authenticateDiscoveryLink(
   project: Project,
   input: { discovery_magic_links_token: string; pkce_code_verifier?: string | undefined },
 ): Promise<Omit<DiscoveryResult, 'request_id' | 'status_code'> | Failure> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
     const token = await redeemForSignIn(
       trx,

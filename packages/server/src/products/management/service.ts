@@ -26,6 +26,7 @@ import { acceptableNewPassword } from '../passwords/rules.js';
 import { storeMemberPassword } from '../passwords/service.js';
 import { hashPassword } from '../../crypto/password-hash.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
+import { transaction } from '../../store/transaction.js';
 import { organizationConnections } from '../sso/service.js';
 import { defaultConnectionInactive, memberEmailTaken } from './errors.js';
 import { invalidEmail, memberNotFound } from '../../tenancy/members/errors.js';
@@ -68,9 +69,9 @@ export async function manageCreateOrganization(
     input.rbac_email_implicit_role_assignments,
   );
   if (badRules) return badRules;
-  const org = await ctx.db
-    .transaction()
-    .execute((trx) => createOrganization(trx, project.id, project.environment, input, ctx.now()));
+  const org = await transaction(ctx.db, (trx) =>
+    createOrganization(trx, project.id, project.environment, input, ctx.now()),
+  );
   return org === 'slug_taken' ? organizationSlugTaken() : org;
 }
 

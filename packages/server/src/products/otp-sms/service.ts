@@ -103,8 +103,8 @@ export async function authenticateSmsCode(
     return fail('mfa_method_not_allowed', NOT_ALLOWED);
   }
   const memberId = caller.member.member_id;
-  // Failures are values, so the transaction commits the attempt count they record.
-  return ctx.db.transaction().execute(async (trx) => {
+  // Not allOrNothing: a wrong code must still commit its counted attempts and a voided code.
+  return transaction(ctx.db, async (trx) => {
     const now = ctx.now();
     const row = await newestUnusedCode(trx, memberId);
     const notFound = otpCodeNotFound();

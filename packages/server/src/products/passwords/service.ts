@@ -13,6 +13,7 @@ import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
 import { organizationById } from '../../tenancy/organizations/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
+import { transaction } from '../../store/transaction.js';
 import {
   completeAuthentication,
   fullSession,
@@ -172,7 +173,7 @@ export async function resetByExistingPassword(
   const weak = await acceptableNewPassword(ctx, project, input.new_password, member.email_address);
   if (weak) return weak;
   const hash = await hashPassword(input.new_password);
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     const now = ctx.now();
     await savePassword(
       trx,
@@ -214,7 +215,7 @@ export async function resetBySession(
   const weak = await acceptableNewPassword(ctx, project, password, member.email_address);
   if (weak) return weak;
   const hash = await hashPassword(password);
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     const now = ctx.now();
     const passwordId = await savePassword(
       trx,
@@ -284,7 +285,7 @@ export async function setMemberPassword(
     if (weak) return weak;
     hash = await hashPassword(password);
   }
-  return ctx.db.transaction().execute(async (trx) => {
+  return transaction(ctx.db, async (trx) => {
     const passwordId = await savePassword(
       trx,
       { projectId: project.id, environment: project.environment, memberId: member.member_id, hash },

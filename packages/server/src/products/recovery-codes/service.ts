@@ -10,7 +10,8 @@ import {
 import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
 import { memberById } from '../../tenancy/members/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
-import { fail, type Failure } from '../../result.js';
+import { allOrNothing, fail, type Failure } from '../../result.js';
+import { transaction } from '../../store/transaction.js';
 import type { FullSession, PresentedSession } from '../../auth/complete.js';
 import { deleteRecoveryCodes, insertRecoveryCodes, unusedCodes, useRecoveryCode } from './store.js';
 import { completeSecondFactor, type MfaCaller } from '../../auth/secondary.js';
@@ -79,7 +80,8 @@ export async function recoverWithCode(
 ): Promise<(FullSession & { recovery_codes_remaining: number }) | Failure> {
   const { member } = caller;
   if (member.totp_registration_id === '') return fail('totp_not_found', NO_TOTP);
-  return ctx.db.transaction().execute(async (trx) => {
+  // Not allOrNothing: a wrong code must still commit the attempt it counted toward the lock.
+  return transaction(ctx.db, async (trx) => {
     const now = ctx.now();
     // Shares the TOTP count: a way past the same second factor must not dodge its lock.
     const locked = await reserveFactorAttempt(
@@ -129,7 +131,7 @@ export async function rotateRecoveryCodes(
   project: Project,
   session: PresentedSession,
 ): Promise<{ recovery_codes: string[] } | Failure> {
-  return ctx.db.transaction().execute(async (trx) => {
+  return allOrNothing(ctx.db, async (trx) => {
     const member = await totpMember(ctx, trx, project, session);
     if ('failure' in member) return member;
     await deleteRecoveryCodes(trx, member.member_id, member.totp_registration_id);

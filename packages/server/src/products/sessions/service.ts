@@ -5,6 +5,7 @@ import { isoAt, type Context } from '../../context.js';
 import { memberById } from '../../tenancy/members/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { fail, type Failure } from '../../result.js';
+import { transaction } from '../../store/transaction.js';
 import { fullSession, type FullSession } from '../../auth/complete.js';
 import { endMemberSessions } from '../../auth/revocation.js';
 import {
@@ -95,15 +96,13 @@ export async function revokeForBackend(
   if (target.member_id !== undefined) {
     const member = await memberById(ctx.db, project.id, target.member_id);
     if (!member) return memberNotFound();
-    const revoked = await ctx.db
-      .transaction()
-      .execute((trx) =>
-        endMemberSessions(
-          trx,
-          { projectId: project.id, memberId: member.member_id, email: member.email_address },
-          now,
-        ),
-      );
+    const revoked = await transaction(ctx.db, (trx) =>
+      endMemberSessions(
+        trx,
+        { projectId: project.id, memberId: member.member_id, email: member.email_address },
+        now,
+      ),
+    );
     return { member_id: member.member_id, revoked_session_ids: revoked };
   }
   const row = target.session_token

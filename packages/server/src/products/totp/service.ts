@@ -10,6 +10,7 @@ import { generateTotpSecret, totpQrCodeDataUrl, totpUri, verifyTotp } from '../.
 import { factorPassed, reserveFactorAttempt } from '../../auth/factor-lockout.js';
 import { storeNewRecoveryCodes } from '../recovery-codes/service.js';
 import { fail, type Failure } from '../../result.js';
+import { transaction } from '../../store/transaction.js';
 import type { FullSession } from '../../auth/complete.js';
 import { allowsMfaMethod, hasSecondFactor } from '../../auth/mfa-policy.js';
 import { completePassedFactor } from '../../auth/passed-factor.js';
@@ -62,7 +63,7 @@ export async function createTotp(
   const secret = generateTotpSecret();
   const totpId = newId('member-totp', project.environment);
   const now = ctx.now();
-  const recoveryCodes = await ctx.db.transaction().execute(async (trx) => {
+  const recoveryCodes = await transaction(ctx.db, async (trx) => {
     // One enrollment at a time: a new registration replaces any earlier unconfirmed one.
     await deleteUnconfirmedRegistrations(trx, member.member_id);
     await insertRegistration(trx, {
@@ -110,7 +111,8 @@ export async function authenticateTotp(
     return fail('mfa_method_not_allowed', NOT_ALLOWED);
   }
   const memberId = caller.member.member_id;
-  return ctx.db.transaction().execute(async (trx) => {
+  // Not allOrNothing: a wrong code must still commit the attempt it counted toward the lock.
+  return transaction(ctx.db, async (trx) => {
     const now = ctx.now();
     const candidates = await candidateRegistrations(
       trx,

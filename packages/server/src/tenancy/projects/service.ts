@@ -3,6 +3,7 @@ import type { Environment } from '@gatehouse/protocol';
 import type { Kysely } from 'kysely';
 import { hashToken, newId, newToken, safeEqual } from '../../crypto/random.js';
 import type { Database, ProjectsTable } from '../../store/schema.js';
+import { transaction } from '../../store/transaction.js';
 import { AuthorizedOriginIndex } from './origin-index.js';
 import {
   allProjectRows,
@@ -225,7 +226,7 @@ export class ProjectService {
    */
   async update(projectId: string, patch: UpdateProjectInput): Promise<Project | null> {
     const at = new Date(this.now()).toISOString();
-    const updated = await this.db.transaction().execute(async (trx) => {
+    const updated = await transaction(this.db, async (trx) => {
       await updateProjectRow(trx, projectId, { updated_at: at });
       const row = await projectRow(trx, 'id', projectId);
       if (!row) return null;

@@ -2,6 +2,7 @@
 import type { Insertable } from 'kysely';
 import type { Db } from '../../context.js';
 import type { ProjectsTable, SecretsTable } from '../../store/schema.js';
+import { transaction } from '../../store/transaction.js';
 
 /** Inserts a project with its first secret key, in one transaction. */
 export async function insertProject(
@@ -9,7 +10,7 @@ export async function insertProject(
   project: Insertable<ProjectsTable>,
   secret: SecretsTable,
 ): Promise<void> {
-  await db.transaction().execute(async (trx) => {
+  await transaction(db, async (trx) => {
     await trx.insertInto('projects').values(project).execute();
     await trx.insertInto('secrets').values(secret).execute();
   });
