@@ -2,7 +2,8 @@
 // name the same settings, so none of the three can gain one the others miss.
 import { readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
-import { configFromEnv } from '../config.js';
+import { runCli } from '../cli.js';
+import { configFromEnv, SETTINGS } from '../config.js';
 import { cliOnTempDatabase } from '../test/cli.js';
 
 const { cli } = cliOnTempDatabase('gatehouse-cli-env-');
@@ -57,5 +58,39 @@ describe('gatehouse serve --help', () => {
     expect(read).toEqual(expect.arrayContaining(['DATABASE_URL', 'SMS_FROM', 'SMTP_USER']));
     expect(await serveHelpVariables()).toEqual(expect.arrayContaining(read));
     expect(readmeVariables()).toEqual(expect.arrayContaining(read));
+  });
+
+  it('lists the settings table, in its order, with the bounds and what production needs', async () => {
+    expect(await serveHelpVariables()).toEqual(SETTINGS.map((s) => s.env));
+    const help = (await cli('serve', '--help')).stdout.replace(/\s+/g, ' ');
+    expect(help).toContain(
+      'BODY_LIMIT_BYTES The largest request body accepted; larger ones are answered 400.',
+    );
+    expect(help).toContain('A whole number of bytes, at least 1024. Default: 262144 (256 KiB).');
+    expect(help).toMatch(/SMTP_HOST .*?Required in production\. Default: none\./);
+    expect(help).toMatch(/METRICS_TOKEN .*?Secret\. Default: none: only callers/);
+  });
+
+  it('never shows the value of a secret setting, whatever the environment holds', async () => {
+    const secrets = SETTINGS.filter((s) => s.secret);
+    expect(secrets.map((s) => s.env)).toEqual(
+      expect.arrayContaining(['GATEHOUSE_SERVER_KEY', 'SMTP_PASS', 'METRICS_TOKEN']),
+    );
+    const env = Object.fromEntries(secrets.map((s) => [s.env, `value-of-${s.env.toLowerCase()}`]));
+    for (const argv of [
+      ['serve', '--help'],
+      ['migrate', '--help'],
+      ['sso', 'create-saml', '--help'],
+    ]) {
+      let output = '';
+      const code = await runCli(argv, {
+        stdout: (text) => void (output += text),
+        stderr: (text) => void (output += text),
+        env,
+      });
+      expect(code, argv.join(' ')).toBe(0);
+      expect(output, argv.join(' ')).toContain('GATEHOUSE_SERVER_KEY');
+      for (const value of Object.values(env)) expect(output, argv.join(' ')).not.toContain(value);
+    }
   });
 });
