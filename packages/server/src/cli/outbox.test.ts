@@ -20,7 +20,7 @@ beforeAll(async () => {
   for (const [i, to] of ['sent@acme.test', 'gone@acme.test', 'later@acme.test'].entries()) {
     await enqueueMail(store.db, box, to, email, start + i);
   }
-  for (const mail of await claimDueMail(store.db, box, start + 10, 10)) {
+  for (const mail of (await claimDueMail(store.db, box, start + 10, 10)).claimed) {
     const outcome =
       mail.to === 'sent@acme.test'
         ? ({ kind: 'sent' } as const)

@@ -48,7 +48,10 @@ export interface Mailer {
    * delivers queued messages every few seconds. Servers start it; the CLI never does.
    */
   start(): Promise<void>;
-  /** One pass of the worker now, after any pass in flight: every message due is attempted. */
+  /**
+   * One pass of the worker now, after any pass in flight: the messages due are attempted (up to
+   * a hundred; the next pass takes the rest), those other workers hold excepted.
+   */
   deliverDue(): Promise<DeliveryPass>;
   /** The SMTP connection's state, for `/readyz`. */
   health(): SmtpHealth;
@@ -238,9 +241,10 @@ export function createMailer(options: MailerOptions): Mailer {
     if (!transport) return result;
     try {
       for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
-        const claimed = await claimDueMail(db, box, now(), BATCH_SIZE);
+        const { claimed, scanned } = await claimDueMail(db, box, now(), BATCH_SIZE);
         await Promise.all(claimed.map((mail) => attempt(mail, result)));
-        if (claimed.length < BATCH_SIZE) break;
+        // Fewer due than asked for: none are left (other workers may hold the rest).
+        if (scanned < BATCH_SIZE) break;
       }
     } catch (error) {
       log.error({ err: error }, 'e-mail delivery pass failed');

@@ -112,9 +112,10 @@ export async function enqueueMail(
 }
 
 /**
- * Claims up to `limit` pending messages that are due, oldest first: each claim counts an attempt
- * and pushes the message's due time past the lease, so no other worker takes it meanwhile. The
- * UPDATE is conditional on the row being as it was read (pending, due, same attempt count): of
+ * Claims pending messages that are due among the `limit` oldest: `scanned` says how many were
+ * due (all of them lost to other workers, perhaps), so a caller knows whether to look again.
+ * Each claim counts an attempt and pushes the message's due time past the lease, so no other
+ * worker takes it meanwhile. The UPDATE is conditional on the row being as it was read (pending, due, same attempt count): of
  * two workers that read the same row, PostgreSQL re-checks the condition for the second after
  * the first commits, and SQLite runs one writer at a time, so exactly one claims it. A loser
  * simply skips the row; no lock is held while sending.
@@ -124,7 +125,7 @@ export async function claimDueMail(
   box: SecretBox,
   now: number,
   limit: number,
-): Promise<ClaimedMail[]> {
+): Promise<{ claimed: ClaimedMail[]; scanned: number }> {
   const due = await db
     .selectFrom('mail_queue')
     .select(['id', 'recipient', 'subject', 'body_sealed', 'attempts', 'created_at', 'last_error'])
@@ -162,7 +163,7 @@ export async function claimDueMail(
       lastError: row.last_error,
     });
   }
-  return claimed;
+  return { claimed, scanned: due.length };
 }
 
 /** What became of one attempt. */

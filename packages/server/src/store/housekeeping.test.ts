@@ -92,7 +92,7 @@ describe('purgeExpired', () => {
     for (const to of ['sent@purge.test', 'failed@purge.test', 'pending@purge.test']) {
       await enqueueMail(h.db, box, to, { subject: 's', text: 't', html: 'h', links: [] }, start);
     }
-    const claimed = await claimDueMail(h.db, box, start, 10);
+    const { claimed } = await claimDueMail(h.db, box, start, 10);
     for (const mail of claimed) {
       const outcome =
         mail.to === 'sent@purge.test'

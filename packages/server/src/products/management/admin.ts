@@ -257,7 +257,7 @@ export interface Admin {
   listOutbox(opts?: { limit?: number }): Promise<OutboxMessage[]>;
   /** The mail queue, newest first: recipients, subjects, status, attempts and errors, no bodies. */
   listMail(opts?: { status?: MailStatus; limit?: number }): Promise<QueuedMail[]>;
-  /** Attempts every queued e-mail that is due now, as the background worker would. */
+  /** Attempts the queued e-mail due now (up to a hundred), as the background worker would. */
   deliverMail(): Promise<DeliveryPass>;
   /** Adds a secret key to the project (at most five); the answer holds it, shown this once. */
   createSecret(projectId: string): Promise<CreatedSecret>;
