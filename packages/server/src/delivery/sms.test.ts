@@ -3,6 +3,7 @@ import { createServer, type IncomingHttpHeaders, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { httpSmsProvider, SmsDeliveryError, smsText } from './sms.js';
+import { countingSmsProvider, DeliveryStats } from './stats.js';
 
 interface RecordedRequest {
   method: string;
@@ -116,6 +117,22 @@ describe('httpSmsProvider', () => {
     expect(error).toBeInstanceOf(SmsDeliveryError);
     expect((error as SmsDeliveryError).message).toBe('SMS provider could not be reached');
     expect((error as SmsDeliveryError).status).toBeNull();
+  });
+});
+
+describe('countingSmsProvider', () => {
+  it('counts what the provider accepts and what it refuses, still failing the send', async () => {
+    const stats = new DeliveryStats();
+    const sms = countingSmsProvider(
+      httpSmsProvider({ url, authToken: 't', from: 'Acme', timeoutMs: 2000 }),
+      stats,
+    );
+    await sms.send(message);
+    mode = 'error';
+    await expect(sms.send(message)).rejects.toBeInstanceOf(SmsDeliveryError);
+    await expect(sms.send(message)).rejects.toBeInstanceOf(SmsDeliveryError);
+    expect([...stats.read('sms_sent')]).toEqual([['', 1]]);
+    expect([...stats.read('sms_failed')]).toEqual([['rejected', 2]]);
   });
 });
 
