@@ -6,9 +6,9 @@ import {
   createMember,
   memberById,
   normalizeEmail,
-  replaceRolesFrom,
   type CreateMemberInput,
 } from '../../tenancy/members/store.js';
+import { replaceRolesFrom } from '../../tenancy/members/store-roles.js';
 import { checkEmailRoleRules, checkRoleIdsForAssignment } from '../../tenancy/rbac/service.js';
 import {
   SLUG_PATTERN,

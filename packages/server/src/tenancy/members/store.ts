@@ -1,6 +1,8 @@
-/** The members product's store: member rows and their roles (creation, lookups, activation) and the wire shape of §5. */
+/**
+ * The member entity's store: member rows (creation, lookups, activation, search) and the wire
+ * shape of §5. Their role rows beyond creation are in store-roles.ts.
+ */
 import type {
-  EmailRoleAssignment,
   Environment,
   Member,
   MemberRole,
@@ -12,8 +14,8 @@ import { newId } from '../../crypto/random.js';
 import { preparedQuery } from '../../store/prepared.js';
 import type { MembersTable } from '../../store/schema.js';
 import { insertUnlessDuplicate } from '../../store/unique.js';
-import { effectivePolicy, MEMBER_ROLE } from '../rbac/policy.js';
-import { customPolicyOf } from '../rbac/store.js';
+import { MEMBER_ROLE } from '../rbac/policy.js';
+import { grantEmailRoles } from './store-roles.js';
 
 export { ADMIN_ROLE } from '../rbac/policy.js';
 
@@ -296,108 +298,6 @@ export async function memberAddress(
     .select(['project_id', 'organization_id', 'email'])
     .where('id', '=', memberId)
     .executeTakeFirst();
-}
-
-/** The roles the rules give an address: those of its exact domain. */
-function rolesForEmail(rules: readonly EmailRoleAssignment[], email: string): string[] {
-  const domain = email.slice(email.lastIndexOf('@') + 1).toLowerCase();
-  return [...new Set(rules.filter((r) => r.domain === domain).map((r) => r.role_id))];
-}
-
-/** Role ids of the project's current policy (rules naming a deleted role give nothing). */
-async function knownRoles(db: Db, projectId: string): Promise<Set<string>> {
-  return new Set(effectivePolicy(await customPolicyOf(db, projectId)).roles.map((r) => r.role_id));
-}
-
-/** Gives a new member the roles of the organization's e-mail domain rules. */
-async function grantEmailRoles(
-  db: Db,
-  projectId: string,
-  organizationId: string,
-  memberId: string,
-  email: string,
-): Promise<void> {
-  // selectAll: a database one migration older has no rules column, and no rules.
-  const org = await db
-    .selectFrom('organizations')
-    .selectAll()
-    .where('id', '=', organizationId)
-    .executeTakeFirst();
-  const rules = JSON.parse(
-    org?.rbac_email_implicit_role_assignments ?? '[]',
-  ) as EmailRoleAssignment[];
-  const matching = rolesForEmail(rules, email);
-  if (matching.length === 0) return;
-  const known = await knownRoles(db, projectId);
-  const roles = matching.filter((r) => known.has(r));
-  if (roles.length === 0) return;
-  await db
-    .insertInto('member_roles')
-    .values(
-      roles.map((role_id) => ({ member_id: memberId, role_id, source_type: 'email_assignment' })),
-    )
-    .execute();
-}
-
-/**
- * Recomputes the `email_assignment` roles of every member of an organization under new rules
- * (in the transaction that saves them).
- */
-export async function replaceEmailRoles(
-  db: Db,
-  organizationId: string,
-  rules: readonly EmailRoleAssignment[],
-): Promise<void> {
-  const members = await db
-    .selectFrom('members')
-    .select(['id', 'email', 'project_id'])
-    .where('organization_id', '=', organizationId)
-    .execute();
-  await db
-    .deleteFrom('member_roles')
-    .where('source_type', '=', 'email_assignment')
-    .where('member_id', 'in', (q) =>
-      q.selectFrom('members').select('id').where('organization_id', '=', organizationId),
-    )
-    .execute();
-  const first = members[0];
-  if (!first || rules.length === 0) return;
-  const known = await knownRoles(db, first.project_id);
-  const rows = members.flatMap((m) =>
-    rolesForEmail(rules, m.email)
-      .filter((r) => known.has(r))
-      .map((role_id) => ({ member_id: m.id, role_id, source_type: 'email_assignment' })),
-  );
-  // Bounded batches: one statement's parameters are limited (SQLite 32766, PostgreSQL 65535).
-  for (let i = 0; i < rows.length; i += 1000) {
-    await db
-      .insertInto('member_roles')
-      .values(rows.slice(i, i + 1000))
-      .execute();
-  }
-}
-
-/**
- * Replaces the member's roles of one source with `roles` (role ids are checked by the caller
- * against the project's policy). Direct assignments always keep `member`.
- */
-export async function replaceRolesFrom(
-  db: Db,
-  memberId: string,
-  source: 'direct_assignment' | 'sso_connection_group',
-  roles: readonly string[],
-): Promise<void> {
-  await db
-    .deleteFrom('member_roles')
-    .where('member_id', '=', memberId)
-    .where('source_type', '=', source)
-    .execute();
-  const kept = new Set(source === 'direct_assignment' ? [MEMBER_ROLE, ...roles] : roles);
-  if (kept.size === 0) return;
-  await db
-    .insertInto('member_roles')
-    .values([...kept].map((role_id) => ({ member_id: memberId, role_id, source_type: source })))
-    .execute();
 }
 
 /** One condition of a member search (§7.10 `me/members/search`); lists are never empty. */

@@ -13,7 +13,7 @@ import {
 } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import type { OrganizationsTable } from '../../store/schema.js';
-import { replaceEmailRoles } from '../members/store.js';
+import { replaceEmailRoles } from '../members/store-roles.js';
 import { normalizeEmailRoles, normalizeTenants, type CreateOrganizationInput } from './service.js';
 import { organizationById, replaceJitDomains, updateOrganizationRow } from './store.js';
 

@@ -1,0 +1,112 @@
+/** Who is discovering (§7.3): the caller of an `I` call, and which factors count where (§9). */
+import type { AuthMethod, AuthenticationFactor, Organization } from '@gatehouse/protocol';
+import type { Context } from '../../context.js';
+import type { PresentedSession } from '../../auth/complete.js';
+import {
+  intermediateSessionNotFound,
+  needsIstOrSession,
+  sessionNotFound,
+} from '../../auth/errors.js';
+import { primaryFactors } from '../../auth/factor-scope.js';
+import type { FederatedClaims } from '../../auth/federated/trust.js';
+import { findIntermediateSession } from '../../auth/intermediate.js';
+import type { Failure } from '../../result.js';
+import { memberById } from '../../tenancy/members/store.js';
+import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
+import type { Project } from '../../tenancy/projects/service.js';
+
+/** Who is discovering: a verified address and the factors behind it. */
+export interface DiscoveryIdentity {
+  email: string;
+  factors: AuthenticationFactor[];
+  /** The IST this identity came from, voided once it yields a session; null for a session. */
+  intermediateSessionId: string | null;
+  /** Set when the IST is bound to one member (MFA pending): it may serve only that member. */
+  boundMemberId: string | null;
+  /** The organization of the session or bound IST, as a hint. */
+  organizationId: string | null;
+  /**
+   * When the address came from a federated provider: what it vouched for, which decides per
+   * organization whether the address counts (auth/federated/trust.ts). Null for a proven address.
+   */
+  federated: FederatedClaims | null;
+}
+
+/** The auth method a primary factor satisfies, or null for secondary factors. */
+function methodOf(factor: AuthenticationFactor): AuthMethod | null {
+  switch (factor.type) {
+    case 'magic_link':
+      return 'magic_link';
+    case 'password':
+      return 'password';
+    case 'sso':
+      return 'sso';
+    case 'oauth':
+      return factor.delivery_method === 'oauth_microsoft' ? 'microsoft_oauth' : 'google_oauth';
+    default:
+      return null;
+  }
+}
+
+/**
+ * The factors an identity carries into an organization (§9): all of them back into the
+ * organization they were proven in, only the primary ones into any other, so a second factor
+ * passed in one organization never satisfies another's MFA.
+ */
+export function carriedInto(
+  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId'>,
+  organizationId: string,
+): AuthenticationFactor[] {
+  return identity.organizationId === organizationId
+    ? identity.factors
+    : primaryFactors(identity.factors);
+}
+
+/** Whether the factors include a primary method the organization accepts. */
+export function primarySatisfied(org: Organization, factors: AuthenticationFactor[]): boolean {
+  return factors.some((f) => {
+    const method = methodOf(f);
+    return method !== null && allowsAuthMethod(org, method);
+  });
+}
+
+/**
+ * Resolves the caller of an `I` call: the IST in the body, else the session. An invalid IST is
+ * 404 `intermediate_session_not_found`; neither is 401 (§9).
+ */
+export async function discoveryIdentity(
+  ctx: Context,
+  project: Project,
+  istToken: string | undefined,
+  session: PresentedSession | null,
+  sessionSent: boolean,
+): Promise<DiscoveryIdentity | Failure> {
+  if (istToken) {
+    const ist = await findIntermediateSession(ctx.db, project.id, istToken, ctx.now());
+    if (!ist) {
+      return intermediateSessionNotFound();
+    }
+    return {
+      email: ist.email,
+      factors: ist.factors,
+      intermediateSessionId: ist.id,
+      boundMemberId: ist.memberId,
+      organizationId: ist.organizationId,
+      federated: ist.federated,
+    };
+  }
+  if (session) {
+    const member = await memberById(ctx.db, project.id, session.row.member_id);
+    if (!member) return sessionNotFound();
+    return {
+      email: member.email_address,
+      factors: JSON.parse(session.row.factors) as AuthenticationFactor[],
+      intermediateSessionId: null,
+      boundMemberId: null,
+      organizationId: session.row.organization_id,
+      federated: null,
+    };
+  }
+  if (sessionSent) return sessionNotFound();
+  return needsIstOrSession();
+}
