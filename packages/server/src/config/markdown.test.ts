@@ -48,4 +48,28 @@ describe('the documents’ settings tables', () => {
     expect(withSettingsTable(replaced)).toBe(replaced);
     expect(() => withSettingsTable('# No table\n')).toThrow(/markers are missing/);
   });
+
+  it('packages/server/README.md names each ServerConfig key’s variables as the table does', () => {
+    const readme = readFileSync(new URL('packages/server/README.md', root), 'utf8');
+    const section = /^## Configuration\n([\s\S]*?)^## /m.exec(readme)?.[1] ?? '';
+    const documented = section
+      .split('\n')
+      .filter((line) => line.startsWith('| `'))
+      .map((line): [key: string, env: string[]] => {
+        const [, key = '', env = ''] = line.split('|');
+        return [
+          key.trim().replace(/`/g, ''),
+          [...env.matchAll(/`([A-Z][A-Z0-9_]*)`/g)].map((m) => m[1] ?? ''),
+        ];
+      });
+    const expected = new Map<string, string[]>();
+    for (const setting of SETTINGS) {
+      if (setting.path === null) continue;
+      const key = setting.path.split('.')[0] ?? '';
+      expected.set(key, [...(expected.get(key) ?? []), setting.env]);
+    }
+    const withVariables = documented.filter(([, env]) => env.length > 0);
+    expect(withVariables).toEqual(expect.arrayContaining([...expected.entries()]));
+    expect(withVariables).toHaveLength(expected.size);
+  });
 });

@@ -68,7 +68,13 @@ export interface Store {
  */
 export function openStore(url: string): Store {
   const location = parseDatabaseUrl(url);
-  if (!location) throw new TypeError(`Unsupported DATABASE_URL: ${url}`);
+  if (!location) {
+    // Only the scheme: the rest of a database URL may carry its password.
+    const scheme = /^[a-z][a-z0-9+.-]*:/i.exec(url)?.[0];
+    throw new TypeError(
+      `Unsupported DATABASE_URL: not sqlite:PATH, sqlite::memory: or postgres://… (${scheme ? `it starts with ${scheme}` : 'no scheme'})`,
+    );
+  }
   if (location.kind === 'postgres') {
     const pool = new pg.Pool({ connectionString: location.connectionString });
     pool.on('connect', useNamedStatements);

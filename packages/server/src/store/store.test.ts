@@ -27,6 +27,11 @@ describe('parseDatabaseUrl', () => {
     expect(parseDatabaseUrl('mysql://x')).toBeNull();
     expect(parseDatabaseUrl('sqlite:')).toBeNull();
     expect(() => openStore('mysql://x')).toThrow(TypeError);
+    // The password of a URL is never repeated (DATABASE_URL is a secret setting).
+    expect(() => openStore('mysql://root:hunter2@db/g')).toThrow(
+      /^Unsupported DATABASE_URL: not sqlite:PATH, sqlite::memory: or postgres:\/\/… \(it starts with mysql:\)$/,
+    );
+    expect(() => openStore('sqlite:')).toThrow(/\(it starts with sqlite:\)$/);
   });
 });
 
