@@ -240,7 +240,8 @@ export function createMailer(options: MailerOptions): Mailer {
     const result: DeliveryPass = { sent: 0, retrying: 0, failed: 0 };
     if (!transport) return result;
     try {
-      for (let batch = 0; batch < MAX_BATCHES_PER_PASS; batch += 1) {
+      // A server that is stopping finishes the batch in flight, and claims no more.
+      for (let batch = 0; batch < MAX_BATCHES_PER_PASS && !closed; batch += 1) {
         const { claimed, scanned } = await claimDueMail(db, box, now(), BATCH_SIZE);
         await Promise.all(claimed.map((mail) => attempt(mail, result)));
         // Fewer due than asked for: none are left (other workers may hold the rest).

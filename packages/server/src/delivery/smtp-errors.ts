@@ -8,7 +8,7 @@ export interface SmtpFailure {
   reason: SmtpErrorReason;
   /** Worth another attempt later: the server was unreachable or answered 4xx. */
   transient: boolean;
-  /** The server answered (so it is up), whatever it answered. */
+  /** The server took the connection and answered a command (so it is up), whatever it answered. */
   answered: boolean;
   /**
    * A short description without addresses or credentials, fit for `/readyz` and the queue's
@@ -32,7 +32,8 @@ export function classifySmtpError(error: unknown): SmtpFailure {
   const message = error instanceof Error ? error.message : String(error);
   const code = typeof e.code === 'string' ? e.code : '';
   const status = typeof e.responseCode === 'number' ? e.responseCode : null;
-  const at = typeof e.command === 'string' && e.command !== 'CONN' ? ` at ${e.command}` : '';
+  const command = typeof e.command === 'string' ? e.command : '';
+  const at = command && command !== 'CONN' ? ` at ${command}` : '';
   if (code === 'EAUTH' || code === 'ENOAUTH') {
     return {
       reason: 'auth',
@@ -46,7 +47,8 @@ export function classifySmtpError(error: unknown): SmtpFailure {
     return {
       reason: permanent ? 'permanent' : 'temporary',
       transient: !permanent,
-      answered: true,
+      // Refused at the greeting (421, 554): the server does not take mail at all just now.
+      answered: command !== 'CONN',
       summary: `rejected with ${status}${at}`,
     };
   }

@@ -28,6 +28,10 @@ export interface SmtpReceiverOptions {
    * good), or null to accept it.
    */
   refuseRecipient?: (address: string) => number | null;
+  /** The SMTP status to refuse every connection with at the greeting (421, 554). */
+  refuseConnections?: number;
+  /** Require a login (PLAIN or LOGIN, without TLS) with any user name and this password. */
+  password?: string;
 }
 
 /**
@@ -46,7 +50,8 @@ export async function unusedPort(): Promise<number> {
 }
 
 /**
- * Starts a receiver without TLS or authentication on 127.0.0.1 and a free port.
+ * Starts a receiver without TLS on 127.0.0.1 and a free port, taking mail without a login unless
+ * `password` asks for one.
  *
  * @example
  * const smtp = await startSmtpReceiver();
@@ -55,8 +60,18 @@ export async function unusedPort(): Promise<number> {
 export async function startSmtpReceiver(options: SmtpReceiverOptions = {}): Promise<SmtpReceiver> {
   const received: ReceivedMail[] = [];
   const smtp = new SMTPServer({
-    authOptional: true,
+    authOptional: options.password === undefined,
+    allowInsecureAuth: true,
     disabledCommands: ['STARTTLS'],
+    onConnect(_session, callback) {
+      const status = options.refuseConnections;
+      if (status === undefined) return callback();
+      callback(Object.assign(new Error('Not taking mail now'), { responseCode: status }));
+    },
+    onAuth(auth, _session, callback) {
+      if (auth.password === options.password) return callback(null, { user: auth.username });
+      callback(Object.assign(new Error('Invalid credentials'), { responseCode: 535 }));
+    },
     onRcptTo(address, _session, callback) {
       const status = options.refuseRecipient?.(address.address) ?? null;
       if (status === null) return callback();
