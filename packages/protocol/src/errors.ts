@@ -1,129 +1,271 @@
-/** The closed set of `error_type` values on the wire, and which of them end a session. */
+/**
+ * Every `error_type` on the wire, declared once (docs/protocol.md §3): the HTTP status it is
+ * always sent with and what it means (the server's error reference page shows both). Which of
+ * them end a session is below.
+ */
 
-/** Every `error_type` the server may send, declared once (docs/protocol.md §3). */
-export const ERROR_TYPES = [
+/** One error type: its status and its meaning, in one sentence or two for the reference page. */
+export interface ErrorTypeRecord {
+  readonly status: number;
+  readonly meaning: string;
+}
+
+/** The error catalogue, by `error_type`. A new failure is a new entry here, and nowhere else. */
+export const ERRORS = {
   // 400
-  'invalid_request',
-  'invalid_email',
-  'invalid_phone_number',
-  'duplicate_member_phone_number',
-  'weak_password',
-  'invalid_redirect_url',
-  'pkce_mismatch',
-  'pkce_required',
-  'organization_slug_taken',
-  'invalid_email_domain',
-  'invalid_saml_response',
-  'saml_assertion_replayed',
-  'invalid_oidc_response',
-  'invalid_certificate',
-  'invalid_saml_metadata',
-  'oidc_discovery_failed',
-  'sso_connection_inactive',
-  'oauth_provider_not_configured',
-  'captcha_required',
-  'invalid_captcha',
+  invalid_request: {
+    status: 400,
+    meaning:
+      'The body or query does not match the endpoint: malformed JSON, a missing field, a wrong type. The `body` list says what.',
+  },
+  invalid_email: {
+    status: 400,
+    meaning: 'The e-mail address is not one the server accepts.',
+  },
+  invalid_phone_number: {
+    status: 400,
+    meaning: 'The phone number cannot be read, or the member has none.',
+  },
+  duplicate_member_phone_number: {
+    status: 400,
+    meaning: 'Another member of the organization has this phone number.',
+  },
+  weak_password: {
+    status: 400,
+    meaning: 'The new password fails the project’s password policy.',
+  },
+  invalid_redirect_url: {
+    status: 400,
+    meaning:
+      'A redirect URL is not absolute http(s), or not on the project’s allow-list for its kind; or none was given and the project lists none.',
+  },
+  pkce_mismatch: {
+    status: 400,
+    meaning: 'The PKCE verifier does not match the challenge the token was issued with.',
+  },
+  pkce_required: {
+    status: 400,
+    meaning: 'The project requires PKCE for this flow and no challenge was sent.',
+  },
+  organization_slug_taken: {
+    status: 400,
+    meaning: 'Another organization of the project has this slug.',
+  },
+  invalid_email_domain: {
+    status: 400,
+    meaning: 'A public mail domain (gmail.com, outlook.com, …) cannot be a domain people join by.',
+  },
+  invalid_saml_response: {
+    status: 400,
+    meaning:
+      'The identity provider’s SAML response was refused: signature, issuer, audience, destination, recipient, validity or InResponseTo.',
+  },
+  saml_assertion_replayed: {
+    status: 400,
+    meaning: 'This SAML assertion was accepted before; each is accepted once.',
+  },
+  invalid_oidc_response: {
+    status: 400,
+    meaning:
+      'The OpenID provider’s answer was refused: an unknown or used state, a failed code exchange or an ID token that did not verify.',
+  },
+  invalid_certificate: {
+    status: 400,
+    meaning: 'The text is not a valid, unexpired X.509 certificate.',
+  },
+  invalid_saml_metadata: {
+    status: 400,
+    meaning: 'The IdP metadata could not be fetched or read.',
+  },
+  oidc_discovery_failed: {
+    status: 400,
+    meaning: 'The issuer’s discovery document could not be read.',
+  },
+  sso_connection_inactive: {
+    status: 400,
+    meaning: 'The SSO connection is not fully configured yet.',
+  },
+  oauth_provider_not_configured: {
+    status: 400,
+    meaning: 'This OAuth provider is off, or its client is not set up.',
+  },
+  captcha_required: {
+    status: 400,
+    meaning:
+      'The project has captcha on and this call carried no `captcha_token`: solve the captcha and send its token.',
+  },
+  invalid_captcha: {
+    status: 400,
+    meaning:
+      'The captcha provider refused the `captcha_token`: wrong, expired, already used, for another site, or scored too low.',
+  },
   // 401
-  'unauthorized_credentials',
+  unauthorized_credentials: {
+    status: 401,
+    meaning:
+      'Bad or unknown credentials: public token, session, password or code; or an MFA call for another member.',
+  },
   // 403
-  'email_jit_provisioning_not_allowed',
-  'invalid_email_for_jit_provisioning',
-  'auth_method_not_allowed',
-  'mfa_method_not_allowed',
-  'primary_auth_required',
-  'organization_creation_not_allowed',
-  'unauthorized_origin',
-  'member_locked',
-  'sso_jit_provisioning_not_allowed',
-  'idp_initiated_sso_not_allowed',
-  'sso_email_not_verified',
-  'unauthorized_action',
-  'oauth_email_not_verified',
+  email_jit_provisioning_not_allowed: {
+    status: 403,
+    meaning: 'The organization does not let people join by e-mail.',
+  },
+  invalid_email_for_jit_provisioning: {
+    status: 403,
+    meaning: 'The address is not at a domain the organization lets people join by.',
+  },
+  auth_method_not_allowed: {
+    status: 403,
+    meaning: 'The organization does not allow this sign-in method.',
+  },
+  mfa_method_not_allowed: {
+    status: 403,
+    meaning: 'The organization does not allow this second factor.',
+  },
+  primary_auth_required: {
+    status: 403,
+    meaning: 'The organization requires another primary sign-in method first.',
+  },
+  organization_creation_not_allowed: {
+    status: 403,
+    meaning: 'The project does not let people create organizations.',
+  },
+  unauthorized_origin: {
+    status: 403,
+    meaning: 'The page’s origin is not one the project trusts.',
+  },
+  member_locked: {
+    status: 403,
+    meaning:
+      'Too many wrong codes in a row locked this second factor; an e-mail link sign-in or an administrator unlocks it.',
+  },
+  sso_jit_provisioning_not_allowed: {
+    status: 403,
+    meaning:
+      'The person is not a member and the organization does not add members through this SSO connection.',
+  },
+  idp_initiated_sso_not_allowed: {
+    status: 403,
+    meaning: 'The SSO connection accepts only sign-ins started from the app.',
+  },
+  sso_email_not_verified: {
+    status: 403,
+    meaning: 'The identity provider has not verified the e-mail address.',
+  },
+  unauthorized_action: {
+    status: 403,
+    meaning: 'The member’s roles do not allow this action.',
+  },
+  oauth_email_not_verified: {
+    status: 403,
+    meaning: 'The OAuth provider has not verified the e-mail address.',
+  },
   // 404
-  'session_not_found',
-  'intermediate_session_not_found',
-  'organization_not_found',
-  'member_not_found',
-  'connection_not_found',
-  'certificate_not_found',
-  'template_not_found',
-  'magic_link_not_found',
-  'password_reset_token_not_found',
-  'sso_token_not_found',
-  'oauth_token_not_found',
-  'otp_code_not_found',
-  'totp_not_found',
-  'secret_not_found',
-  'endpoint_not_found',
+  session_not_found: {
+    status: 404,
+    meaning: 'The session is unknown, expired or revoked.',
+  },
+  intermediate_session_not_found: {
+    status: 404,
+    meaning: 'The intermediate session token is unknown, expired, used, or not for this member.',
+  },
+  organization_not_found: {
+    status: 404,
+    meaning: 'No organization of the project has this id or slug.',
+  },
+  member_not_found: {
+    status: 404,
+    meaning: 'No such member, or the member was removed.',
+  },
+  connection_not_found: {
+    status: 404,
+    meaning: 'No SSO connection of this organization has this id.',
+  },
+  certificate_not_found: {
+    status: 404,
+    meaning: 'The SSO connection has no certificate with this id.',
+  },
+  template_not_found: {
+    status: 404,
+    meaning: 'No e-mail template has this id.',
+  },
+  magic_link_not_found: {
+    status: 404,
+    meaning: 'The link is unknown, expired or already used.',
+  },
+  password_reset_token_not_found: {
+    status: 404,
+    meaning: 'The reset link is unknown, expired or already used.',
+  },
+  sso_token_not_found: {
+    status: 404,
+    meaning: 'The SSO token is unknown, expired or already used.',
+  },
+  oauth_token_not_found: {
+    status: 404,
+    meaning: 'The OAuth token is unknown, expired or already used.',
+  },
+  otp_code_not_found: {
+    status: 404,
+    meaning: 'No text-message code is pending: it expired, was used, or was never sent.',
+  },
+  totp_not_found: {
+    status: 404,
+    meaning: 'The member has no authenticator app registered.',
+  },
+  secret_not_found: {
+    status: 404,
+    meaning: 'The project has no secret key with this id.',
+  },
+  endpoint_not_found: {
+    status: 404,
+    meaning: 'No endpoint has this method and path.',
+  },
   // 408
-  'request_timeout',
+  request_timeout: {
+    status: 408,
+    meaning:
+      'The request did not arrive within the server’s time limit (`REQUEST_TIMEOUT_MS`); the connection is closed.',
+  },
   // 429
-  'too_many_requests',
+  too_many_requests: {
+    status: 429,
+    meaning: 'A rate limit was reached; `Retry-After` says when to try again.',
+  },
   // 500, 503
-  'internal_server_error',
-  'sms_delivery_failed',
-  'captcha_unavailable',
-] as const;
+  internal_server_error: {
+    status: 500,
+    meaning: 'Something failed on the server; trying again may work.',
+  },
+  sms_delivery_failed: {
+    status: 503,
+    meaning: 'The text message could not be sent; trying again later may work.',
+  },
+  captcha_unavailable: {
+    status: 503,
+    meaning:
+      'The captcha provider did not answer in time to check the token; trying again later may work.',
+  },
+} as const satisfies Record<string, ErrorTypeRecord>;
 
-export type ErrorType = (typeof ERROR_TYPES)[number];
+export type ErrorType = keyof typeof ERRORS;
 
-/** The HTTP status each error type is sent with. */
-export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = {
-  invalid_request: 400,
-  invalid_email: 400,
-  invalid_phone_number: 400,
-  duplicate_member_phone_number: 400,
-  weak_password: 400,
-  invalid_redirect_url: 400,
-  pkce_mismatch: 400,
-  pkce_required: 400,
-  organization_slug_taken: 400,
-  invalid_email_domain: 400,
-  invalid_saml_response: 400,
-  saml_assertion_replayed: 400,
-  invalid_oidc_response: 400,
-  invalid_certificate: 400,
-  invalid_saml_metadata: 400,
-  oidc_discovery_failed: 400,
-  sso_connection_inactive: 400,
-  oauth_provider_not_configured: 400,
-  captcha_required: 400,
-  invalid_captcha: 400,
-  unauthorized_credentials: 401,
-  email_jit_provisioning_not_allowed: 403,
-  invalid_email_for_jit_provisioning: 403,
-  auth_method_not_allowed: 403,
-  mfa_method_not_allowed: 403,
-  primary_auth_required: 403,
-  organization_creation_not_allowed: 403,
-  unauthorized_origin: 403,
-  member_locked: 403,
-  sso_jit_provisioning_not_allowed: 403,
-  idp_initiated_sso_not_allowed: 403,
-  sso_email_not_verified: 403,
-  unauthorized_action: 403,
-  oauth_email_not_verified: 403,
-  session_not_found: 404,
-  intermediate_session_not_found: 404,
-  organization_not_found: 404,
-  member_not_found: 404,
-  connection_not_found: 404,
-  certificate_not_found: 404,
-  template_not_found: 404,
-  magic_link_not_found: 404,
-  password_reset_token_not_found: 404,
-  sso_token_not_found: 404,
-  oauth_token_not_found: 404,
-  otp_code_not_found: 404,
-  totp_not_found: 404,
-  secret_not_found: 404,
-  endpoint_not_found: 404,
-  request_timeout: 408,
-  too_many_requests: 429,
-  internal_server_error: 500,
-  sms_delivery_failed: 503,
-  captcha_unavailable: 503,
-};
+/** Every `error_type`, in the catalogue's order (by status). */
+export const ERROR_TYPES = /* @__PURE__ */ Object.keys(ERRORS) as readonly ErrorType[];
+
+/**
+ * The HTTP status each error type is sent with.
+ *
+ * @example
+ * ERROR_STATUS.member_not_found; // 404
+ */
+export const ERROR_STATUS: Readonly<Record<ErrorType, number>> = /* @__PURE__ */ statusesOf(ERRORS);
+
+function statusesOf(errors: typeof ERRORS): Record<ErrorType, number> {
+  const statuses = {} as Record<ErrorType, number>;
+  for (const type of Object.keys(errors) as ErrorType[]) statuses[type] = errors[type].status;
+  return statuses;
+}
 
 /**
  * Error types after which the client destroys its local session (docs/protocol.md §3): the
