@@ -25,7 +25,11 @@ beforeAll(async () => {
       mail.to === 'sent@acme.test'
         ? ({ kind: 'sent' } as const)
         : mail.to === 'gone@acme.test'
-          ? ({ kind: 'failed', error: 'rejected with 550 at RCPT TO' } as const)
+          ? ({
+              kind: 'failed',
+              reason: 'permanent',
+              error: 'rejected with 550 at RCPT TO',
+            } as const)
           : ({ kind: 'retry', error: 'connection refused', at: start + 30_010 } as const);
     await recordAttempt(store.db, mail, outcome, start + 20);
   }

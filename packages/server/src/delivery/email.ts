@@ -182,16 +182,17 @@ export function createMailer(options: MailerOptions): Mailer {
 
   async function attempt(mail: ClaimedMail, pass: DeliveryPass): Promise<void> {
     if (!transport) return;
-    if (mail.attempt > 1) stats.count('email_retried');
     let outcome: AttemptOutcome;
     const deadline = mail.createdAt + MAX_MESSAGE_AGE_MS;
     if (mail.attempt > MAX_ATTEMPTS || now() > deadline) {
       // Left pending by a worker that stopped, or by servers down for longer than it is useful.
       outcome = {
         kind: 'failed',
+        reason: 'expired',
         error: `not delivered in time${mail.lastError ? `: ${mail.lastError}` : ''}`,
       };
     } else {
+      if (mail.attempt > 1) stats.count('email_retried');
       try {
         await transport.sendMail({
           from,
@@ -209,9 +210,13 @@ export function createMailer(options: MailerOptions): Mailer {
         else observe(false, failure.summary);
         const at = now() + retryDelay(mail.attempt);
         outcome = !failure.transient
-          ? { kind: 'failed', error: failure.summary }
+          ? { kind: 'failed', reason: 'permanent', error: failure.summary }
           : mail.attempt >= MAX_ATTEMPTS || at > deadline
-            ? { kind: 'failed', error: `not delivered in time: ${failure.summary}` }
+            ? {
+                kind: 'failed',
+                reason: 'expired',
+                error: `not delivered in time: ${failure.summary}`,
+              }
             : { kind: 'retry', error: failure.summary, at };
         log.warn(
           { err: error, mail_id: mail.id, attempt: mail.attempt, outcome: outcome.kind },
@@ -229,10 +234,12 @@ export function createMailer(options: MailerOptions): Mailer {
     } else if (outcome.kind === 'retry') {
       pass.retrying += 1;
     } else {
-      const reason = outcome.error.startsWith('not delivered in time') ? 'expired' : 'permanent';
-      stats.count('email_failed', reason);
+      stats.count('email_failed', outcome.reason);
       pass.failed += 1;
-      log.error({ mail_id: mail.id, reason, error: outcome.error }, 'e-mail given up');
+      log.error(
+        { mail_id: mail.id, reason: outcome.reason, error: outcome.error },
+        'e-mail given up',
+      );
     }
   }
 

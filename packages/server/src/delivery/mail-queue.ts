@@ -170,7 +170,8 @@ export async function claimDueMail(
 export type AttemptOutcome =
   | { kind: 'sent' }
   | { kind: 'retry'; error: string; at: number }
-  | { kind: 'failed'; error: string };
+  /** `permanent`: refused for good (5xx); `expired`: not delivered in time. */
+  | { kind: 'failed'; reason: 'permanent' | 'expired'; error: string };
 
 /**
  * Records the outcome of a claimed attempt: sent or failed (the body removed), or pending again

@@ -98,7 +98,7 @@ describe('purgeExpired', () => {
         mail.to === 'sent@purge.test'
           ? ({ kind: 'sent' } as const)
           : mail.to === 'failed@purge.test'
-            ? ({ kind: 'failed', error: 'rejected with 550' } as const)
+            ? ({ kind: 'failed', reason: 'permanent', error: 'rejected with 550' } as const)
             : ({ kind: 'retry', error: 'timed out', at: start + 30_000 } as const);
       expect(await recordAttempt(h.db, mail, outcome, start)).toBe(true);
     }
