@@ -61,6 +61,8 @@ function chain(name) {
 }
 
 const done = new Set();
+/** How long each step took, for the summary. */
+const took = new Map();
 const running = new Map();
 const pending = [...STEPS];
 const started = Date.now();
@@ -91,8 +93,9 @@ function start(step) {
     running.delete(step.name);
     if (failed) return;
     const ok = code === 0;
-    const took = seconds(Date.now() - begun);
-    console.log(`\n──── ${step.name}: ${ok ? 'passed' : 'FAILED'} in ${took} ────`);
+    took.set(step.name, Date.now() - begun);
+    const time = seconds(Date.now() - begun);
+    console.log(`\n──── ${step.name}: ${ok ? 'passed' : 'FAILED'} in ${time} ────`);
     process.stdout.write(Buffer.concat(output));
     if (!ok) {
       failed = true;
@@ -121,7 +124,10 @@ function fill() {
     start(step);
   }
   if (!failed && running.size === 0 && pending.length === 0) {
-    console.log(`\n✓ every step passed in ${seconds(Date.now() - started)} (${lanes} lanes)`);
+    const steps = [...took].map(([name, ms]) => `${name} ${seconds(ms)}`).join(', ');
+    console.log(
+      `\n✓ every step passed in ${seconds(Date.now() - started)} (${lanes} lanes): ${steps}`,
+    );
   }
 }
 
