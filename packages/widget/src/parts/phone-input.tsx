@@ -21,6 +21,7 @@ export function PhoneInput({
 }: PhoneInputProps) {
   const format = useMessages();
   const options = useMemo(() => countryOptions(), []);
+  const selected = options.find((o) => o.code === country);
   const selectId = useId();
   const inputId = useId();
   return (
@@ -28,22 +29,30 @@ export function PhoneInput({
       <label className="gh-label" htmlFor={selectId}>
         {format('phone.country')}
       </label>
-      <select
-        id={selectId}
-        className="gh-input gh-phone-country"
-        autoComplete="tel-country-code"
-        value={country}
-        onChange={(e) => {
-          const next = options.find((o) => o.code === e.target.value);
-          if (next) onCountryChange(next.code);
-        }}
-      >
-        {options.map((o) => (
-          <option key={o.code} value={o.code}>
-            {`${o.name} +${o.dialCode}`}
-          </option>
-        ))}
-      </select>
+      {/* A closed select shows its option's whole text, which a phone's width cuts to "United
+          Stat": the eye reads a short face ("US +1") over the select, which stays transparent on
+          top to take clicks and keeps the country's name for screen readers and the list. */}
+      <div className="gh-phone-country">
+        <span className="gh-input gh-phone-country-face" aria-hidden="true">
+          {selected ? `${selected.code} +${selected.dialCode}` : country}
+        </span>
+        <select
+          id={selectId}
+          className="gh-phone-country-select"
+          autoComplete="tel-country-code"
+          value={country}
+          onChange={(e) => {
+            const next = options.find((o) => o.code === e.target.value);
+            if (next) onCountryChange(next.code);
+          }}
+        >
+          {options.map((o) => (
+            <option key={o.code} value={o.code}>
+              {`${o.name} +${o.dialCode}`}
+            </option>
+          ))}
+        </select>
+      </div>
       <label className="gh-label" htmlFor={inputId}>
         {format('phone.label')}
       </label>

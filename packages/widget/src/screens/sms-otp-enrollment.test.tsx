@@ -34,6 +34,17 @@ describe('SMSOTPEnrollment', () => {
     expect(number().type).toBe('tel');
   });
 
+  it('shows the country short, with its dial code, and names it in full to screen readers', async () => {
+    await openEnrollment();
+    const face = document.querySelector('.gh-phone-country-face');
+    expect(face?.textContent).toBe('US +1');
+    expect(face?.getAttribute('aria-hidden')).toBe('true');
+    expect(country().selectedOptions[0]?.textContent).toBe('United States +1');
+    fireEvent.change(country(), { target: { value: 'GB' } });
+    expect(face?.textContent).toBe('GB +44');
+    expect(country().value).toBe('GB');
+  });
+
   it('formats the national number while typing, and lets formatting be deleted', async () => {
     await openEnrollment();
     fireEvent.change(number(), { target: { value: '201' } });
