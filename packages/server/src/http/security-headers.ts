@@ -75,6 +75,8 @@ export interface PagePolicy {
      */
     captchaOrigins?: readonly string[];
   };
+  /** Origins the page may frame (`'self'` for its own), on a page that is not the widget's. */
+  frames?: readonly string[];
   /** Scripts may also come from this origin (a page that loads a library it serves). */
   selfScripts?: boolean;
   /** Origins that may frame the page (`'self'` for its own); none when empty or absent. */
@@ -109,6 +111,7 @@ export function pageDirectives(policy: PagePolicy): Record<string, string[]> {
         ? { 'script-src': [...(policy.selfScripts ? ["'self'"] : []), ...scripts] }
         : {}),
       ...(styles.length > 0 ? { 'style-src': styles } : {}),
+      ...(policy.frames?.length ? { 'frame-src': [...policy.frames] } : {}),
       'img-src': ["'self'"],
       'form-action': ["'self'"],
       ...common,

@@ -53,7 +53,7 @@ describe('dev inbox switched on', () => {
 
   it('refuses another host name, as a page that rebinds its DNS name to 127.0.0.1 sends', async () => {
     for (const host of [`evil.example:${port}`, 'evil.example', `127.0.0.1.evil.example:${port}`]) {
-      for (const path of ['/_dev/inbox/messages', '/_dev/inbox']) {
+      for (const path of ['/_dev/inbox/messages', '/_dev/inbox', '/_dev/inbox/messages/x/html']) {
         const res = await getWithHost(`${h.url}${path}`, host);
         expect(res.status, `${host}${path}`).toBe(404);
         expect(JSON.parse(res.text)).toMatchObject({ error_type: 'endpoint_not_found' });
@@ -104,6 +104,48 @@ describe('dev inbox switched on', () => {
     }
   });
 
+  it('frames each e-mail’s HTML part, sandboxed, with a switch to its text part', async () => {
+    const page = await h.request('/_dev/inbox', { authorization: null });
+    expect(page.status).toBe(200);
+    expect(page.text).toContain('<meta name="viewport" content="width=device-width');
+    const frames = [...page.text.matchAll(/<iframe src="([^"]+)" sandbox="([^"]*)"/g)];
+    expect(frames.length).toBeGreaterThan(0);
+    const [, src = '', sandbox = ''] = frames[0]!;
+    expect(sandbox.split(' ').sort()).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox']);
+    expect(page.text).toMatch(/<input type="radio" name="part-0" class="show-text"> Text/);
+    expect(page.text).toContain('<pre class="text">');
+    const csp = page.headers.get('content-security-policy') ?? '';
+    expect(csp).toContain("frame-src 'self'");
+    expect(csp).not.toContain('script-src');
+
+    const part = await h.request(src, { authorization: null });
+    expect(part.status).toBe(200);
+    expect(part.headers.get('content-type')).toMatch(/^text\/html/);
+    const [message] = await h.admin.listOutbox({ limit: 1 });
+    expect(part.text).toBe(
+      `<!doctype html><base target="_blank">${message!.html.replace(/^<!doctype html>/i, '')}`,
+    );
+    const policy = new Map(
+      (part.headers.get('content-security-policy') ?? '').split(';').map((directive) => {
+        const [name = '', ...values] = directive.trim().split(/\s+/);
+        return [name, values] as const;
+      }),
+    );
+    // No script runs: none is allowed, and the frame is a sandbox of its own without scripts.
+    expect(policy.get('default-src')).toEqual(["'none'"]);
+    expect(policy.get('script-src')).toBeUndefined();
+    expect(policy.get('sandbox')).toEqual(['allow-popups', 'allow-popups-to-escape-sandbox']);
+    expect(policy.get('style-src')).toEqual(["'unsafe-inline'"]);
+    expect(policy.get('frame-ancestors')).toEqual(["'self'"]);
+    expect(part.headers.get('x-frame-options')).toBe('SAMEORIGIN');
+    expect(part.headers.get('referrer-policy')).toBe('no-referrer');
+
+    for (const id of ['message-unknown', encodeURIComponent('../inbox')]) {
+      const missing = await h.request(`/_dev/inbox/messages/${id}/html`, { authorization: null });
+      expect(missing.status, id).toBe(404);
+    }
+  });
+
   it('closes as soon as a project is live', async () => {
     await h.admin.createProject({ name: 'Production', environment: 'live' });
     const res = await h.request('/_dev/inbox/messages', { authorization: null });
@@ -111,6 +153,11 @@ describe('dev inbox switched on', () => {
     expect(res.error?.error_message).toMatch(/live/);
     expect(res.text).not.toContain('ada@acme.test');
     expect((await h.request('/_dev/inbox', { authorization: null })).status).toBe(404);
+    const [message] = await h.admin.listOutbox({ limit: 1 });
+    const part = await h.request(`/_dev/inbox/messages/${message!.id}/html`, {
+      authorization: null,
+    });
+    expect(part.status).toBe(404);
   });
 });
 
