@@ -25,6 +25,24 @@ export async function expectNoAxeViolations(page: Page, label: string, include?:
   expect(described, `axe violations on ${label}`).toEqual([]);
 }
 
+/** The names of the fixture page's cases (open `FixtureServer.url` first). */
+export function fixtureCases(page: Page): Promise<string[]> {
+  return page.evaluate(
+    () => (window as { gatehouseFixtureCases?: string[] }).gatehouseFixtureCases ?? [],
+  );
+}
+
+/** Opens a fixture case and waits until its screen (not the lazy-load spinner) is shown. */
+export async function openFixtureCase(
+  page: Page,
+  fixture: FixtureServer,
+  name: string,
+): Promise<void> {
+  await page.goto(`${fixture.url}?case=${encodeURIComponent(name)}`);
+  const shown = name === 'Loading' ? '.gh-screen .gh-spinner' : '.gh-screen h1, .gh-screen p';
+  await page.locator(shown).first().waitFor();
+}
+
 export interface FixtureServer {
   url: string;
   close(): Promise<void>;

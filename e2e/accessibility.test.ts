@@ -3,7 +3,13 @@
 import type { Browser, Page } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
-import { expectNoAxeViolations, startFixtureServer, type FixtureServer } from './a11y.js';
+import {
+  expectNoAxeViolations,
+  fixtureCases,
+  openFixtureCase,
+  startFixtureServer,
+  type FixtureServer,
+} from './a11y.js';
 import { launchBrowser, startTestDemo, type TestDemo } from './harness.js';
 
 /** Every rendered screen of the widget (packages/widget/src/machine/screens.ts). */
@@ -48,18 +54,9 @@ afterAll(async () => {
   await demo?.stop();
 });
 
-/** The names of the fixture page's cases. */
-function fixtureCases(page: Page): Promise<string[]> {
-  return page.evaluate(
-    () => (window as { gatehouseFixtureCases?: string[] }).gatehouseFixtureCases ?? [],
-  );
-}
-
 /** Opens a fixture case and waits until its screen (not the lazy-load spinner) is shown. */
-async function openCase(page: Page, name: string): Promise<void> {
-  await page.goto(`${fixture.url}?case=${encodeURIComponent(name)}`);
-  const shown = name === 'Loading' ? '.gh-screen .gh-spinner' : '.gh-screen h1, .gh-screen p';
-  await page.locator(shown).first().waitFor();
+function openCase(page: Page, name: string): Promise<void> {
+  return openFixtureCase(page, fixture, name);
 }
 
 describe('axe, WCAG 2.1 AA', () => {

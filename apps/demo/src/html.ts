@@ -21,16 +21,25 @@ export function jsonForScript(value: unknown): string {
 const STYLE = `
   :root { color-scheme: light; font-family: system-ui, -apple-system, 'Segoe UI', Roboto, Arial, sans-serif; }
   body { margin: 0; background: #f6f7f9; color: #1c2733; }
-  header { display: flex; gap: 16px; align-items: center; padding: 12px 24px; background: #fff; border-bottom: 1px solid #e3e6ea; }
+  header { display: flex; flex-wrap: wrap; gap: 8px 16px; align-items: center; padding: 12px 24px; background: #fff; border-bottom: 1px solid #e3e6ea; }
   header strong { font-size: 16px; }
-  header nav { margin-left: auto; display: flex; gap: 12px; align-items: center; }
+  header nav { margin-left: auto; display: flex; flex-wrap: wrap; gap: 8px 12px; align-items: center; min-width: 0; }
+  #session-status { overflow-wrap: anywhere; }
   main { display: flex; justify-content: center; padding: 48px 16px; }
+  main > * { min-width: 0; }
   a { color: #1f5fbf; }
   button.link { background: none; border: 1px solid #c7ccd3; border-radius: 4px; padding: 6px 12px; cursor: pointer; font: inherit; }
-  .card { background: #fff; border: 1px solid #e3e6ea; border-radius: 8px; padding: 32px; max-width: 560px; width: 100%; }
+  .card { box-sizing: border-box; background: #fff; border: 1px solid #e3e6ea; border-radius: 8px; padding: 32px; max-width: 560px; width: 100%; }
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 8px 16px; }
   dt { color: #5b6673; }
   dd { margin: 0; word-break: break-all; }
+  /* A phone: the header's links wrap under the title, and the page keeps its width. */
+  @media (max-width: 480px) {
+    header { padding: 12px 16px; }
+    header nav { margin-left: 0; }
+    main { padding: 24px 16px; }
+    .card { padding: 24px 16px; }
+  }
 `;
 
 /** The text of the frame's inline style sheet, which the pages' Content-Security-Policy allows by hash. */
