@@ -131,7 +131,8 @@ export async function manageDemo<T = unknown>(
     headers: { authorization: `Basic ${auth}`, 'content-type': 'application/json' },
     ...(body ? { body: JSON.stringify(body) } : {}),
   });
-  const json = (await res.json()) as { data: T };
+  // The management API answers flat: the fields beside `request_id` and `status_code`.
+  const json = (await res.json()) as T;
   if (!res.ok) throw new Error(`${method} ${path}: ${JSON.stringify(json)}`);
-  return json.data;
+  return json;
 }

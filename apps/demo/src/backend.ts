@@ -32,8 +32,8 @@ export async function verifySession(
   if (!response.ok) {
     throw new Error(`Session verification failed with HTTP ${response.status}`);
   }
-  const { data } = (await response.json()) as { data: VerifiedSession };
-  return data;
+  // The management API answers flat: the fields beside `request_id` and `status_code`.
+  return (await response.json()) as VerifiedSession;
 }
 
 /** Reads one cookie from a Cookie header. */

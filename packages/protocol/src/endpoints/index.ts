@@ -27,8 +27,15 @@ const jwks = endpoint<{ keys: Record<string, unknown>[] }>()({
   body: null,
 });
 
-/** The same keys, served per project for backends that configure a JWKS URL per audience. */
-const jwksByProject = endpoint<{ keys: Record<string, unknown>[] }>()({
+/**
+ * The same keys, served per project where the hosted provider's backend SDKs fetch them, with
+ * `request_id` and `status_code` beside `keys` as its backend API answers.
+ */
+const jwksByProject = endpoint<{
+  keys: Record<string, unknown>[];
+  request_id: string;
+  status_code: 200;
+}>()({
   method: 'GET',
   path: '/v1/b2b/sessions/jwks/:project_id',
   credential: 'none',

@@ -79,7 +79,10 @@ export function openApiDocument(
         : {}),
       responses: {
         '200': {
-          description: 'Success: `{"data": {…}}`.',
+          description:
+            e.credential === 'secret'
+              ? 'Success: the fields flat beside `request_id` and `status_code`.'
+              : 'Success: `{"data": {…}}`.',
           content: { 'application/json': { schema: { type: 'object' } } },
         },
         default: {

@@ -113,7 +113,7 @@ describe('gatehouse project update', () => {
           authorization: `Basic ${Buffer.from(`${projectId}:${secret}`).toString('base64')}`,
         },
       });
-      expect(mgmt.json<Envelope<ProjectResult>>().data.project).toMatchObject({
+      expect(mgmt.json<ProjectResult>().project).toMatchObject({
         authorized_origins: ['https://app.example.com', 'https://admin.example.com'],
         redirect_urls: {
           login: ['https://app.example.com/authenticate'],

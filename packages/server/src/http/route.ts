@@ -1,6 +1,7 @@
 /**
  * Registers a route from its entry in the endpoint table: method, path, credential, body schema,
- * response type. The entry's credential is enforced here, not left to each handler.
+ * response type. The entry's credential is enforced here, not left to each handler, and so is the
+ * answer's shape: the `{data}` envelope for the browser API, flat for the management API.
  */
 import type {
   BodyOf,
@@ -27,7 +28,10 @@ import { parseBody } from './validate.js';
 /** A request to an endpoint, with its path parameters typed from the entry's path. */
 export type EndpointRequest<E extends Endpoint> = FastifyRequest<{ Params: ParamsOf<E['path']> }>;
 
-/** What a handler may return: the envelope of the entry's response type. */
+/**
+ * What a handler may return: the envelope of the entry's response type. `route()` sends the
+ * envelope's `data` alone, flat, for a management (`secret`) endpoint.
+ */
 export type EndpointReply<E extends Endpoint> = Promise<{ data: ResponseOf<E> }>;
 
 /**
@@ -155,7 +159,11 @@ export function router(app: FastifyInstance, ctx: Context): Route {
           (endpoint.body === null
             ? undefined
             : parseBody(endpoint.body, request.body)) as BodyOf<E>;
-        return handler(request, { caller, parse });
+        const reply = await handler(request, { caller, parse });
+        // The management API answers as the hosted provider's backend API does: the fields flat
+        // beside `request_id` and `status_code` (docs/protocol.md §3), so its backend SDKs read
+        // them; the browser API keeps its `{data}` envelope.
+        return endpoint.credential === 'secret' ? reply.data : reply;
       },
     });
   };

@@ -533,9 +533,9 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       body: res.body,
     };
     if (res.status >= 200 && res.status < 300) {
-      const data = (
-        BARE.has(endpoint) ? res.body : (res.body as { data: unknown }).data
-      ) as ResponseOf<E>;
+      // The management API answers flat; the browser API inside `{data}`.
+      const flat = BARE.has(endpoint) || endpoint.credential === 'secret';
+      const data = (flat ? res.body : (res.body as { data: unknown }).data) as ResponseOf<E>;
       return { ...base, ok: true, data };
     }
     if (res.error === undefined) {

@@ -43,6 +43,7 @@ export function registerSessions(app: FastifyInstance, ctx: Context): void {
   rawRoute(app, ENDPOINTS.jwksByProject, async (request) => {
     const project = await ctx.projects.byId(request.params.project_id);
     if (!project) throw new ApiError('endpoint_not_found', 'No project has this id.');
-    return ctx.keys.jwks();
+    // The provider's backend API answer (`sessions.getJWKS`); jose reads `keys` alone.
+    return { ...(await ctx.keys.jwks()), request_id: request.id, status_code: 200 };
   });
 }
