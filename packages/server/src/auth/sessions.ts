@@ -14,9 +14,12 @@ import type { SessionsTable } from '../store/schema.js';
 import type { Project } from '../tenancy/projects/service.js';
 import { rememberJwt, reusableJwt } from './jwt-reuse.js';
 
-/** The private claims of a session JWT. */
-const SESSION_CLAIM = 'https://gatehouse.dev/session';
-const ORGANIZATION_CLAIM = 'https://gatehouse.dev/organization';
+/**
+ * The private claims of a session JWT, named as the hosted provider names them, so that its
+ * backend SDKs verify Gatehouse's JWTs locally (docs/protocol.md §4, `session_jwt`).
+ */
+export const SESSION_CLAIM = 'https://stytch.com/session';
+const ORGANIZATION_CLAIM = 'https://stytch.com/organization';
 
 /** The wire form of a session row. */
 export function toMemberSession(row: SessionsTable, roles: string[]): MemberSession {
@@ -226,7 +229,8 @@ export function mergeFactors(
 }
 
 /**
- * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL, valid for five
+ * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL (no trailing slash,
+ * as the provider's SDKs compare it with their base URL), valid for five
  * minutes but never past the session's expiry. A JWT signed for the same session in the last
  * 30 seconds, with the same expiry, factors, roles and organization, is returned again.
  */
@@ -266,12 +270,12 @@ export async function signSessionJwt(
         expires_at: session.expires_at,
         attributes: { ip_address: '', user_agent: '' },
         authentication_factors: session.authentication_factors,
+        roles: session.roles,
       },
       [ORGANIZATION_CLAIM]: {
         organization_id: organization.organization_id,
         slug: organization.organization_slug,
       },
-      roles: session.roles,
       sub: session.member_id,
       iss: ctx.config.publicUrl,
       aud: project.id,

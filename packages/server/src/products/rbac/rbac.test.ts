@@ -278,9 +278,8 @@ describe('roles of members', () => {
     );
     const login = await h.login('bill@acme.test');
     expect(login.member_session.roles).toContain('billing-admin');
-    expect(decodeJwt(login.session_jwt).roles).toEqual(
-      expect.arrayContaining(['member', 'billing-admin']),
-    );
+    const claim = decodeJwt(login.session_jwt)['https://stytch.com/session'] as { roles: string[] };
+    expect(claim.roles).toEqual(expect.arrayContaining(['member', 'billing-admin']));
     const unknown = await h.call(ENDPOINTS.createMember, {
       params: { organization_id: h.org.organization_id },
       body: { email_address: 'nobody@acme.test', roles: ['superuser'] },

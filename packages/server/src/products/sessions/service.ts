@@ -14,6 +14,7 @@ import {
   findLiveSessionById,
   liveSessionOrNull,
   revokeSession,
+  SESSION_CLAIM,
   touchSession,
 } from '../../auth/sessions.js';
 import { hashToken } from '../../crypto/random.js';
@@ -166,7 +167,7 @@ async function verifiedSessionId(
       algorithms: ['RS256'],
       currentDate: new Date(ctx.now()),
     });
-    const claim = payload['https://gatehouse.dev/session'] as { id?: unknown } | undefined;
+    const claim = payload[SESSION_CLAIM] as { id?: unknown } | undefined;
     return typeof claim?.id === 'string' ? claim.id : null;
   } catch (error) {
     if (error instanceof joseErrors.JOSEError) return null;

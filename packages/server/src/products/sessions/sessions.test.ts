@@ -113,16 +113,19 @@ describe('sessions/authenticate', () => {
         currentDate: new Date(h.clock.now),
       });
       expect(payload.sub).toBe(login.member_id);
-      expect(payload.roles).toEqual(['member']);
-      expect(payload['https://gatehouse.dev/organization']).toEqual({
+      expect(payload.roles).toBeUndefined();
+      expect(payload['https://stytch.com/organization']).toEqual({
         organization_id: h.org.organization_id,
         slug: 'acme',
       });
-      expect(payload['https://gatehouse.dev/session']).toMatchObject({
+      expect(payload['https://stytch.com/session']).toEqual({
         id: login.member_session.member_session_id,
         started_at: login.member_session.started_at,
+        last_accessed_at: login.member_session.last_accessed_at,
         expires_at: login.member_session.expires_at,
+        attributes: { ip_address: '', user_agent: '' },
         authentication_factors: login.member_session.authentication_factors,
+        roles: ['member'],
       });
     }
     const claims = decodeJwt(jwt);
