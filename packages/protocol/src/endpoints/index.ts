@@ -10,6 +10,7 @@
  * const body: RequestOf<typeof ENDPOINTS.organizationsSearch> = { organization_slug: 'acme' };
  */
 import { endpoint } from './endpoint.js';
+import { BACKEND_PASSWORD_ENDPOINTS } from './backend-passwords.js';
 import { CAPTCHA_ENDPOINTS } from './captcha.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
 import { NAVIGATION_ENDPOINTS } from './navigation.js';
@@ -123,6 +124,7 @@ const servicesPageLibrary = endpoint<string>()({
 export const ENDPOINTS = {
   ...SDK_ENDPOINTS,
   ...MANAGEMENT_ENDPOINTS,
+  ...BACKEND_PASSWORD_ENDPOINTS,
   ...NAVIGATION_ENDPOINTS,
   ...SSO_ENDPOINTS,
   ...OAUTH_ENDPOINTS,

@@ -1,5 +1,5 @@
 // Password hashing: argon2id with OWASP parameters, imported formats, rehash decisions.
-import { pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
+import { createHash, pbkdf2Sync, randomBytes, scryptSync } from 'node:crypto';
 import { hash as argon2Hash, type Algorithm } from '@node-rs/argon2';
 import { hash as bcryptHash } from '@node-rs/bcrypt';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
@@ -159,6 +159,9 @@ describe('verifyPassword', () => {
       '$scrypt$ln=10,r=8$c2FsdA$aGFzaA',
       'pbkdf2_sha256$abc$salt$aGFzaA==',
       'pbkdf2_sha256$999999999$salt$aGFzaGhhc2hoYXNoaGFzaA==',
+      // bcrypt cost 31 would take hours; phpass 2^30 rounds minutes. Both past the bounds.
+      `$2b$31$${'C'.repeat(53)}`,
+      '$P$Z9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L',
     ];
     for (const stored of junk) {
       await expect(verifyPassword(stored, PASSWORD)).resolves.toEqual({
@@ -166,6 +169,21 @@ describe('verifyPassword', () => {
         needsRehash: false,
       });
     }
+  });
+});
+
+describe('migrated formats', () => {
+  it('verifies phpass with its own test vector, and salted digests as stored by a migration', async () => {
+    await expect(
+      verifyPassword('$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0', 'test12345'),
+    ).resolves.toEqual({ valid: true, needsRehash: true });
+    expect((await verifyPassword('$P$9IQRaTwmfeRo7ud9Fh4E2PdI0S3r.L0', 'test12346')).valid).toBe(
+      false,
+    );
+    const digest = createHash('sha1').update(`pre${PASSWORD}`).digest('base64url');
+    const stored = `$sha1$p=${Buffer.from('pre').toString('base64url')},a=$${digest}`;
+    expect((await verifyPassword(stored, PASSWORD)).valid).toBe(true);
+    expect((await verifyPassword(stored, 'wrong')).valid).toBe(false);
   });
 });
 

@@ -9,6 +9,8 @@ import {
   type Version,
 } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
+import { argon2Problem, bcryptCostProblem, pbkdf2Problem, scryptProblem } from './hash-bounds.js';
+import { verifyLegacyHash } from './legacy-hash.js';
 
 const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify<BinaryLike, BinaryLike, number, ScryptOptions, Buffer>(scrypt);
@@ -106,9 +108,11 @@ export async function hashPassword(password: string): Promise<string> {
 /**
  * Checks a password against a stored hash. Understands our argon2id hashes and, for imported
  * users, PHC argon2i/argon2d, bcrypt (`$2a$`, `$2b$`, `$2y$`), PHC-style scrypt
- * (`$scrypt$ln=…,r=…,p=…$salt$hash`) and Django's `pbkdf2_sha256$iterations$salt$hash`. Every
- * comparison is constant-time and runs off the event loop. An unknown or malformed hash is simply
- * not valid: it never throws for bad stored data.
+ * (`$scrypt$ln=…,r=…,p=…$salt$hash`), Django's `pbkdf2_sha256$iterations$salt$hash` and the
+ * formats a migration stores (`legacy-hash.ts`: salted MD5, SHA-1 and SHA-512, PBKDF2, phpass).
+ * Every comparison is constant-time. An unknown or malformed hash, or one whose parameters are
+ * outside `hash-bounds.ts`, is simply not valid: it never throws for bad stored data, and costs
+ * nothing.
  *
  * @example
  * const { valid, needsRehash } = await verifyPassword(row.hash, password);
@@ -120,9 +124,11 @@ export async function verifyPassword(
 ): Promise<PasswordVerification> {
   try {
     if (/^\$argon2(id|i|d)\$/.test(stored)) return await verifyArgon2(stored, password);
-    if (/^\$2[aby]\$\d\d\$/.test(stored)) return imported(await bcryptVerify(password, stored));
+    if (/^\$2[aby]\$\d\d\$/.test(stored)) return imported(await verifyBcrypt(stored, password));
     if (stored.startsWith('$scrypt$')) return imported(await verifyScrypt(stored, password));
     if (stored.startsWith('pbkdf2_sha256$')) return imported(await verifyPbkdf2(stored, password));
+    const legacy = await verifyLegacyHash(stored, password);
+    if (legacy !== null) return imported(legacy);
   } catch {
     // A malformed stored hash is a failed login, not a server error.
     return INVALID;
@@ -158,25 +164,24 @@ function imported(valid: boolean): PasswordVerification {
   return { valid, needsRehash: valid };
 }
 
-// Bounds on imported work factors: a stored hash must not be able to make one login allocate
-// gigabytes or run for minutes.
-const ARGON2_MAX_MEMORY_KIB = 1024 * 1024;
-const ARGON2_MAX_TIME = 64;
-const ARGON2_MAX_PARALLELISM = 16;
-const SCRYPT_MAX_LN = 20;
-const SCRYPT_MAX_R = 32;
-const SCRYPT_MAX_P = 16;
-const PBKDF2_MAX_ITERATIONS = 10_000_000;
+// Imported work factors are bounded (hash-bounds.ts): a stored hash must not be able to make one
+// login allocate gigabytes or run for minutes.
+
+async function verifyBcrypt(stored: string, password: string): Promise<boolean> {
+  if (bcryptCostProblem(Number(stored.slice(4, 6)))) return false;
+  return bcryptVerify(password, stored);
+}
 
 async function verifyArgon2(stored: string, password: string): Promise<PasswordVerification> {
   const options = parseOptions(stored);
-  if (
-    options.memoryCost > ARGON2_MAX_MEMORY_KIB ||
-    options.timeCost > ARGON2_MAX_TIME ||
-    options.parallelism > ARGON2_MAX_PARALLELISM
-  ) {
-    return INVALID;
-  }
+  const problem = argon2Problem({
+    memoryKib: options.memoryCost,
+    iterations: options.timeCost,
+    threads: options.parallelism,
+    saltBytes: options.saltLen,
+    keyBytes: options.outputLen,
+  });
+  if (problem) return INVALID;
   const valid = await argon2Verify(stored, password);
   if (!valid) return INVALID;
   const ours = passwordHashParams();
@@ -204,13 +209,10 @@ async function verifyScrypt(stored: string, password: string): Promise<boolean> 
   const ln = Number(lnText);
   const r = Number(rText);
   const p = Number(pText);
-  if (ln < 1 || ln > SCRYPT_MAX_LN || r < 1 || r > SCRYPT_MAX_R || p < 1 || p > SCRYPT_MAX_P) {
-    return false;
-  }
   const salt = decodeBase64(saltText);
   const expected = decodeBase64(hashText);
-  if (expected.length < 16) return false;
   const N = 2 ** ln;
+  if (scryptProblem({ n: N, r, p, keyBytes: expected.length })) return false;
   const derived = await scryptAsync(password, salt, expected.length, {
     N,
     r,
@@ -227,9 +229,8 @@ async function verifyPbkdf2(stored: string, password: string): Promise<boolean> 
   const [, iterationsText, salt, hashText] = parts as [string, string, string, string];
   if (!/^\d+$/.test(iterationsText)) return false;
   const iterations = Number(iterationsText);
-  if (iterations < 1 || iterations > PBKDF2_MAX_ITERATIONS) return false;
   const expected = Buffer.from(hashText, 'base64');
-  if (expected.length < 16) return false;
+  if (pbkdf2Problem({ iterations, keyBytes: expected.length })) return false;
   // Django uses the salt's text as is (not base64-decoded).
   const derived = await pbkdf2Async(password, salt, iterations, expected.length, 'sha256');
   return timingSafeEqual(derived, expected);

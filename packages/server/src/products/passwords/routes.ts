@@ -9,6 +9,8 @@ import { enforceRateLimits } from '../../http/rate-limit.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
 import { checkResetToken, resetPasswordByEmail, startPasswordReset } from './reset.js';
+import { migratePassword } from './migrate.js';
+import { presentedToBackend } from './backend.js';
 import {
   authenticatePassword,
   passwordStrength,
@@ -84,5 +86,28 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
       request,
       await passwordStrength(ctx, caller.project, body.password, body.email_address),
     );
+  });
+
+  // The management API's calls (secret key): a host backend migrating hashes and signing
+  // members in on their behalf.
+  route(ENDPOINTS.migratePassword, async (request, { caller: project, parse }) => {
+    const body = parse();
+    return ok(request, unwrap(await migratePassword(ctx, project, body)));
+  });
+
+  route(ENDPOINTS.backendPasswordsAuthenticate, async (request, { caller: project, parse }) => {
+    const body = parse();
+    // No per-IP limit: every member of the host signs in from its backend's address. The
+    // per-address throttle of the service still applies.
+    const presented = unwrap(await presentedToBackend(ctx, project, body));
+    return ok(
+      request,
+      unwrap(await authenticatePassword(ctx, project, body, presented, request.ip)),
+    );
+  });
+
+  route(ENDPOINTS.backendPasswordsStrengthCheck, async (request, { caller: project, parse }) => {
+    const body = parse();
+    return ok(request, await passwordStrength(ctx, project, body.password, body.email_address));
   });
 }

@@ -83,6 +83,11 @@ async function verifyCredentials(
   const verdict = password
     ? await verifyPassword(password.hash, input.password)
     : { valid: await verifyAgainstDummy(input.password), needsRehash: false };
+  // A wrong password against a fast imported hash (salted MD5, say) costs what an unknown
+  // address does, so the time of a refusal does not tell which addresses have such a hash.
+  if (password && !verdict.valid && !password.hash.startsWith('$argon2')) {
+    await verifyAgainstDummy(input.password);
+  }
   if (!member || !password || !verdict.valid) {
     return fail('unauthorized_credentials', INVALID_CREDENTIALS_MESSAGE);
   }
