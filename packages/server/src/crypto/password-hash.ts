@@ -136,6 +136,18 @@ export async function verifyPassword(
   return INVALID;
 }
 
+/**
+ * Whether a stored hash is argon2id with exactly the parameters new hashes get now: checking a
+ * wrong password against it costs what {@link verifyAgainstDummy} does.
+ *
+ * @example
+ * isCurrentHash(await hashPassword('x')); // true
+ */
+export function isCurrentHash(stored: string): boolean {
+  const p = passwordHashParams();
+  return stored.startsWith(`$argon2id$v=19$m=${p.memoryCost},t=${p.timeCost},p=${p.parallelism}$`);
+}
+
 /** The dummy hash of each parameter set in use, made once each. */
 const dummyHashes = new Map<PasswordHashParams, Promise<string>>();
 

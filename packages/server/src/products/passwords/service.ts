@@ -7,7 +7,12 @@ import {
   type Environment,
 } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
-import { hashPassword, verifyAgainstDummy, verifyPassword } from '../../crypto/password-hash.js';
+import {
+  hashPassword,
+  isCurrentHash,
+  verifyAgainstDummy,
+  verifyPassword,
+} from '../../crypto/password-hash.js';
 import { memberByEmail, memberById, normalizeEmail } from '../../tenancy/members/store.js';
 import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
 import { organizationById } from '../../tenancy/organizations/store.js';
@@ -83,9 +88,9 @@ async function verifyCredentials(
   const verdict = password
     ? await verifyPassword(password.hash, input.password)
     : { valid: await verifyAgainstDummy(input.password), needsRehash: false };
-  // A wrong password against a fast imported hash (salted MD5, say) costs what an unknown
-  // address does, so the time of a refusal does not tell which addresses have such a hash.
-  if (password && !verdict.valid && !password.hash.startsWith('$argon2')) {
+  // A wrong password against an imported hash (salted MD5, say, or a cheaper argon2) costs at
+  // least what an unknown address does: the time of a refusal does not tell who has such a hash.
+  if (password && !verdict.valid && !isCurrentHash(password.hash)) {
     await verifyAgainstDummy(input.password);
   }
   if (!member || !password || !verdict.valid) {
