@@ -158,6 +158,16 @@ export interface PasswordResetStartResult extends Ack {
   organization: OrganizationSlugSubset;
 }
 
+/**
+ * `magic_links/email/invite` (SDK and management API): the invited member, status `invited`, and
+ * its organization.
+ */
+export interface InviteResult extends Ack {
+  member_id: string;
+  member: Member;
+  organization: Organization;
+}
+
 /** `POST /b2b/totp`: a pending registration with its QR code (a PNG data URL). */
 export interface TotpCreateResult extends Ack {
   totp_id: string;

@@ -22,6 +22,10 @@ export const LOGIN_LINK_MINUTES = 60;
 export const DISCOVERY_LINK_MINUTES = 60;
 export const SIGNUP_LINK_MINUTES = 7 * 24 * 60;
 export const RESET_LINK_DEFAULT_MINUTES = 30;
+/** An invitation link: a week unless the inviter says otherwise, 5 minutes to a week (§7.1). */
+export const INVITE_LINK_DEFAULT_MINUTES = 7 * 24 * 60;
+export const INVITE_LINK_MIN_MINUTES = 5;
+export const INVITE_LINK_MAX_MINUTES = 7 * 24 * 60;
 export const SMS_CODE_SECONDS = 120;
 export const TOTP_PENDING_MINUTES = 60;
 /** SSO and OAuth tokens, and the sign-in requests sent to identity providers (§14). */

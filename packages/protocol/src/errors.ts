@@ -30,6 +30,11 @@ export const ERRORS = {
     status: 400,
     meaning: 'Another member of the organization has this phone number.',
   },
+  member_already_active: {
+    status: 400,
+    meaning:
+      'The address already belongs to an active member of the organization; invitations are for people who have not joined yet.',
+  },
   weak_password: {
     status: 400,
     meaning: 'The new password fails the project’s password policy.',

@@ -1,6 +1,11 @@
 /** Field schemas shared by the request bodies of the endpoint table. */
 import { z } from 'zod';
-import { SESSION_DURATION_MAX_MINUTES, SESSION_DURATION_MIN_MINUTES } from '../constants.js';
+import {
+  INVITE_LINK_MAX_MINUTES,
+  INVITE_LINK_MIN_MINUTES,
+  SESSION_DURATION_MAX_MINUTES,
+  SESSION_DURATION_MIN_MINUTES,
+} from '../constants.js';
 import { AUTH_METHODS, MFA_METHODS, type AuthMethod, type MfaMethod } from '../entities.js';
 
 /** A non-empty string; its format is checked by the server so it can answer semantically. */
@@ -24,6 +29,24 @@ export const pkceVerifier = z
   .regex(/^[A-Za-z0-9._~-]{32,128}$/, 'must be 32 to 128 URL-safe characters');
 
 export const email = text.max(254);
+
+/**
+ * The fields of an invitation (`magic_links/email/invite`, docs/protocol.md §7.1) that the SDK
+ * and the management API share; the management API adds the organization and the metadata.
+ */
+export const inviteFields = {
+  email_address: text.max(254),
+  invite_redirect_url: z.string().max(2048).optional(),
+  invite_template_id: z.string().max(200).optional(),
+  name: z.string().max(256).optional(),
+  roles: z.array(text.max(64)).max(50).optional(),
+  invite_expiration_minutes: z
+    .number()
+    .int('must be an integer')
+    .min(INVITE_LINK_MIN_MINUTES, `must be at least ${INVITE_LINK_MIN_MINUTES}`)
+    .max(INVITE_LINK_MAX_MINUTES, `must be at most ${INVITE_LINK_MAX_MINUTES} (a week)`)
+    .optional(),
+};
 export const id = text.max(200);
 export const url = z.string().max(2048);
 /**

@@ -2,6 +2,7 @@
 import { z } from 'zod';
 import type {
   BackendSessionResult,
+  InviteResult,
   MemberResult,
   OrganizationResult,
   ProjectResult,
@@ -187,6 +188,21 @@ export const MANAGEMENT_ENDPOINTS = {
     credential: 'secret',
     summary: "Unlocks a member's second factors after too many wrong codes.",
     body: null,
+  }),
+  backendMagicLinksInvite: endpoint<InviteResult>()({
+    method: 'POST',
+    path: '/v1/b2b/magic_links/email/invite',
+    credential: 'secret',
+    summary:
+      'Invites someone into an organization by e-mail: a member with status invited and a link that signs them in once.',
+    body: z.object({
+      ...f.inviteFields,
+      organization_id: f.id,
+      invited_by_member_id: f.id.optional(),
+      trusted_metadata: z.record(z.string().max(256), z.unknown()).optional(),
+      untrusted_metadata: z.record(z.string().max(256), z.unknown()).optional(),
+      locale: f.locale.optional(),
+    }),
   }),
   authenticateSession: endpoint<BackendSessionResult>()({
     method: 'POST',

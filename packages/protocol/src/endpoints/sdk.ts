@@ -7,6 +7,7 @@ import type {
   DiscoveryOrganizationsResult,
   DiscoveryResult,
   FullSessionResult,
+  InviteResult,
   MagicLinkAuthenticateResult,
   MemberSearchResult,
   OrganizationSearchResult,
@@ -77,6 +78,19 @@ export const SDK_ENDPOINTS = {
       login_template_id: f.templateId.optional(),
       locale: f.locale.optional(),
       pkce_code_challenge: f.pkceChallenge.optional(),
+    }),
+  }),
+  magicLinksInvite: endpoint<InviteResult>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/magic_links/email/invite',
+    credential: 'S',
+    summary:
+      "Invites someone into the session's organization by e-mail (`stytch.member` `create`; only roles the inviter holds) (§7.1).",
+    body: z.object({
+      ...f.inviteFields,
+      /** Optional; when sent it must be the session's own organization. */
+      organization_id: f.id.optional(),
+      locale: f.locale.optional(),
     }),
   }),
   magicLinksAuthenticate: endpoint<MagicLinkAuthenticateResult>()({

@@ -1,6 +1,6 @@
 /** The table of `gatehouse` commands: the one place that says which commands exist, in help order. */
 import type { Command } from './command.js';
-import { memberCreate, memberUpdate } from './members.js';
+import { memberCreate, memberInvite, memberUpdate } from './members.js';
 import { orgCreate, orgUpdate } from './organizations.js';
 import { projectList } from './project-list.js';
 import { projectCreate, projectShow, projectUpdate } from './projects.js';
@@ -31,6 +31,7 @@ export const COMMANDS: readonly Command[] = [
   orgCreate,
   orgUpdate,
   memberCreate,
+  memberInvite,
   memberUpdate,
   sessionRevoke,
   outboxList,

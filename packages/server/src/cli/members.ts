@@ -1,4 +1,7 @@
-/** `gatehouse member create` and `member update`: members, their password and MFA settings. */
+/**
+ * `gatehouse member create`, `member invite` and `member update`: members, invitations, their
+ * password and MFA settings.
+ */
 import { MFA_METHODS } from '@gatehouse/protocol';
 import { choice, defineCommand, option, trueOrFalse, UsageError } from './command.js';
 import { DATABASE_SETTINGS } from './environment.js';
@@ -37,6 +40,48 @@ export const memberCreate = defineCommand({
         `Member created.\nmember_id: ${member.member_id}\nemail:     ${member.email_address}\n` +
           `roles:     ${member.roles.map((r) => r.role_id).join(', ')}\n` +
           (values.password === undefined ? '' : `password_id: ${member.member_password_id}\n`),
+      );
+    });
+  },
+});
+
+/** Invites someone into an organization by e-mail, as the management API's invite does. */
+export const memberInvite = defineCommand({
+  name: ['member', 'invite'],
+  summary: 'Invite someone into an organization by e-mail',
+  usage:
+    '--project ID --org ORG_ID_OR_SLUG --email E [--name N] [--role R]… [--redirect-url URL] ' +
+    '[--locale L]',
+  description:
+    'Creates a member with status invited (or invites an invited or pending one again) and ' +
+    'e-mails a link that makes them active and signs them in, once, within a week. The link ' +
+    'opens --redirect-url, which must be on the project’s signup or login redirect URL ' +
+    'allow-list (by default the first signup URL). Each --role must be a role of the project’s ' +
+    'RBAC policy. An active member is refused with member_already_active. The e-mail is queued ' +
+    'in the database and sent by the running server.',
+  options: {
+    project: option('ID', 'The project').required(),
+    org: option('ORG_ID_OR_SLUG', 'The organization, by id or slug').required(),
+    email: option('E', 'The address to invite').required(),
+    name: option('N', 'The member’s name'),
+    role: option('R', 'A role to assign directly').repeatable(),
+    'redirect-url': option('URL', 'Where the invitation link leads'),
+    locale: option('L', 'The language of the e-mail (en, es, …)'),
+  },
+  environment: DATABASE_SETTINGS,
+  async run(values, io) {
+    await withRuntime(io, async ({ admin }) => {
+      const orgId = await organizationIdOf(admin, values.project, values.org);
+      const { member } = await admin.inviteMember(values.project, orgId, {
+        email_address: values.email,
+        name: values.name,
+        ...(values.role.length > 0 ? { roles: values.role } : {}),
+        invite_redirect_url: values['redirect-url'],
+        locale: values.locale,
+      });
+      io.stdout(
+        `Invitation sent.\nmember_id: ${member.member_id}\nemail:     ${member.email_address}\n` +
+          `status:    ${member.status}\nroles:     ${member.roles.map((r) => r.role_id).join(', ')}\n`,
       );
     });
   },

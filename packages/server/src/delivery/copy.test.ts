@@ -7,7 +7,12 @@ import { lastSms, magicLogin, mfaOrganization } from '../test/mfa.js';
 import { startSmtpReceiver, type SmtpReceiver } from '../test/smtp.js';
 import { LANGUAGES, languageOf } from './copy.js';
 import type { OutboxMessage } from './outbox.js';
-import { magicLinkEmail, passwordPausedEmail, passwordResetEmail } from './templates.js';
+import {
+  inviteEmail,
+  magicLinkEmail,
+  passwordPausedEmail,
+  passwordResetEmail,
+} from './templates.js';
 
 /** The readable text of a raw MIME message: encoded-word headers and QP or base64 bodies decoded. */
 function decodeMime(raw: string): string {
@@ -61,6 +66,7 @@ describe('the text part of every e-mail with a link', () => {
       mail: magicLinkEmail('discovery', link, 'Acme', 60, language),
     },
     { name: `${language} reset`, mail: passwordResetEmail(link, 'Acme', 30, language) },
+    { name: `${language} invite`, mail: inviteEmail(link, 'Acme', 10_080, language) },
     { name: `${language} paused`, mail: passwordPausedEmail(link, 'Acme', 60, 15, language) },
   ]);
 

@@ -39,6 +39,14 @@ export interface Copy {
     }
   >;
   magicLinkFooter: (lifetime: string) => string;
+  /** An invitation into an organization (`magic_links/email/invite`). */
+  invite: {
+    subject: (org: string) => string;
+    lead: (org: string) => string;
+    textLead: (org: string) => string;
+    button: string;
+    footer: (lifetime: string) => string;
+  };
   reset: {
     subject: (org: string) => string;
     lead: (org: string) => string;
@@ -86,6 +94,14 @@ const en: Copy = {
   },
   magicLinkFooter: (lifetime) =>
     `This link can be used once and expires in ${lifetime}. If you did not ask for it, you can ignore this e-mail.`,
+  invite: {
+    subject: (org) => `You are invited to join ${org}`,
+    lead: (org) => `You have been invited to join ${org}. Click the button below to accept.`,
+    textLead: (org) => `You have been invited to join ${org}. Open this link to accept:`,
+    button: 'Accept invitation',
+    footer: (lifetime) =>
+      `This link can be used once and expires in ${lifetime}. If you were not expecting this invitation, you can ignore this e-mail.`,
+  },
   reset: {
     subject: (org) => `Reset your password for ${org}`,
     lead: (org) =>
@@ -141,6 +157,16 @@ const es: Copy = {
   },
   magicLinkFooter: (lifetime) =>
     `Este enlace solo se puede usar una vez y caduca en ${lifetime}. Si no lo has solicitado, puedes ignorar este correo.`,
+  invite: {
+    subject: (org) => `Te han invitado a unirte a ${org}`,
+    lead: (org) =>
+      `Te han invitado a unirte a ${org}. Haz clic en el botón de abajo para aceptar la invitación.`,
+    textLead: (org) =>
+      `Te han invitado a unirte a ${org}. Abre este enlace para aceptar la invitación:`,
+    button: 'Aceptar invitación',
+    footer: (lifetime) =>
+      `Este enlace solo se puede usar una vez y caduca en ${lifetime}. Si no esperabas esta invitación, puedes ignorar este correo.`,
+  },
   reset: {
     subject: (org) => `Restablece tu contraseña de ${org}`,
     lead: (org) =>

@@ -126,6 +126,34 @@ export function passwordResetEmail(
   });
 }
 
+/**
+ * The invitation e-mail: a link that makes the invited member active and signs them in, valid
+ * `validMinutes` (whole days or hours are said so), in the language of `locale`.
+ *
+ * @example
+ * const mail = inviteEmail(link, 'Acme', 10080, 'es'); // "… caduca en 7 días …"
+ */
+export function inviteEmail(
+  link: string,
+  organizationName: string,
+  validMinutes: number,
+  locale?: string | null,
+): RenderedEmail {
+  const copy = copyFor(locale);
+  const lifetime =
+    validMinutes >= 1440 && validMinutes % 1440 === 0
+      ? copy.days(validMinutes / 1440)
+      : minutesText(copy, validMinutes);
+  return linkEmail(copy, {
+    subject: copy.invite.subject(organizationName),
+    lead: copy.invite.lead(organizationName),
+    textLead: copy.invite.textLead(organizationName),
+    button: copy.invite.button,
+    link,
+    footer: copy.invite.footer(lifetime),
+  });
+}
+
 /** "1 minute", "45 minutes", "2 hours", in the copy's language. */
 function minutesText(copy: Copy, minutes: number): string {
   if (minutes >= 120 && minutes % 60 === 0) return copy.hours(minutes / 60);

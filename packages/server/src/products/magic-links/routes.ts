@@ -1,12 +1,14 @@
-/** The magic-link endpoints of §7.1 (invite needs sessions with roles and is not served yet). */
+/** The magic-link endpoints of §7.1, and the management API's invitation. */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { optionalSession } from '../../http/auth.js';
-import { unwrap } from '../../http/errors.js';
+import { memberCaller, optionalSession } from '../../http/auth.js';
+import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
+import { roleIds } from '../../tenancy/members/store.js';
+import { inviteMember } from './invite.js';
 import { authenticateMagicLink, sendDiscovery, sendLoginOrSignup } from './service.js';
 
 /** Registers the magic-link routes. */
@@ -24,6 +26,28 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
     await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
     unwrap(await sendDiscovery(ctx, caller.project, body));
     return ok(request, {});
+  });
+
+  route(ENDPOINTS.magicLinksInvite, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'create']);
+    const { organization_id, ...body } = parse();
+    // A member invites into their own organization only; naming another is refused, not ignored.
+    if (organization_id !== undefined && organization_id !== member.organization_id) {
+      throw new ApiError(
+        'unauthorized_action',
+        'You may invite people only into the organization you are signed in to.',
+      );
+    }
+    await limitEmailSends(ctx, project.id, request.ip, body.email_address);
+    const grantor = { memberRoles: roleIds(member) };
+    const invited = await inviteMember(ctx, project, member.organization_id, body, grantor);
+    return ok(request, unwrap(invited));
+  });
+
+  route(ENDPOINTS.backendMagicLinksInvite, async (request, { caller: project, parse }) => {
+    const { organization_id, ...body } = parse();
+    await limitEmailSends(ctx, project.id, request.ip, body.email_address);
+    return ok(request, unwrap(await inviteMember(ctx, project, organization_id, body, 'host')));
   });
 
   route(ENDPOINTS.magicLinksAuthenticate, async (request, { caller, parse }) => {

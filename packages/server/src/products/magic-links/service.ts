@@ -24,6 +24,7 @@ import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
 import { issueLinkToken, redeemForSignIn } from '../../auth/link-tokens.js';
+import { inviteRefusal } from './invite.js';
 import {
   magicLinkNotFound,
   magicLinkUnusable,
@@ -179,7 +180,7 @@ export interface MagicLinkAuthenticateInput {
 }
 
 /**
- * Redeems a login or signup link: activates an invited or pending member, creates a member who
+ * Redeems a login, signup or invitation link: activates an invited or pending member, creates a member who
  * joins by e-mail domain, then grants result AM. One transaction: the link is single-use, and a
  * refusal after redeeming it (an IST spent by a concurrent call) leaves it unspent. Unlocks the
  * member's second factors (factor-lockout).
@@ -208,6 +209,9 @@ export async function authenticateMagicLink(
       return organizationGone();
     }
     const existing = await memberByEmail(trx, org.organization_id, token.email);
+    // An invitation's link signs in only its own member, and only while they are invited.
+    const closed = inviteRefusal(token, existing);
+    if (closed) return closed;
     if (existing?.status === 'deleted') {
       return memberRemoved();
     }

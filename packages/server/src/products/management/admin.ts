@@ -56,6 +56,7 @@ import {
   manageUpdateMember,
   manageUpdateOrganization,
 } from './service.js';
+import { createInviteAdmin, type InviteAdmin } from '../magic-links/admin.js';
 import { rotateSigningKey } from './keys.js';
 import { createSecret, deleteSecret, listSecrets, type CreatedSecret } from './secrets.js';
 import { isFailure, type Failure } from '../../result.js';
@@ -84,7 +85,7 @@ export type {
 };
 
 /** Administration of projects, organizations and members, without HTTP. */
-export interface Admin {
+export interface Admin extends InviteAdmin {
   /**
    * Creates a project with one secret key (shown in the answer only). Throws for origins, redirect
    * URLs, a slug pattern or a password policy that `updateProjectSettings` would refuse.
@@ -308,6 +309,7 @@ export function createAdmin(ctx: Context): Admin {
     return member;
   };
   return {
+    ...createInviteAdmin(ctx, { requireProject, orThrow }),
     createProject: async (input) => orThrow(await createProject(ctx, input)),
     async getProject(projectId) {
       const p = await ctx.projects.byId(projectId);

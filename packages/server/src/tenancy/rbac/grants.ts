@@ -78,3 +78,23 @@ export async function refuseRoleGrants(
   const foreign = changed.find((r) => !grantor.memberRoles.includes(r.role_id));
   return foreign ? roleNotHeld(foreign.role_id) : null;
 }
+
+/**
+ * Refuses a member's grant of roles they do not hold themselves (so `admin` only by admins), as
+ * when a member invites someone with roles; the host may grant any role of the policy. Whether
+ * the roles exist is checked where they are stored.
+ *
+ * @example
+ * const refused = refuseRolesNotHeld({ memberRoles: ['member'] }, ['admin']); // 403 unauthorized_action
+ */
+export function refuseRolesNotHeld(grantor: Grantor, roleIds: readonly string[]): Failure | null {
+  if (grantor === 'host') return null;
+  const foreign = roleIds.find((id) => !grantor.memberRoles.includes(id));
+  if (foreign === undefined) return null;
+  return fail(
+    'unauthorized_action',
+    foreign === ADMIN_ROLE
+      ? 'Only an admin may give the admin role.'
+      : `You may give only roles you hold yourself; you do not hold ${foreign}.`,
+  );
+}
