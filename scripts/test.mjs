@@ -33,7 +33,12 @@ const STEPS = [
     command: vitest(...projects(UNIT_PROJECTS.filter((p) => p !== 'server'))),
     needs: [],
   },
-  { name: 'browser', command: vitest(...projects(['e2e'])), needs: ['build', 'chromium'] },
+  // The browser suites in two halves, so that they can take two lanes when nothing else waits.
+  ...[1, 2].map((half) => ({
+    name: `browser-${half}`,
+    command: vitest(...projects(['e2e']), `--shard=${half}/2`),
+    needs: ['build', 'chromium'],
+  })),
   { name: 'postgres', command: ['node', 'scripts/test-postgres.mjs', '--maxWorkers=1'], needs: [] },
 ];
 
@@ -46,7 +51,8 @@ const COST = {
   api: 10,
   server: 130,
   unit: 120,
-  browser: 300,
+  'browser-1': 160,
+  'browser-2': 160,
   postgres: 60,
 };
 
