@@ -27,6 +27,8 @@ export interface AllowedOAuthTenants {
 export interface SsoConnectionRef {
   connection_id: string;
   display_name: string;
+  /** The connection's `identity_provider` label; `""` when it has none. */
+  identity_provider: string;
 }
 
 export interface Organization {
@@ -45,34 +47,41 @@ export interface Organization {
   mfa_methods: MfaMethodsPolicy;
   allowed_mfa_methods: MfaMethod[];
   trusted_metadata?: Record<string, unknown>;
-  sso_jit_provisioning?: string;
-  email_invites?: string;
-  sso_jit_provisioning_allowed_connections?: string[];
+  sso_jit_provisioning: string;
+  email_invites: string;
+  sso_jit_provisioning_allowed_connections: string[];
   /** Roles granted by e-mail domain (source `email_assignment`). */
-  rbac_email_implicit_role_assignments?: EmailRoleAssignment[];
+  rbac_email_implicit_role_assignments: EmailRoleAssignment[];
   /** `RESTRICTED`: members of the tenants in `allowed_oauth_tenants` may join by OAuth. */
-  oauth_tenant_jit_provisioning?: EmailJitProvisioning;
+  oauth_tenant_jit_provisioning: EmailJitProvisioning;
   /** The provider tenants the organization trusts: Workspace domains and Entra tenant ids. */
   allowed_oauth_tenants?: AllowedOAuthTenants;
+  /** Domains the organization has proven it owns; Gatehouse has no such proof yet: `[]`. */
+  claimed_email_domains: string[];
+  /** Connected apps are not offered: `""` and `[]`, the provider's values for none. */
+  first_party_connected_apps_allowed_type: string;
+  allowed_first_party_connected_apps: string[];
+  third_party_connected_apps_allowed_type: string;
+  allowed_third_party_connected_apps: string[];
+  /** Roles of this organization alone; Gatehouse's custom roles are the project's: `[]`. */
+  custom_roles: RbacRole[];
   created_at?: string;
   updated_at?: string;
 }
 
 /** The organization fields returned by the anonymous slug search. */
-export type OrganizationSlugSubset = Omit<
+export type OrganizationSlugSubset = Pick<
   Organization,
-  | 'organization_slug'
-  | 'mfa_methods'
-  | 'allowed_mfa_methods'
-  | 'trusted_metadata'
-  | 'sso_jit_provisioning'
-  | 'email_invites'
-  | 'sso_jit_provisioning_allowed_connections'
-  | 'rbac_email_implicit_role_assignments'
-  | 'oauth_tenant_jit_provisioning'
-  | 'allowed_oauth_tenants'
-  | 'created_at'
-  | 'updated_at'
+  | 'organization_id'
+  | 'organization_name'
+  | 'organization_logo_url'
+  | 'sso_active_connections'
+  | 'sso_default_connection_id'
+  | 'email_jit_provisioning'
+  | 'email_allowed_domains'
+  | 'auth_methods'
+  | 'allowed_auth_methods'
+  | 'mfa_policy'
 >;
 
 export type RoleSourceType =
@@ -81,6 +90,29 @@ export type RoleSourceType =
 export interface MemberRole {
   role_id: string;
   sources: { type: RoleSourceType; details: Record<string, unknown> }[];
+}
+
+/** An identity of Google or Microsoft linked to a member. */
+export interface OAuthRegistration {
+  provider_type: string;
+  provider_subject: string;
+  member_oauth_registration_id: string;
+  profile_picture_url?: string;
+  locale?: string;
+}
+
+/** An SSO connection's identity linked to a member. */
+export interface SsoRegistration {
+  connection_id: string;
+  external_id: string;
+  registration_id: string;
+  sso_attributes?: Record<string, unknown>;
+}
+
+/** An address a member had before it changed. */
+export interface RetiredEmail {
+  email_id: string;
+  email_address: string;
 }
 
 export interface Member {
@@ -102,8 +134,14 @@ export interface Member {
   roles: MemberRole[];
   trusted_metadata?: Record<string, unknown>;
   untrusted_metadata?: Record<string, unknown>;
-  sso_registrations?: unknown[];
-  is_breakglass?: boolean;
+  sso_registrations: SsoRegistration[];
+  oauth_registrations: OAuthRegistration[];
+  is_breakglass: boolean;
+  /** Whether the member holds the `admin` role. */
+  is_admin: boolean;
+  /** Whether sign-in is locked for the member; Gatehouse locks second factors only: false. */
+  is_locked: boolean;
+  retired_email_addresses: RetiredEmail[];
   created_at?: string;
   updated_at?: string;
 }
@@ -131,6 +169,7 @@ export interface MemberSession {
   member_session_id: string;
   member_id: string;
   organization_id: string;
+  organization_slug: string;
   started_at: string;
   last_accessed_at: string;
   expires_at: string;

@@ -58,6 +58,16 @@ export interface GroupRoleAssignment {
   role_id: string;
 }
 
+/** A private key for encrypted assertions; Gatehouse takes none yet, so the list is empty. */
+export interface SamlEncryptionPrivateKey {
+  private_key_id: string;
+  private_key: string;
+  created_at?: string;
+}
+
+/** The NameID format of Gatehouse's requests: unspecified, the IdP's choice (any is accepted). */
+export const SAML_NAMEID_FORMAT = 'urn:oasis:names:tc:SAML:1.1:nameid-format:unspecified';
+
 export interface SamlConnection {
   organization_id: string;
   connection_id: string;
@@ -74,10 +84,23 @@ export interface SamlConnection {
   idp_entity_id: string;
   idp_sso_url: string;
   verification_certificates: SamlVerificationCertificate[];
+  /** Certificates Gatehouse signs its requests with; it signs none: `[]`. */
+  signing_certificates: SamlVerificationCertificate[];
+  encryption_private_keys: SamlEncryptionPrivateKey[];
   attribute_mapping: SamlAttributeMapping;
   saml_group_implicit_role_assignments: GroupRoleAssignment[];
+  /** Roles every member signing in through the connection gets; not offered yet: `[]`. */
+  saml_connection_implicit_role_assignments: { role_id: string }[];
   /** Whether responses the IdP sends unprompted (no AuthnRequest of ours) are accepted. */
   allow_idp_initiated: boolean;
+  /** The provider's name for the opposite of `allow_idp_initiated`. */
+  idp_initiated_auth_disabled: boolean;
+  /** {@link SAML_NAMEID_FORMAT}. */
+  nameid_format: string;
+  /** A second audience and ACS URL; Gatehouse has one of each: `""`. */
+  alternative_audience_uri: string;
+  alternative_acs_url: string;
+  allow_gateway_callback: boolean;
   created_at: string;
   updated_at: string;
 }
@@ -92,6 +115,8 @@ export interface OidcConnection {
   redirect_url: string;
   issuer: string;
   client_id: string;
+  /** Always `""`: the stored secret is never returned (`client_secret_set` says whether one is). */
+  client_secret: string;
   /** Whether a client secret is stored; the secret itself is never returned. */
   client_secret_set: boolean;
   /** Found through the issuer's discovery document. */
@@ -99,6 +124,10 @@ export interface OidcConnection {
   token_url: string;
   userinfo_url: string;
   jwks_url: string;
+  /** Scopes asked for besides `openid email profile`; none yet: `""`. */
+  custom_scopes: string;
+  /** Which claims carry the member's fields; the standard ones: `{}`. */
+  attribute_mapping: Record<string, unknown>;
   /** Roles from the ID token's `groups` claim. */
   oidc_group_implicit_role_assignments: GroupRoleAssignment[];
   created_at: string;
@@ -108,6 +137,8 @@ export interface OidcConnection {
 export interface SsoConnectionsResult extends Ack {
   saml_connections: SamlConnection[];
   oidc_connections: OidcConnection[];
+  /** Connections that reuse another organization's; not offered: `[]`. */
+  external_connections: never[];
 }
 
 export interface SamlConnectionResult extends Ack {

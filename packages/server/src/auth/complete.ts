@@ -231,7 +231,7 @@ export async function fullSession(
   row: SessionsTable,
   token: string,
 ): Promise<FullSession> {
-  const memberSession = toMemberSession(row, roleIds(member));
+  const memberSession = toMemberSession(row, roleIds(member), organization.organization_slug);
   return {
     member_id: member.member_id,
     member,

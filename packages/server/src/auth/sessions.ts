@@ -21,12 +21,17 @@ import { rememberJwt, reusableJwt } from './jwt-reuse.js';
 export const SESSION_CLAIM = 'https://stytch.com/session';
 const ORGANIZATION_CLAIM = 'https://stytch.com/organization';
 
-/** The wire form of a session row. */
-export function toMemberSession(row: SessionsTable, roles: string[]): MemberSession {
+/** The wire form of a session row, with its member's roles and its organization's slug. */
+export function toMemberSession(
+  row: SessionsTable,
+  roles: string[],
+  organizationSlug: string,
+): MemberSession {
   return {
     member_session_id: row.id,
     member_id: row.member_id,
     organization_id: row.organization_id,
+    organization_slug: organizationSlug,
     started_at: row.started_at,
     last_accessed_at: row.last_accessed_at,
     expires_at: row.expires_at,

@@ -53,7 +53,13 @@ describe('mainSections', () => {
 
   it('offers SSO connections only in an organization', () => {
     const org = organization({
-      sso_active_connections: [{ connection_id: 'saml-connection-test-1', display_name: 'Okta' }],
+      sso_active_connections: [
+        {
+          connection_id: 'saml-connection-test-1',
+          display_name: 'Okta',
+          identity_provider: 'okta',
+        },
+      ],
     });
     const sso = setup({ products: ['sso'], authFlowType: 'organization' }, org);
     expect(mainSections(sso.state, sso.config)).toEqual([
@@ -67,7 +73,13 @@ describe('mainSections', () => {
     const org = organization({
       auth_methods: 'RESTRICTED',
       allowed_auth_methods: ['microsoft_oauth'],
-      sso_active_connections: [{ connection_id: 'saml-connection-test-1', display_name: 'Okta' }],
+      sso_active_connections: [
+        {
+          connection_id: 'saml-connection-test-1',
+          display_name: 'Okta',
+          identity_provider: 'okta',
+        },
+      ],
     });
     const { state, config } = setup(
       {

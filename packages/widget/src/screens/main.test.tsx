@@ -105,7 +105,9 @@ describe('Main in the organization flow', () => {
     authFlowType: 'organization',
     oauthOptions: { providers: ['google', 'microsoft'] },
   };
-  const sso = [{ connection_id: 'saml-connection-test-1', display_name: 'Okta' }];
+  const sso = [
+    { connection_id: 'saml-connection-test-1', display_name: 'Okta', identity_provider: 'okta' },
+  ];
 
   it('names the organization and offers its SSO connections before the rule and the form', async () => {
     const { container } = renderWidget(config, {

@@ -78,7 +78,7 @@ describe('SAML connections (management API)', () => {
     expect(active.verification_certificates[0]?.issuer).toContain('Gatehouse test IdP');
     const after = await organization();
     expect(after.sso_active_connections).toEqual([
-      { connection_id: pending.connection_id, display_name: 'Okta' },
+      { connection_id: pending.connection_id, display_name: 'Okta', identity_provider: 'generic' },
     ]);
     expect(after.sso_default_connection_id).toBe(pending.connection_id);
   });

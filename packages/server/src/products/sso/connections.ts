@@ -2,6 +2,7 @@
 import { X509Certificate } from 'node:crypto';
 import {
   DEFAULT_SAML_ATTRIBUTE_MAPPING,
+  SAML_NAMEID_FORMAT,
   type GroupRoleAssignment,
   type OidcConnection,
   type SamlAttributeMapping,
@@ -155,9 +156,17 @@ export function toSamlConnection(
     verification_certificates: certificates
       .filter((c) => c.connection_id === row.id)
       .map(toCertificate),
+    signing_certificates: [],
+    encryption_private_keys: [],
     attribute_mapping: settings.attribute_mapping,
     saml_group_implicit_role_assignments: settings.group_roles,
+    saml_connection_implicit_role_assignments: [],
     allow_idp_initiated: settings.allow_idp_initiated,
+    idp_initiated_auth_disabled: !settings.allow_idp_initiated,
+    nameid_format: SAML_NAMEID_FORMAT,
+    alternative_audience_uri: '',
+    alternative_acs_url: '',
+    allow_gateway_callback: false,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
@@ -175,11 +184,14 @@ export function toOidcConnection(row: SsoConnectionsTable, urls: SsoUrls): OidcC
     redirect_url: urls.oidcRedirectUrl(),
     issuer: settings.issuer,
     client_id: settings.client_id,
+    client_secret: '',
     client_secret_set: row.secret_encrypted !== null,
     authorization_url: settings.authorization_url,
     token_url: settings.token_url,
     userinfo_url: settings.userinfo_url,
     jwks_url: settings.jwks_url,
+    custom_scopes: '',
+    attribute_mapping: {},
     oidc_group_implicit_role_assignments: settings.group_roles,
     created_at: row.created_at,
     updated_at: row.updated_at,

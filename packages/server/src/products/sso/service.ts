@@ -3,7 +3,13 @@
  * organization. Every write runs in one transaction with the organization's list of active
  * connections, so the organization object never names a connection that is not usable.
  */
-import type { Environment, OidcConnection, SamlConnection } from '@gatehouse/protocol';
+import type {
+  Ack,
+  Environment,
+  OidcConnection,
+  SamlConnection,
+  SsoConnectionsResult,
+} from '@gatehouse/protocol';
 import type { z } from 'zod';
 import { samlConnectionFields, samlMetadataFields } from '@gatehouse/protocol/endpoints';
 import { isoAt, type Context, type Db } from '../../context.js';
@@ -71,7 +77,7 @@ export async function listConnections(
   ctx: Context,
   project: Project,
   organizationId: string,
-): Promise<{ saml_connections: SamlConnection[]; oidc_connections: OidcConnection[] } | Failure> {
+): Promise<Omit<SsoConnectionsResult, keyof Ack> | Failure> {
   const missing = await checkOrganization(ctx.db, project, organizationId);
   if (missing) return missing;
   const rows = await connectionRowsOf(ctx.db, project.id, organizationId);
@@ -85,6 +91,7 @@ export async function listConnections(
       .filter((r) => r.kind === 'saml')
       .map((r) => toSamlConnection(r, certificates, urls)),
     oidc_connections: rows.filter((r) => r.kind === 'oidc').map((r) => toOidcConnection(r, urls)),
+    external_connections: [],
   };
 }
 

@@ -143,7 +143,11 @@ export async function refreshOrganizationConnections(
     .updateTable('organizations')
     .set({
       sso_active_connections: JSON.stringify(
-        active.map((r) => ({ connection_id: r.id, display_name: r.display_name })),
+        active.map((r) => ({
+          connection_id: r.id,
+          display_name: r.display_name,
+          identity_provider: r.identity_provider,
+        })),
       ),
       sso_default_connection_id: defaultId,
       sso_jit_provisioning_allowed_connections: JSON.stringify(allowed),

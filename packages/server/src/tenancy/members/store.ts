@@ -14,7 +14,7 @@ import { newId } from '../../crypto/random.js';
 import { preparedQuery } from '../../store/prepared.js';
 import type { MembersTable } from '../../store/schema.js';
 import { insertUnlessDuplicate } from '../../store/unique.js';
-import { MEMBER_ROLE } from '../rbac/policy.js';
+import { ADMIN_ROLE, MEMBER_ROLE } from '../rbac/policy.js';
 import { grantEmailRoles } from './store-roles.js';
 
 export { ADMIN_ROLE } from '../rbac/policy.js';
@@ -44,6 +44,7 @@ export function toMember(
     entry.sources.push({ type: r.source_type as RoleSourceType, details: {} });
     byRole.set(r.role_id, entry);
   }
+  const memberRoles = [...byRole.values()];
   return {
     organization_id: row.organization_id,
     member_id: row.id,
@@ -57,11 +58,15 @@ export function toMember(
     mfa_phone_number_verified: row.mfa_phone_verified === 1,
     totp_registration_id: row.totp_registration_id,
     default_mfa_method: row.default_mfa_method as Member['default_mfa_method'],
-    roles: [...byRole.values()],
+    roles: memberRoles,
     trusted_metadata: JSON.parse(row.trusted_metadata) as Record<string, unknown>,
     untrusted_metadata: JSON.parse(row.untrusted_metadata) as Record<string, unknown>,
     sso_registrations: [],
+    oauth_registrations: [],
     is_breakglass: false,
+    is_admin: memberRoles.some((r) => r.role_id === ADMIN_ROLE),
+    is_locked: false,
+    retired_email_addresses: [],
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -24,7 +24,10 @@ export function toOrganization(row: OrganizationsTable): Organization {
     organization_slug: row.slug,
     organization_name: row.name,
     organization_logo_url: row.logo_url,
-    sso_active_connections: JSON.parse(row.sso_active_connections) as SsoConnectionRef[],
+    // Rows written before connections carried their label have none: the provider's empty value.
+    sso_active_connections: (JSON.parse(row.sso_active_connections) as SsoConnectionRef[]).map(
+      (c) => ({ ...c, identity_provider: c.identity_provider ?? '' }),
+    ),
     sso_default_connection_id: row.sso_default_connection_id,
     email_jit_provisioning: row.email_jit_provisioning as EmailJitProvisioning,
     email_allowed_domains: JSON.parse(row.email_allowed_domains) as string[],
@@ -45,6 +48,13 @@ export function toOrganization(row: OrganizationsTable): Organization {
     oauth_tenant_jit_provisioning: (row.oauth_tenant_jit_provisioning ??
       'NOT_ALLOWED') as EmailJitProvisioning,
     allowed_oauth_tenants: JSON.parse(row.allowed_oauth_tenants ?? '{}') as AllowedOAuthTenants,
+    // Fields of the provider's organization that Gatehouse has no data for: its empty values.
+    claimed_email_domains: [],
+    first_party_connected_apps_allowed_type: '',
+    allowed_first_party_connected_apps: [],
+    third_party_connected_apps_allowed_type: '',
+    allowed_third_party_connected_apps: [],
+    custom_roles: [],
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
