@@ -243,6 +243,8 @@ export interface BackendSessionResult extends Ack {
   member: Member;
   organization: Organization;
   member_session: MemberSession;
+  /** The session's token when it was authenticated by it; '' by a JWT (only the token gives it back). */
+  session_token: string;
   session_jwt: string;
 }
 

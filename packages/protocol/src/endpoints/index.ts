@@ -10,6 +10,7 @@
  * const body: RequestOf<typeof ENDPOINTS.organizationsSearch> = { organization_slug: 'acme' };
  */
 import { endpoint } from './endpoint.js';
+import { BACKEND_FACTOR_ENDPOINTS } from './backend-factors.js';
 import { BACKEND_PASSWORD_ENDPOINTS } from './backend-passwords.js';
 import { CAPTCHA_ENDPOINTS } from './captcha.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
@@ -124,6 +125,7 @@ const servicesPageLibrary = endpoint<string>()({
 export const ENDPOINTS = {
   ...SDK_ENDPOINTS,
   ...MANAGEMENT_ENDPOINTS,
+  ...BACKEND_FACTOR_ENDPOINTS,
   ...BACKEND_PASSWORD_ENDPOINTS,
   ...NAVIGATION_ENDPOINTS,
   ...SSO_ENDPOINTS,
@@ -144,6 +146,7 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 export { SDK_ENDPOINTS, MAX_EVENTS_PER_BATCH } from './sdk.js';
 export { MANAGEMENT_ENDPOINTS, projectSettingsFields } from './management.js';
+export { sessionsGetFields } from './backend-factors.js';
 export { allowedOAuthTenants } from './fields.js';
 export { NAVIGATION_ENDPOINTS } from './navigation.js';
 export { OAUTH_ENDPOINTS, oauthProviderFields } from './oauth.js';

@@ -223,19 +223,24 @@ export const MANAGEMENT_ENDPOINTS = {
     method: 'POST',
     path: '/v1/b2b/sessions/revoke',
     credential: 'secret',
-    summary: 'Ends one session (by id or token) or every session of a member.',
+    summary: 'Ends one session (by member_session_id, token or JWT) or every session of a member.',
     body: z
       .object({
+        member_session_id: f.id.optional(),
         session_id: f.id.optional(),
         session_token: f.id.optional(),
+        session_jwt: f.text.max(8192).optional(),
         member_id: f.id.optional(),
       })
       .refine(
         (b) =>
-          [b.session_id, b.session_token, b.member_id].filter((v) => v !== undefined).length === 1,
+          [b.member_session_id, b.session_id, b.session_token, b.session_jwt, b.member_id].filter(
+            (v) => v !== undefined,
+          ).length === 1,
         {
-          message: 'exactly one of session_id, session_token and member_id is required',
-          path: ['session_id'],
+          message:
+            'exactly one of member_session_id, session_token, session_jwt and member_id is required',
+          path: ['member_session_id'],
         },
       ),
   }),

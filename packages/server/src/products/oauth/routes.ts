@@ -3,6 +3,7 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession } from '../../http/auth.js';
+import { backendSignInSession } from '../../http/backend-caller.js';
 import {
   bindingToStart,
   browserBinding,
@@ -79,7 +80,10 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.oauthAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
-    return ok(request, unwrap(await authenticateOAuth(ctx, caller.project, body, presented)));
+    const outcome = unwrap(await authenticateOAuth(ctx, caller.project, body, presented));
+    // The browser's answer is result AM with the provider's tokens (§7.6), nothing more.
+    const { provider_type: _type, provider_subject: _subject, ...result } = outcome;
+    return ok(request, result);
   });
   route(ENDPOINTS.oauthDiscoveryAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
@@ -96,5 +100,17 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.oneTapDiscoverySubmit, async (request, { caller, parse }) => {
     const body = parse();
     return ok(request, unwrap(await submitOneTapDiscovery(ctx, caller.project, body)));
+  });
+
+  // The management API's `oauth.authenticate` (secret key): a host backend redeems the token.
+  route(ENDPOINTS.backendOAuthAuthenticate, async (request, { caller: project, parse }) => {
+    const body = parse();
+    const presented = await backendSignInSession(ctx, project, body);
+    const outcome = unwrap(await authenticateOAuth(ctx, project, body, presented));
+    return ok(request, {
+      ...outcome,
+      organization_id: outcome.organization.organization_id,
+      reset_sessions: false,
+    });
   });
 }

@@ -163,6 +163,13 @@ function oauthFactor(
   };
 }
 
+/** What an OAuth sign-in adds to result AM: the provider's tokens, its name and the account's id. */
+export interface OAuthSignInValues {
+  provider_values: OAuthProviderValues;
+  provider_type: OAuthProviderName;
+  provider_subject: string;
+}
+
 /**
  * Redeems an `oauth` token once (PKCE-bound when the start carried a challenge): result AM with
  * the organization's MFA policy applied, plus the provider's tokens.
@@ -177,7 +184,7 @@ export async function authenticateOAuth(
     intermediate_session_token?: string | undefined;
   },
   presented: PresentedSession | null,
-): Promise<(AuthOutcome & { provider_values: OAuthProviderValues }) | Failure> {
+): Promise<(AuthOutcome & OAuthSignInValues) | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
     const token = await redeemForSignIn(
@@ -218,7 +225,13 @@ export async function authenticateOAuth(
     );
     if (isFailure(outcome)) return outcome;
     const values = JSON.parse(ctx.box.open(details.provider_values)) as OAuthProviderValues;
-    return { ...outcome, provider_values: values };
+    return {
+      ...outcome,
+      provider_values: values,
+      provider_type: details.provider,
+      // A token issued before the claims were recorded does not know the account's id.
+      provider_subject: details.claims?.subject ?? '',
+    };
   });
 }
 

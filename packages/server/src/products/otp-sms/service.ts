@@ -83,6 +83,8 @@ export async function sendSmsCode(
 export interface SmsAuthenticateInput {
   code: string;
   set_mfa_enrollment?: MfaEnrollmentChange | undefined;
+  /** Makes SMS the member's default second factor (the management API's call takes it). */
+  set_default_mfa?: boolean | undefined;
   session_duration_minutes?: number | undefined;
 }
 
@@ -91,7 +93,7 @@ export interface SmsAuthenticateInput {
  * (void after five) before it is compared, and a wrong code answers 401; no live code answers 404
  * `otp_code_not_found`. Wrong codes in a row, across codes, lock SMS for the member (403
  * `member_locked`, see factor-lockout). Success verifies the number the code was sent to and
- * applies `set_mfa_enrollment`.
+ * applies `set_mfa_enrollment` and `set_default_mfa`.
  */
 export async function authenticateSmsCode(
   ctx: Context,
@@ -129,7 +131,11 @@ export async function authenticateSmsCode(
       caller,
       {
         factor: smsFactor(row.phone_number, now),
-        memberColumns: { mfa_phone_number: row.phone_number, mfa_phone_verified: 1 },
+        memberColumns: {
+          mfa_phone_number: row.phone_number,
+          mfa_phone_verified: 1,
+          ...(input.set_default_mfa ? { default_mfa_method: 'sms_otp' } : {}),
+        },
         setMfaEnrollment: input.set_mfa_enrollment,
         durationMinutes: input.session_duration_minutes,
       },

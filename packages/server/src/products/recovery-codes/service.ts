@@ -16,6 +16,7 @@ import type { FullSession, PresentedSession } from '../../auth/complete.js';
 import { deleteRecoveryCodes, insertRecoveryCodes, unusedCodes, useRecoveryCode } from './store.js';
 import { completeSecondFactor, type MfaCaller } from '../../auth/secondary.js';
 import { sessionNotFound } from '../../auth/errors.js';
+import { memberNotFound } from '../../tenancy/members/errors.js';
 import { wrongRecoveryCode } from './errors.js';
 
 const NO_TOTP = 'This member has no authenticator app, so no recovery codes.';
@@ -116,23 +117,30 @@ export async function recoverWithCode(
   });
 }
 
-/** The signed-in member, when they have a verified TOTP registration. */
-async function totpMember(ctx: Context, db: Db, project: Project, session: PresentedSession) {
-  const member = await memberById(db, project.id, session.row.member_id);
+/**
+ * The member, when they have a verified TOTP registration: the signed-in member of a session
+ * (`session_not_found` when gone), or a member a host backend named (`member_not_found`).
+ */
+async function totpMember(ctx: Context, db: Db, project: Project, owner: CodesOwner) {
+  const memberId = 'row' in owner ? owner.row.member_id : owner.member_id;
+  const member = await memberById(db, project.id, memberId);
   if (!member || member.status === 'deleted') {
-    return sessionNotFound();
+    return 'row' in owner ? sessionNotFound() : memberNotFound();
   }
   return member.totp_registration_id === '' ? fail('totp_not_found', NO_TOTP) : member;
 }
 
-/** Replaces the signed-in member's recovery codes with ten new ones. */
+/** Whose codes: the signed-in member of a session, or a member a host backend named. */
+export type CodesOwner = PresentedSession | { member_id: string };
+
+/** Replaces the member's recovery codes with ten new ones. */
 export async function rotateRecoveryCodes(
   ctx: Context,
   project: Project,
-  session: PresentedSession,
+  owner: CodesOwner,
 ): Promise<{ recovery_codes: string[] } | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
-    const member = await totpMember(ctx, trx, project, session);
+    const member = await totpMember(ctx, trx, project, owner);
     if ('failure' in member) return member;
     await deleteRecoveryCodes(trx, member.member_id, member.totp_registration_id);
     return {
@@ -147,13 +155,13 @@ export async function rotateRecoveryCodes(
   });
 }
 
-/** The signed-in member's unused recovery codes, in clear. */
+/** The member's unused recovery codes, in clear. */
 export async function listRecoveryCodes(
   ctx: Context,
   project: Project,
-  session: PresentedSession,
+  owner: CodesOwner,
 ): Promise<{ recovery_codes: string[] } | Failure> {
-  const member = await totpMember(ctx, ctx.db, project, session);
+  const member = await totpMember(ctx, ctx.db, project, owner);
   if ('failure' in member) return member;
   const rows = await unusedCodes(ctx.db, member.member_id, member.totp_registration_id);
   return {

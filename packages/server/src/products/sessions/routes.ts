@@ -1,12 +1,20 @@
-/** Session endpoints (§7.5) and the JWKS of session JWTs. */
-import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+/** Session endpoints (§7.5), the JWKS of session JWTs and the management API's sessions.get and exchange. */
+import { ENDPOINTS, sessionsGetFields } from '@gatehouse/protocol/endpoints';
 import { rawRoute, router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
+import { refuseCustomClaims, requireBackendMember } from '../../http/backend-caller.js';
 import { ApiError, unwrap } from '../../http/errors.js';
+import { queryOf } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
+import { parseBody } from '../../http/validate.js';
 import { discoveryIdentity, enterOrganization } from '../discovery/service.js';
-import { authenticateSession, revokeSessionById } from './service.js';
+import {
+  authenticateSession,
+  liveSessionsForBackend,
+  presentedForBackend,
+  revokeSessionById,
+} from './service.js';
 
 /** Registers the session routes and the JWKS. */
 export function registerSessions(app: FastifyInstance, ctx: Context): void {
@@ -36,6 +44,32 @@ export function registerSessions(app: FastifyInstance, ctx: Context): void {
       request,
       unwrap(await enterOrganization(ctx, caller.project, identity, body, session)),
     );
+  });
+
+  // The management API's `sessions.get` and `sessions.exchange` (secret key).
+  route(ENDPOINTS.backendSessionsGet, async (request, { caller: project }) => {
+    // The member is named in the query string, as the provider's SDK sends it.
+    const query = parseBody(sessionsGetFields, Object.fromEntries(queryOf(request)));
+    const owner = await requireBackendMember(ctx, project, query.organization_id, query.member_id);
+    return ok(request, { member_sessions: await liveSessionsForBackend(ctx, project, owner) });
+  });
+
+  route(ENDPOINTS.backendSessionsExchange, async (request, { caller: project, parse }) => {
+    const body = parse();
+    refuseCustomClaims(body.session_custom_claims);
+    const session = unwrap(await presentedForBackend(ctx, project, body));
+    // The schema requires a token or a JWT, so a session was sent: null cannot happen here.
+    if (!session) throw new Error('sessions/exchange without a session');
+    // Entering the session's own organization extends it and answers its token, which a JWT
+    // alone cannot give back.
+    if (session.token === '' && session.row.organization_id === body.organization_id) {
+      throw new ApiError(
+        'invalid_request',
+        'Send session_token to exchange into the session’s own organization; a JWT alone cannot.',
+      );
+    }
+    const identity = unwrap(await discoveryIdentity(ctx, project, undefined, session, true));
+    return ok(request, unwrap(await enterOrganization(ctx, project, identity, body, session)));
   });
 
   rawRoute(app, ENDPOINTS.jwks, async () => ctx.keys.jwks());

@@ -1,12 +1,12 @@
 /** Session authenticate and revoke, for browsers (§7.5) and host backends (management API). */
-import type { MemberSession } from '@gatehouse/protocol';
+import type { Member, MemberSession, Organization } from '@gatehouse/protocol';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { isoAt, type Context } from '../../context.js';
-import { memberById } from '../../tenancy/members/store.js';
+import { memberById, roleIds } from '../../tenancy/members/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import { transaction } from '../../store/transaction.js';
-import { fullSession, type FullSession } from '../../auth/complete.js';
+import { fullSession, type FullSession, type PresentedSession } from '../../auth/complete.js';
 import { endMemberSessions } from '../../auth/revocation.js';
 import {
   sessionLifetime,
@@ -15,10 +15,12 @@ import {
   liveSessionOrNull,
   revokeSession,
   SESSION_CLAIM,
+  toMemberSession,
   touchSession,
 } from '../../auth/sessions.js';
 import { hashToken } from '../../crypto/random.js';
 import {
+  liveSessionsOfMember,
   sessionWithOwnerById,
   sessionWithOwnerByTokenHash,
   type SessionWithOwner,
@@ -69,10 +71,15 @@ export async function revokeSessionById(ctx: Context, sessionId: string): Promis
   await revokeSession(ctx.db, sessionId, ctx.now());
 }
 
-/** What a host backend revokes: exactly one of a session by id or token, or a member's all. */
+/**
+ * What a host backend revokes: exactly one of a session by id (`member_session_id`, the
+ * provider's name, or `session_id`), token or JWT, or a member's all.
+ */
 export interface RevokeTarget {
+  member_session_id?: string | undefined;
   session_id?: string | undefined;
   session_token?: string | undefined;
+  session_jwt?: string | undefined;
   member_id?: string | undefined;
 }
 
@@ -106,10 +113,14 @@ export async function revokeForBackend(
     );
     return { member_id: member.member_id, revoked_session_ids: revoked };
   }
+  const id =
+    target.member_session_id ??
+    target.session_id ??
+    (target.session_jwt ? await verifiedSessionId(ctx, project, target.session_jwt) : null);
   const row = target.session_token
     ? await findLiveSession(ctx.db, project.id, target.session_token, now)
-    : target.session_id
-      ? await findLiveSessionById(ctx.db, project.id, target.session_id, now)
+    : id
+      ? await findLiveSessionById(ctx.db, project.id, id, now)
       : null;
   if (!row) return fail('session_not_found', DEAD);
   await revokeSession(ctx.db, row.id, now);
@@ -117,7 +128,10 @@ export async function revokeForBackend(
 }
 
 /** What a host backend learns about a session. */
-export type BackendSession = Pick<FullSession, 'member' | 'organization' | 'session_jwt'> & {
+export type BackendSession = Pick<
+  FullSession,
+  'member' | 'organization' | 'session_token' | 'session_jwt'
+> & {
   member_session: MemberSession;
 };
 
@@ -151,8 +165,43 @@ export async function authenticateForBackend(
     member: result.member,
     organization: result.organization,
     member_session: result.member_session,
+    session_token: result.session_token,
     session_jwt: result.session_jwt,
   };
+}
+
+/**
+ * The live session a host backend presents with a factor call or an exchange: by
+ * `session_token`, or by `session_jwt` (then with the token unknown: ''). Null when it sends
+ * neither; `session_not_found` when what it sends is not a live session of the project.
+ */
+export async function presentedForBackend(
+  ctx: Context,
+  project: Project,
+  credential: { session_token?: string | undefined; session_jwt?: string | undefined },
+): Promise<PresentedSession | null | Failure> {
+  const now = ctx.now();
+  if (credential.session_token) {
+    const row = await findLiveSession(ctx.db, project.id, credential.session_token, now);
+    return row ? { row, token: credential.session_token } : fail('session_not_found', DEAD);
+  }
+  if (credential.session_jwt) {
+    const id = await verifiedSessionId(ctx, project, credential.session_jwt);
+    const row = id ? await findLiveSessionById(ctx.db, project.id, id, now) : null;
+    return row ? { row, token: '' } : fail('session_not_found', DEAD);
+  }
+  return null;
+}
+
+/** A member's live sessions, newest first, as `sessions.get` of the management API lists them. */
+export async function liveSessionsForBackend(
+  ctx: Context,
+  project: Project,
+  owner: { member: Member; organization: Organization },
+): Promise<MemberSession[]> {
+  const { member, organization } = owner;
+  const rows = await liveSessionsOfMember(ctx.db, project.id, member.member_id, isoAt(ctx.now()));
+  return rows.map((row) => toMemberSession(row, roleIds(member), organization.organization_slug));
 }
 
 async function verifiedSessionId(

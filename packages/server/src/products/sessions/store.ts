@@ -162,3 +162,27 @@ export async function sessionWithOwnerByTokenHash(
 export async function sessionWithOwnerById(db: Db, id: string): Promise<SessionWithOwner | null> {
   return toSessionWithOwner(await byId(db, { id }));
 }
+
+/**
+ * A member's live sessions (not revoked, not expired at `nowIso`) in the project, newest first.
+ *
+ * @example
+ * const rows = await liveSessionsOfMember(ctx.db, project.id, memberId, isoAt(ctx.now()));
+ */
+export async function liveSessionsOfMember(
+  db: Db,
+  projectId: string,
+  memberId: string,
+  nowIso: string,
+): Promise<SessionsTable[]> {
+  return db
+    .selectFrom('sessions')
+    .selectAll()
+    .where('project_id', '=', projectId)
+    .where('member_id', '=', memberId)
+    .where('revoked_at', 'is', null)
+    .where('expires_at', '>', nowIso)
+    .orderBy('started_at', 'desc')
+    .orderBy('id')
+    .execute();
+}

@@ -3,6 +3,7 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, type SessionCaller } from '../../http/auth.js';
+import { backendSignInSession } from '../../http/backend-caller.js';
 import {
   bindingToStart,
   browserBinding,
@@ -160,6 +161,18 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
     return ok(request, unwrap(await authenticateSso(ctx, caller.project, body, presented)));
+  });
+
+  // The management API's `sso.authenticate` (secret key): a host backend redeems the token.
+  route(ENDPOINTS.backendSsoAuthenticate, async (request, { caller: project, parse }) => {
+    const body = parse();
+    const presented = await backendSignInSession(ctx, project, body);
+    const outcome = unwrap(await authenticateSso(ctx, project, body, presented));
+    return ok(request, {
+      ...outcome,
+      organization_id: outcome.organization.organization_id,
+      reset_session: false,
+    });
   });
 }
 
