@@ -11,6 +11,7 @@
  */
 import { endpoint } from './endpoint.js';
 import { BACKEND_FACTOR_ENDPOINTS } from './backend-factors.js';
+import { BACKEND_ORGANIZATION_ENDPOINTS } from './backend-organizations.js';
 import { BACKEND_PASSWORD_ENDPOINTS } from './backend-passwords.js';
 import { CAPTCHA_ENDPOINTS } from './captcha.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
@@ -127,6 +128,7 @@ export const ENDPOINTS = {
   ...MANAGEMENT_ENDPOINTS,
   ...BACKEND_FACTOR_ENDPOINTS,
   ...BACKEND_PASSWORD_ENDPOINTS,
+  ...BACKEND_ORGANIZATION_ENDPOINTS,
   ...NAVIGATION_ENDPOINTS,
   ...SSO_ENDPOINTS,
   ...OAUTH_ENDPOINTS,
@@ -146,6 +148,12 @@ export type EndpointName = keyof typeof ENDPOINTS;
 
 export { SDK_ENDPOINTS, MAX_EVENTS_PER_BATCH } from './sdk.js';
 export { MANAGEMENT_ENDPOINTS, projectSettingsFields } from './management.js';
+export {
+  SEARCH_LIMIT_DEFAULT,
+  memberLookupFields,
+  memberSearchFields,
+  organizationSearchFields,
+} from './backend-organizations.js';
 export { sessionsGetFields } from './backend-factors.js';
 export { allowedOAuthTenants } from './fields.js';
 export { NAVIGATION_ENDPOINTS } from './navigation.js';

@@ -14,6 +14,7 @@ import { resolveConfig, type ServerConfig } from '../config.js';
 import { registerBootstrap } from '../products/bootstrap/routes.js';
 import { registerDevInbox } from '../products/dev-inbox/routes.js';
 import { assertDevInboxMayStart } from '../products/dev-inbox/service.js';
+import { registerDirectory } from '../products/directory/routes.js';
 import { registerDiscovery } from '../products/discovery/routes.js';
 import { registerEvents } from '../products/events/routes.js';
 import { registerMagicLinks } from '../products/magic-links/routes.js';
@@ -288,6 +289,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     registerOAuth(app, ctx);
     registerCaptcha(app, ctx);
     registerManagement(app, ctx);
+    registerDirectory(app, ctx);
     registerRbac(app, ctx);
     registerServicesPage(app, ctx);
     registerOpenApi(app);

@@ -57,6 +57,7 @@ import {
   manageUpdateOrganization,
 } from './service.js';
 import { createInviteAdmin, type InviteAdmin } from '../magic-links/admin.js';
+import { createDirectoryAdmin, type DirectoryAdmin } from '../directory/admin.js';
 import { rotateSigningKey } from './keys.js';
 import { createSecret, deleteSecret, listSecrets, type CreatedSecret } from './secrets.js';
 import { isFailure, type Failure } from '../../result.js';
@@ -84,8 +85,11 @@ export type {
   SamlMetadataInput,
 };
 
-/** Administration of projects, organizations and members, without HTTP. */
-export interface Admin extends InviteAdmin {
+/**
+ * Administration of projects, organizations and members, without HTTP; searching and deleting
+ * organizations and members is the directory's part.
+ */
+export interface Admin extends DirectoryAdmin, InviteAdmin {
   /**
    * Creates a project with one secret key (shown in the answer only). Throws for origins, redirect
    * URLs, a slug pattern or a password policy that `updateProjectSettings` would refuse.
@@ -309,6 +313,7 @@ export function createAdmin(ctx: Context): Admin {
     return member;
   };
   return {
+    ...createDirectoryAdmin(ctx, { requireProject, orThrow }),
     ...createInviteAdmin(ctx, { requireProject, orThrow }),
     createProject: async (input) => orThrow(await createProject(ctx, input)),
     async getProject(projectId) {

@@ -94,7 +94,8 @@ const rolesOfMember = preparedQuery((db, p: { memberId: string }) =>
     .orderBy('source_type'),
 );
 
-async function withRoles(db: Db, rows: MembersTable[]): Promise<Member[]> {
+/** Member rows in their wire form, each with its role rows (one query for all of them). */
+export async function withRoles(db: Db, rows: MembersTable[]): Promise<Member[]> {
   if (rows.length === 0) return [];
   const roles = await db
     .selectFrom('member_roles')
