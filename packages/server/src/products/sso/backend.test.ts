@@ -1,0 +1,110 @@
+// The management API's sso.authenticate and sso.getConnections: a host backend redeems the sso
+// token an OIDC sign-in returned with (once, and only in its own project) and lists connections.
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
+import { isFailure } from '../../result.js';
+import { basic, expectOk, startHarness, type Harness } from '../../test/harness.js';
+import {
+  TestBrowser,
+  addOidcConnection,
+  signInAtIdp,
+  ssoTokenOf,
+  startUrl,
+} from '../../test/sso.js';
+import { ssoUrls } from './connections.js';
+
+const browser = new TestBrowser();
+const CLIENT = { clientId: 'gatehouse-backend', clientSecret: 'a-client-secret-for-backends' };
+
+let h: Harness;
+let idp: OidcIdp;
+let connectionId: string;
+let callbackUrl: string;
+
+beforeAll(async () => {
+  [h, idp] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
+  callbackUrl = ssoUrls(h.url).oidcRedirectUrl();
+  idp.addClient({ ...CLIENT, redirectUris: [callbackUrl] });
+  idp.users.set('lin@acme.test', { password: 'correct horse', name: 'Lin Okafor' });
+  const config = await discoverProvider(idp.issuer, CLIENT.clientId, CLIENT.clientSecret);
+  if (isFailure(config)) throw new Error(config.message);
+  const metadata = config.serverMetadata();
+  connectionId = await addOidcConnection(h, {
+    clientSecret: CLIENT.clientSecret,
+    settings: {
+      issuer: idp.issuer,
+      client_id: CLIENT.clientId,
+      authorization_url: metadata.authorization_endpoint ?? '',
+      token_url: metadata.token_endpoint ?? '',
+      userinfo_url: metadata.userinfo_endpoint ?? '',
+      jwks_url: metadata.jwks_uri ?? '',
+      group_roles: [],
+    },
+  });
+});
+
+afterAll(async () => {
+  await Promise.all([h?.close(), idp?.close()]);
+});
+
+/** Signs in at the provider and follows the callback; returns the sso token it hands over. */
+async function ssoToken(): Promise<string> {
+  const start = await browser.navigate(startUrl(h, connectionId));
+  const authorize = new URL(start.location ?? '');
+  const { callback } = await signInAtIdp(authorize.href, callbackUrl, {
+    email: 'lin@acme.test',
+    password: 'correct horse',
+  });
+  if (!callback) throw new Error('The provider did not return');
+  const back = await browser.navigate(callback);
+  expect(back.status).toBe(302);
+  return ssoTokenOf(back.location);
+}
+
+describe('management sso.authenticate', () => {
+  it('redeems the sso token for a session, once', async () => {
+    const token = await ssoToken();
+    const res = await h.call(ENDPOINTS.backendSsoAuthenticate, { body: { sso_token: token } });
+    const data = expectOk(res);
+    expect(data.member_authenticated).toBe(true);
+    expect(data.organization_id).toBe(h.org.organization_id);
+    expect(data.reset_session).toBe(false);
+    expect(data.member.email_address).toBe('lin@acme.test');
+    expect(data.session_token).not.toBe('');
+    expect(data.member_session?.authentication_factors[0]).toMatchObject({ type: 'sso' });
+    const again = await h.call(ENDPOINTS.backendSsoAuthenticate, { body: { sso_token: token } });
+    expect(again.status).toBe(404);
+  });
+
+  it("refuses another project's secret key, and a JWT alone to extend", async () => {
+    const token = await ssoToken();
+    const other = await h.admin.createProject({ name: 'Elsewhere' });
+    const foreign = await h.call(ENDPOINTS.backendSsoAuthenticate, {
+      body: { sso_token: token },
+      authorization: basic(other.project_id, other.secret),
+    });
+    expect(foreign.status).toBe(404);
+    const login = await h.login(h.member.email_address);
+    const jwtAlone = await h.call(ENDPOINTS.backendSsoAuthenticate, {
+      body: { sso_token: token, session_jwt: login.session_jwt },
+    });
+    expect([jwtAlone.status, jwtAlone.error?.error_type]).toEqual([400, 'invalid_request']);
+    // Neither spent the token.
+    expect(
+      (await h.call(ENDPOINTS.backendSsoAuthenticate, { body: { sso_token: token } })).status,
+    ).toBe(200);
+  });
+});
+
+describe('management sso.getConnections', () => {
+  it("lists the organization's connections with the provider's three lists", async () => {
+    const data = expectOk(
+      await h.call(ENDPOINTS.ssoList, { params: { organization_id: h.org.organization_id } }),
+    );
+    expect(data.oidc_connections.map((c) => c.connection_id)).toEqual([connectionId]);
+    expect(data.saml_connections).toEqual([]);
+    expect(data.external_connections).toEqual([]);
+  });
+});
