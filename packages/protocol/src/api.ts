@@ -234,6 +234,8 @@ export interface ProjectResult extends Ack {
 
 /** Management API: one member with their organization. */
 export interface MemberResult extends Ack {
+  /** The member's id beside the member, as the provider's backend API answers. */
+  member_id: string;
   member: Member;
   organization: Organization;
 }
@@ -299,7 +301,8 @@ export interface RevokeSessionsResult extends Ack {
 
 /** Management API: the project's RBAC policy, built-in roles and resources included. */
 export interface RbacPolicyResult extends Ack {
-  policy: RbacPolicy;
+  /** With the provider's `scopes` (of connected apps, which Gatehouse does not offer): `[]`. */
+  policy: RbacPolicy & { scopes: never[] };
 }
 
 /** A member-session call about the caller or one member of their organization (§7.10). */

@@ -47,11 +47,15 @@ export const rbacResourceFields = z
   })
   .strict();
 
-/** The whole policy, as `GET` shows it; built-in roles and resources may be listed or left out. */
+/**
+ * The whole policy, as `GET` shows it; built-in roles and resources may be listed or left out.
+ * `scopes`, which `GET` shows empty, may only be empty.
+ */
 export const rbacPolicyFields = z
   .object({
     roles: z.array(rbacRoleFields.extend({ role_id: rbacId })).max(100),
     resources: z.array(rbacResourceFields.extend({ resource_id: rbacId })).max(100),
+    scopes: z.array(z.unknown()).max(0, 'must be empty: scopes are not offered').optional(),
   })
   .strict();
 

@@ -1,4 +1,5 @@
 /** The management API under /v1/b2b for host backends, authenticated by `project_id:secret`. */
+import type { Member, Organization } from '@gatehouse/protocol';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { router } from '../../http/route.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
@@ -38,6 +39,15 @@ async function secretIdOfCall(
     );
   }
   return secretId;
+}
+
+/** A call about one member, answered as the provider's backend API does: `member_id` beside it. */
+function memberAnswer(result: { member: Member; organization: Organization }): {
+  member_id: string;
+  member: Member;
+  organization: Organization;
+} {
+  return { member_id: result.member.member_id, ...result };
 }
 
 /** Registers the management routes. */
@@ -81,7 +91,9 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     const { organization_id, member_id } = request.params;
     return ok(
       request,
-      unwrap(await manageUpdateMember(ctx, project, organization_id, member_id, body)),
+      memberAnswer(
+        unwrap(await manageUpdateMember(ctx, project, organization_id, member_id, body)),
+      ),
     );
   });
 
@@ -89,13 +101,18 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     const body = parse();
     return ok(
       request,
-      unwrap(await manageCreateMember(ctx, project, request.params.organization_id, body)),
+      memberAnswer(
+        unwrap(await manageCreateMember(ctx, project, request.params.organization_id, body)),
+      ),
     );
   });
 
   route(ENDPOINTS.getMember, async (request, { caller: project }) => {
     const { organization_id, member_id } = request.params;
-    return ok(request, unwrap(await manageGetMember(ctx, project, organization_id, member_id)));
+    return ok(
+      request,
+      memberAnswer(unwrap(await manageGetMember(ctx, project, organization_id, member_id))),
+    );
   });
 
   route(ENDPOINTS.setMemberPassword, async (request, { caller: project, parse }) => {
@@ -103,13 +120,18 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     const { organization_id, member_id } = request.params;
     return ok(
       request,
-      unwrap(await manageSetMemberPassword(ctx, project, organization_id, member_id, body)),
+      memberAnswer(
+        unwrap(await manageSetMemberPassword(ctx, project, organization_id, member_id, body)),
+      ),
     );
   });
 
   route(ENDPOINTS.unlockMemberMfa, async (request, { caller: project }) => {
     const { organization_id, member_id } = request.params;
-    return ok(request, unwrap(await manageUnlockMfa(ctx, project, organization_id, member_id)));
+    return ok(
+      request,
+      memberAnswer(unwrap(await manageUnlockMfa(ctx, project, organization_id, member_id))),
+    );
   });
 
   route(ENDPOINTS.authenticateSession, async (request, { caller: project, parse }) => {
