@@ -1,5 +1,6 @@
 /** The table of `gatehouse` commands: the one place that says which commands exist, in help order. */
 import type { Command } from './command.js';
+import { importProject } from './import.js';
 import { memberCreate, memberInvite, memberUpdate } from './members.js';
 import { orgCreate, orgUpdate } from './organizations.js';
 import { projectList } from './project-list.js';
@@ -51,4 +52,5 @@ export const COMMANDS: readonly Command[] = [
   secretCreate,
   secretList,
   secretDelete,
+  importProject,
 ];

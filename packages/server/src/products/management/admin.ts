@@ -57,6 +57,7 @@ import {
   manageUpdateOrganization,
 } from './service.js';
 import { createInviteAdmin, type InviteAdmin } from '../magic-links/admin.js';
+import { createImportAdmin, type ImportAdmin } from '../import/admin.js';
 import { createDirectoryAdmin, type DirectoryAdmin } from '../directory/admin.js';
 import { rotateSigningKey } from './keys.js';
 import { createSecret, deleteSecret, listSecrets, type CreatedSecret } from './secrets.js';
@@ -89,7 +90,7 @@ export type {
  * Administration of projects, organizations and members, without HTTP; searching and deleting
  * organizations and members is the directory's part.
  */
-export interface Admin extends DirectoryAdmin, InviteAdmin {
+export interface Admin extends DirectoryAdmin, InviteAdmin, ImportAdmin {
   /**
    * Creates a project with one secret key (shown in the answer only). Throws for origins, redirect
    * URLs, a slug pattern or a password policy that `updateProjectSettings` would refuse.
@@ -315,6 +316,7 @@ export function createAdmin(ctx: Context): Admin {
   return {
     ...createDirectoryAdmin(ctx, { requireProject, orThrow }),
     ...createInviteAdmin(ctx, { requireProject, orThrow }),
+    ...createImportAdmin(ctx, { requireProject, orThrow }),
     createProject: async (input) => orThrow(await createProject(ctx, input)),
     async getProject(projectId) {
       const p = await ctx.projects.byId(projectId);

@@ -109,6 +109,7 @@ async function saveOidc(
 /**
  * Creates an OIDC connection; with issuer, client id and secret it is active at once. A member
  * (`grantor`) may map groups only as `refuseRoleGrants` allows; the host (default) to any role.
+ * `connectionId` keeps an id from another system (an import).
  */
 export async function createOidcConnection(
   ctx: Context,
@@ -116,6 +117,7 @@ export async function createOidcConnection(
   organizationId: string,
   given: OidcInput,
   grantor: Grantor = 'host',
+  connectionId?: string,
 ): Promise<{ connection: OidcConnection } | Failure> {
   // The management API's schema, for the CLI and the admin interface too.
   const input = checkInput(oidcConnectionFields, given);
@@ -133,6 +135,7 @@ export async function createOidcConnection(
       input.identity_provider ?? 'generic',
       EMPTY_OIDC_SETTINGS,
       ctx.now(),
+      connectionId,
     );
     await insertConnection(trx, row);
     return { connection: await saveOidc(ctx, trx, row, input, next) };

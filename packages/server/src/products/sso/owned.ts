@@ -64,7 +64,10 @@ export async function checkOrganization(
     : organizationNotInProject();
 }
 
-/** A pending connection of the organization, not stored yet. */
+/**
+ * A pending connection of the organization, not stored yet; `id` keeps one from another system
+ * (an import), a new one by default.
+ */
 export function newRow(
   project: Project,
   organizationId: string,
@@ -73,9 +76,10 @@ export function newRow(
   identityProvider: string,
   settings: SamlSettings | OidcSettings,
   now: number,
+  id?: string,
 ): SsoConnectionsTable {
   return {
-    id: newId(kind === 'saml' ? 'saml-connection' : 'oidc-connection', project.environment),
+    id: id ?? newId(kind === 'saml' ? 'saml-connection' : 'oidc-connection', project.environment),
     project_id: project.id,
     organization_id: organizationId,
     kind,

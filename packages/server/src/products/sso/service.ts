@@ -191,6 +191,7 @@ async function applySaml(
 /**
  * Creates a SAML connection; with the IdP fields given it is active at once. A member
  * (`grantor`) may map groups only as `refuseRoleGrants` allows; the host (default) to any role.
+ * `connectionId` keeps an id from another system (an import).
  */
 export async function createSamlConnection(
   ctx: Context,
@@ -198,6 +199,7 @@ export async function createSamlConnection(
   organizationId: string,
   given: SamlInput,
   grantor: Grantor = 'host',
+  connectionId?: string,
 ): Promise<{ connection: SamlConnection } | Failure> {
   // The management API's schema, for the CLI and the admin interface too.
   const input = checkInput(samlConnectionFields, given);
@@ -213,6 +215,7 @@ export async function createSamlConnection(
       input.identity_provider ?? 'generic',
       EMPTY_SAML_SETTINGS,
       ctx.now(),
+      connectionId,
     );
     await insertConnection(trx, row);
     const connection = await applySaml(ctx, trx, row, input, [], project.environment, grantor);

@@ -21,6 +21,8 @@ export { ADMIN_ROLE } from '../rbac/policy.js';
 
 /** Fields accepted when creating a member. */
 export interface CreateMemberInput {
+  /** A `member-{env}-{uuid}` kept from another system (an import); a new one by default. */
+  id?: string;
   email_address: string;
   name?: string;
   status?: Exclude<MemberStatus, 'deleted'>;
@@ -135,7 +137,7 @@ export async function createMember(
   if (await memberByEmail(db, organizationId, email)) return 'email_taken';
   const at = isoAt(now);
   const row: MembersTable = {
-    id: newId('member', env),
+    id: input.id ?? newId('member', env),
     project_id: projectId,
     organization_id: organizationId,
     email,

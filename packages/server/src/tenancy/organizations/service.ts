@@ -21,6 +21,8 @@ import { insertOrganization, organizationBySlug, toOrganization } from './store.
 
 /** Fields accepted when creating an organization. */
 export interface CreateOrganizationInput {
+  /** An `organization-{env}-{uuid}` kept from another system (an import); a new one by default. */
+  id?: string;
   organization_name: string;
   organization_slug: string;
   email_jit_provisioning?: EmailJitProvisioning;
@@ -108,7 +110,7 @@ export async function createOrganization(
   const domains = [...new Set((input.email_allowed_domains ?? []).map((d) => d.toLowerCase()))];
   const at = isoAt(now);
   const row: OrganizationsTable = {
-    id: newId('organization', env),
+    id: input.id ?? newId('organization', env),
     project_id: projectId,
     slug,
     name: input.organization_name,

@@ -1,0 +1,142 @@
+/**
+ * Importing an organization's SSO connections with their ids (`gatehouse import`): the IdP side
+ * of a SAML connection with every verification certificate, an OIDC connection's issuer and
+ * client id (its secret is never readable from the source: the note says to set it).
+ */
+import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
+import type { Context } from '../../context.js';
+import { isFailure } from '../../result.js';
+import type { Project } from '../../tenancy/projects/service.js';
+import {
+  createOidcConnection,
+  createSamlConnection,
+  getConnection,
+  updateOidcConnection,
+  updateSamlConnection,
+  type OidcInput,
+  type SamlInput,
+} from '../sso/service.js';
+import { idRefusal, sameFields, type ImportOutcome } from './service.js';
+
+const skipped = (reason: string): ImportOutcome => ({ outcome: 'skipped', reason });
+
+/** A PEM's base64 body alone, so the same certificate compares equal however it is wrapped. */
+const pemBody = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+
+/** The IdP side of a SAML connection as a creation or update takes it, without certificates. */
+function samlInput(c: SamlConnection): SamlInput {
+  return {
+    display_name: c.display_name,
+    identity_provider: c.identity_provider,
+    ...(c.idp_entity_id ? { idp_entity_id: c.idp_entity_id } : {}),
+    ...(c.idp_sso_url ? { idp_sso_url: c.idp_sso_url } : {}),
+    attribute_mapping: c.attribute_mapping,
+    saml_group_implicit_role_assignments: c.saml_group_implicit_role_assignments,
+    allow_idp_initiated: c.allow_idp_initiated,
+  };
+}
+
+function oidcInput(c: OidcConnection): OidcInput {
+  return {
+    display_name: c.display_name,
+    identity_provider: c.identity_provider,
+    ...(c.issuer ? { issuer: c.issuer } : {}),
+    ...(c.client_id ? { client_id: c.client_id } : {}),
+    oidc_group_implicit_role_assignments: c.oidc_group_implicit_role_assignments,
+  };
+}
+
+/**
+ * Creates a SAML connection with its id, or brings the one with that id up to date; certificates
+ * it lacks are added, none removed. The IdP must then be given Gatehouse's ACS URL and entity ID.
+ *
+ * @example
+ * const result = await importSamlConnection(ctx, project, connectionFromTheSource);
+ */
+export async function importSamlConnection(
+  ctx: Context,
+  project: Project,
+  c: SamlConnection,
+): Promise<ImportOutcome> {
+  const refusal = await idRefusal(
+    ctx,
+    project,
+    'saml-connection',
+    'sso_connections',
+    c.connection_id,
+  );
+  if (refusal) return skipped(refusal);
+  const input = samlInput(c);
+  const found = await getConnection(ctx, project, c.organization_id, c.connection_id);
+  const current = isFailure(found) ? null : found.connection;
+  if (current && !('acs_url' in current))
+    return skipped(`${c.connection_id} is an OIDC connection here`);
+  const have = new Set(
+    (current?.verification_certificates ?? []).map((v) => pemBody(v.certificate)),
+  );
+  const missing = c.verification_certificates
+    .map((v) => v.certificate)
+    .filter((pem) => !have.has(pemBody(pem)));
+  if (current && missing.length === 0 && sameFields(current, input))
+    return { outcome: 'unchanged' };
+  const [first, ...rest] = missing;
+  const withFirst = first === undefined ? input : { ...input, x509_certificate: first };
+  const saved = current
+    ? await updateSamlConnection(ctx, project, c.organization_id, c.connection_id, withFirst)
+    : await createSamlConnection(
+        ctx,
+        project,
+        c.organization_id,
+        withFirst,
+        'host',
+        c.connection_id,
+      );
+  if (isFailure(saved)) return skipped(`${saved.failure}: ${saved.message}`);
+  for (const pem of rest) {
+    const added = await updateSamlConnection(ctx, project, c.organization_id, c.connection_id, {
+      x509_certificate: pem,
+    });
+    if (isFailure(added)) return { outcome: current ? 'updated' : 'created', note: added.message };
+  }
+  return {
+    outcome: current ? 'updated' : 'created',
+    ...(current ? {} : { note: "give the IdP Gatehouse's ACS URL and entity ID" }),
+  };
+}
+
+/**
+ * Creates an OIDC connection with its id, or brings the one with that id up to date. The client
+ * secret never leaves the source: a connection without one here says so in its note.
+ *
+ * @example
+ * const result = await importOidcConnection(ctx, project, connectionFromTheSource);
+ */
+export async function importOidcConnection(
+  ctx: Context,
+  project: Project,
+  c: OidcConnection,
+): Promise<ImportOutcome> {
+  const refusal = await idRefusal(
+    ctx,
+    project,
+    'oidc-connection',
+    'sso_connections',
+    c.connection_id,
+  );
+  if (refusal) return skipped(refusal);
+  const input = oidcInput(c);
+  const found = await getConnection(ctx, project, c.organization_id, c.connection_id);
+  const current = isFailure(found) ? null : found.connection;
+  if (current && 'acs_url' in current)
+    return skipped(`${c.connection_id} is a SAML connection here`);
+  const note = 'set its client secret with gatehouse sso update (the source never shows it)';
+  if (current && sameFields(current, input)) {
+    return current.client_secret_set ? { outcome: 'unchanged' } : { outcome: 'unchanged', note };
+  }
+  const saved = current
+    ? await updateOidcConnection(ctx, project, c.organization_id, c.connection_id, input)
+    : await createOidcConnection(ctx, project, c.organization_id, input, 'host', c.connection_id);
+  if (isFailure(saved)) return skipped(`${saved.failure}: ${saved.message}`);
+  const outcome = current ? 'updated' : 'created';
+  return saved.connection.client_secret_set ? { outcome } : { outcome, note };
+}
