@@ -141,6 +141,8 @@ export const MANAGEMENT_ENDPOINTS = {
       email_address: f.email,
       name: z.string().max(256).optional(),
       status: z.enum(['active', 'invited', 'pending']).optional(),
+      /** The provider's backend SDK's way to ask for `status: 'pending'`. */
+      create_member_as_pending: z.boolean().optional(),
       roles: z.array(z.string().min(1).max(64)).max(50).optional(),
       password: f.password.optional(),
     }),

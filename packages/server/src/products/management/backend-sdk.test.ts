@@ -137,6 +137,16 @@ describe('organizations.members', () => {
     });
   });
 
+  it('create with create_member_as_pending makes a pending member', async () => {
+    const answer = await sdk.client.organizations.members.create({
+      organization_id: sdk.h.org.organization_id,
+      email_address: 'pending@acme.test',
+      create_member_as_pending: true,
+    });
+    expectFields(answer.member, MEMBER);
+    expect(answer.member.status).toBe('pending');
+  });
+
   it('get answers the member by id', async () => {
     const answer = await sdk.client.organizations.members.get({
       organization_id: sdk.h.org.organization_id,

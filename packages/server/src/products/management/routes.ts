@@ -98,11 +98,12 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.createMember, async (request, { caller: project, parse }) => {
-    const body = parse();
+    const { create_member_as_pending: pending, ...body } = parse();
+    const input = pending === true ? { ...body, status: 'pending' as const } : body;
     return ok(
       request,
       memberAnswer(
-        unwrap(await manageCreateMember(ctx, project, request.params.organization_id, body)),
+        unwrap(await manageCreateMember(ctx, project, request.params.organization_id, input)),
       ),
     );
   });
