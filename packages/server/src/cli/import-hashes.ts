@@ -4,6 +4,7 @@
  * `passwords/migrate` and checked by that endpoint's own schema. A bad line is reported with its
  * number and skipped; the others still count.
  */
+import { isValidEmail } from '@gatehouse/protocol';
 import { ENDPOINTS, type BodyOf } from '@gatehouse/protocol/endpoints';
 
 /** One usable line: what `passwords/migrate` takes, with the organization still by id or slug. */
@@ -111,6 +112,9 @@ function toLine(line: number, record: Record<string, unknown>): HashLine | strin
     return `${where}: ${issue?.message ?? 'invalid'}`;
   }
   const { organization_id: _organization, ...input } = parsed.data;
+  if (!isValidEmail(input.email_address.trim().toLowerCase())) {
+    return 'email_address: not an e-mail address';
+  }
   return { line, organization, input };
 }
 

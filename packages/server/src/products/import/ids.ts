@@ -12,7 +12,8 @@ const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
  */
 export function idProblem(kind: IdKind, env: Environment, id: string): string | null {
   const match = new RegExp(`^${kind}-(test|live)-${UUID}$`).exec(id);
-  if (!match) return `${JSON.stringify(id.slice(0, 200))} is not a ${kind}-{test|live}-{uuid} id`;
+  if (!match)
+    return `${JSON.stringify(id.slice(0, 200))} is not of the form ${kind}-{test|live}-{uuid}`;
   if (match[1] !== env) return `${id} is a ${match[1] ?? ''} id; the project is ${env}`;
   return null;
 }
