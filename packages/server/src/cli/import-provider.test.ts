@@ -39,6 +39,7 @@ const ada = member({
   roles: [
     { role_id: 'member', sources: [{ type: 'direct_assignment', details: {} }] },
     { role_id: 'auditor', sources: [{ type: 'direct_assignment', details: {} }] },
+    { role_id: 'stytch_admin', sources: [{ type: 'direct_assignment', details: {} }] },
   ],
 });
 const members = [
@@ -109,14 +110,31 @@ beforeAll(async () => {
       } else if (path === '/v1/b2b/rbac/policy' && offered.rbac) {
         send(res, 200, {
           policy: {
+            // The provider's built-in roles and resources, as it lists them beside the project's.
             roles: [
+              {
+                role_id: 'stytch_member',
+                description: 'Every member',
+                permissions: [{ resource_id: 'stytch.self', actions: ['*'] }],
+              },
+              {
+                role_id: 'stytch_admin',
+                description: 'Administrators',
+                permissions: [
+                  { resource_id: 'stytch.organization', actions: ['*'] },
+                  { resource_id: 'ledger', actions: ['read'] },
+                ],
+              },
               {
                 role_id: 'auditor',
                 description: 'Audits',
                 permissions: [{ resource_id: 'ledger', actions: ['read'] }],
               },
             ],
-            resources: [{ resource_id: 'ledger', description: 'The ledger', actions: ['read'] }],
+            resources: [
+              { resource_id: 'stytch.self', description: '', actions: ['*'] },
+              { resource_id: 'ledger', description: 'The ledger', actions: ['read'] },
+            ],
             scopes: [],
           },
         });
@@ -197,7 +215,14 @@ describe('gatehouse import from the provider', () => {
       'ada@good.test',
     );
     expect(imported?.member_id).toBe(ada.member_id);
-    expect(imported?.roles.map((r) => r.role_id).sort()).toEqual(['auditor', 'member']);
+    // The provider's stytch_admin is admin here, with its permission on the project's resource.
+    expect(imported?.roles.map((r) => r.role_id).sort()).toEqual(['admin', 'auditor', 'member']);
+    const policy = await target.admin.rbacPolicy(into);
+    expect(policy.roles.map((r) => r.role_id)).toEqual(['member', 'admin', 'auditor']);
+    expect(policy.roles.find((r) => r.role_id === 'admin')?.permissions).toContainEqual({
+      resource_id: 'ledger',
+      actions: ['read'],
+    });
     expect((await target.admin.getOrganizationBySlug(into, 'second'))?.organization_id).toBe(
       second.organization_id,
     );

@@ -151,26 +151,10 @@ async function importPolicy(plan: ImportPlan, report: Report): Promise<void> {
     report.notOffered.add('policy');
     return;
   }
-  const wanted = {
-    roles: policy.roles.map(({ role_id, description, permissions }) => ({
-      role_id,
-      description,
-      permissions: permissions.map(({ resource_id, actions }) => ({ resource_id, actions })),
-    })),
-    resources: policy.resources.map(({ resource_id, description, actions }) => ({
-      resource_id,
-      description,
-      actions,
-    })),
-  };
-  const result = await write(async () => {
-    const current = await plan.admin.rbacPolicy(plan.projectId);
-    if (JSON.stringify(current) === JSON.stringify(wanted)) return { outcome: 'unchanged' };
-    await plan.admin.setRbacPolicy(plan.projectId, wanted);
-    return { outcome: 'updated' };
-  });
+  const result = await write(() => plan.admin.importRbacPolicy(plan.projectId, policy));
   report.record('policy', 'RBAC policy', result);
-  const custom = wanted.roles.filter((r) => r.role_id !== 'member' && r.role_id !== 'admin');
+  const builtIn = new Set(['member', 'admin', 'stytch_member', 'stytch_admin']);
+  const custom = policy.roles.filter((r) => !builtIn.has(r.role_id));
   plan.print(`RBAC policy: ${result.outcome} (${custom.length} custom roles)\n`);
   plan.state.policyDone = true;
   await saveState(plan.statePath, plan.state);

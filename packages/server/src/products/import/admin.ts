@@ -2,13 +2,20 @@
  * The import's part of the in-process admin (`app.gatehouse`, products/management/admin.ts): what
  * `gatehouse import` writes with, each object with the id it had in the source.
  */
-import type { Member, OidcConnection, Organization, SamlConnection } from '@gatehouse/protocol';
+import type {
+  Member,
+  OidcConnection,
+  Organization,
+  RbacPolicy,
+  SamlConnection,
+} from '@gatehouse/protocol';
 import type { BodyOf, ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { Context } from '../../context.js';
 import type { Failure } from '../../result.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { migratePassword, type MigrateResult } from '../passwords/migrate.js';
 import { importOidcConnection, importSamlConnection } from './connections.js';
+import { importPolicy } from './policy.js';
 import {
   importMember,
   importOrganization,
@@ -20,6 +27,11 @@ export type { ImportOutcome };
 
 /** Writing objects read from another system, keeping their ids; upserts, so a rerun is harmless. */
 export interface ImportAdmin {
+  /**
+   * Makes the source's roles and resources the project's: its `stytch_member` and `stytch_admin`
+   * are `member` and `admin` here, and the built-in `stytch.*` resources stay Gatehouse's own.
+   */
+  importRbacPolicy(projectId: string, policy: RbacPolicy): Promise<ImportOutcome>;
   /** Creates the organization with its id, or updates the one with that id; its SSO settings wait. */
   importOrganization(projectId: string, org: Organization): Promise<ImportOutcome>;
   /** Sets the default and JIT-allowed SSO connections of an imported organization. */
@@ -56,6 +68,8 @@ export function createImportAdmin(
 ): ImportAdmin {
   const { requireProject, orThrow } = helpers;
   return {
+    importRbacPolicy: async (projectId, policy) =>
+      importPolicy(ctx, await requireProject(projectId), policy),
     importOrganization: async (projectId, org) =>
       importOrganization(ctx, await requireProject(projectId), org),
     importOrganizationSso: async (projectId, org) =>

@@ -16,12 +16,17 @@ import {
   type OidcInput,
   type SamlInput,
 } from '../sso/service.js';
+import { gatehouseRoleId } from './ids.js';
 import { idRefusal, sameFields, type ImportOutcome } from './service.js';
 
 const skipped = (reason: string): ImportOutcome => ({ outcome: 'skipped', reason });
 
 /** A PEM's base64 body alone, so the same certificate compares equal however it is wrapped. */
 const pemBody = (pem: string) => pem.replace(/-----[^-]+-----/g, '').replace(/\s+/g, '');
+
+/** Group → role rules, by Gatehouse's role ids. */
+const groupRoles = (rules: { group: string; role_id: string }[]) =>
+  rules.map((r) => ({ group: r.group, role_id: gatehouseRoleId(r.role_id) }));
 
 /** The IdP side of a SAML connection as a creation or update takes it, without certificates. */
 function samlInput(c: SamlConnection): SamlInput {
@@ -31,7 +36,7 @@ function samlInput(c: SamlConnection): SamlInput {
     ...(c.idp_entity_id ? { idp_entity_id: c.idp_entity_id } : {}),
     ...(c.idp_sso_url ? { idp_sso_url: c.idp_sso_url } : {}),
     attribute_mapping: c.attribute_mapping,
-    saml_group_implicit_role_assignments: c.saml_group_implicit_role_assignments,
+    saml_group_implicit_role_assignments: groupRoles(c.saml_group_implicit_role_assignments),
     allow_idp_initiated: c.allow_idp_initiated,
   };
 }
@@ -42,7 +47,7 @@ function oidcInput(c: OidcConnection): OidcInput {
     identity_provider: c.identity_provider,
     ...(c.issuer ? { issuer: c.issuer } : {}),
     ...(c.client_id ? { client_id: c.client_id } : {}),
-    oidc_group_implicit_role_assignments: c.oidc_group_implicit_role_assignments,
+    oidc_group_implicit_role_assignments: groupRoles(c.oidc_group_implicit_role_assignments),
   };
 }
 

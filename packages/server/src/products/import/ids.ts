@@ -1,4 +1,7 @@
-/** The form of the ids an import keeps: `{kind}-{env}-{uuid}` (docs/protocol.md §4). */
+/**
+ * The ids an import keeps: objects' `{kind}-{env}-{uuid}` (docs/protocol.md §4), and role ids,
+ * where the provider's built-in roles are Gatehouse's `member` and `admin`.
+ */
 import type { Environment, IdKind } from '@gatehouse/protocol';
 
 const UUID = '[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}';
@@ -16,4 +19,20 @@ export function idProblem(kind: IdKind, env: Environment, id: string): string | 
     return `${JSON.stringify(id.slice(0, 200))} is not of the form ${kind}-{test|live}-{uuid}`;
   if (match[1] !== env) return `${id} is a ${match[1] ?? ''} id; the project is ${env}`;
   return null;
+}
+
+const PROVIDER_ROLES: Readonly<Record<string, string>> = {
+  stytch_member: 'member',
+  stytch_admin: 'admin',
+};
+
+/**
+ * Gatehouse's id of a role the provider names: its built-in roles map to `member` and `admin`
+ * (docs/migrate.md, "What differs"), every other id stays.
+ *
+ * @example
+ * gatehouseRoleId('stytch_admin'); // 'admin'
+ */
+export function gatehouseRoleId(roleId: string): string {
+  return PROVIDER_ROLES[roleId] ?? roleId;
 }

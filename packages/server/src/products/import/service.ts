@@ -18,7 +18,7 @@ import {
   manageUpdateMember,
   manageUpdateOrganization,
 } from '../management/service.js';
-import { idProblem } from './ids.js';
+import { gatehouseRoleId, idProblem } from './ids.js';
 import { projectHolding, type ImportedTable } from './store.js';
 
 /** What became of one imported object; `note` says what of it could not come over. */
@@ -78,7 +78,10 @@ function organizationFields(org: Organization): OrganizationPatch & { organizati
     mfa_methods: org.mfa_methods,
     allowed_mfa_methods: org.mfa_methods === 'RESTRICTED' ? org.allowed_mfa_methods : undefined,
     sso_jit_provisioning: ssoJit,
-    rbac_email_implicit_role_assignments: org.rbac_email_implicit_role_assignments,
+    rbac_email_implicit_role_assignments: org.rbac_email_implicit_role_assignments.map((a) => ({
+      ...a,
+      role_id: gatehouseRoleId(a.role_id),
+    })),
     oauth_tenant_jit_provisioning: org.oauth_tenant_jit_provisioning,
     allowed_oauth_tenants: org.allowed_oauth_tenants,
   };
@@ -114,7 +117,7 @@ export async function importOrganization(
       allowed_auth_methods: patch.allowed_auth_methods,
       mfa_policy: org.mfa_policy,
       sso_jit_provisioning: patch.sso_jit_provisioning,
-      rbac_email_implicit_role_assignments: org.rbac_email_implicit_role_assignments,
+      rbac_email_implicit_role_assignments: patch.rbac_email_implicit_role_assignments,
       oauth_tenant_jit_provisioning: org.oauth_tenant_jit_provisioning,
       allowed_oauth_tenants: org.allowed_oauth_tenants,
     };
@@ -164,11 +167,13 @@ export async function importOrganizationSso(
   return isFailure(updated) ? refused(updated) : { outcome: 'updated' };
 }
 
-/** The roles assigned to the member directly (the others follow from rules and connections). */
+/**
+ * The roles assigned to the member directly (the others follow from rules and connections), by
+ * Gatehouse's ids.
+ */
 function directRoles(member: Member): string[] {
-  return member.roles
-    .filter((r) => r.sources.some((s) => s.type === 'direct_assignment'))
-    .map((r) => r.role_id);
+  const direct = member.roles.filter((r) => r.sources.some((s) => s.type === 'direct_assignment'));
+  return [...new Set(direct.map((r) => gatehouseRoleId(r.role_id)))];
 }
 
 /** The member's fields an import sets after creation, as a member update takes them. */
