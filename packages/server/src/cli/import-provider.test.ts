@@ -191,7 +191,7 @@ describe('gatehouse import from the provider', () => {
     expect(new Set(seen.map((s) => s.authorization))).toEqual(new Set([basic]));
     expect(
       seen.filter((s) => s.path === '/v1/b2b/organizations/search').map((s) => s.body.cursor),
-    ).toEqual([null, 'page-2']);
+    ).toEqual([undefined, 'page-2']);
     expect(run.stdout + run.stderr).not.toContain(SECRET);
 
     expect(run.stdout).toContain('  organizations: 2 new, 0 updated, 0 unchanged, 1 skipped\n');

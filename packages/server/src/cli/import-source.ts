@@ -166,16 +166,16 @@ export function openSource(options: SourceOptions): Source {
 
   return {
     async organizations(cursor, limit) {
-      const body = await call('POST', '/v1/b2b/organizations/search', { cursor, limit });
-      return page<Organization>(body, 'organizations');
+      const body = await call('POST', '/v1/b2b/organizations/search', { ...page(cursor), limit });
+      return pageOf<Organization>(body, 'organizations');
     },
     async members(organizationId, cursor, limit) {
       const body = await call('POST', '/v1/b2b/organizations/members/search', {
         organization_ids: [organizationId],
-        cursor,
+        ...page(cursor),
         limit,
       });
-      return page<Member>(body, 'members');
+      return pageOf<Member>(body, 'members');
     },
     async ssoConnections(organizationId) {
       const body = await call('GET', `/v1/b2b/sso/${encodeURIComponent(organizationId)}`);
@@ -219,7 +219,10 @@ function listOf<T>(body: Record<string, unknown>, field: string): T[] {
   return Array.isArray(value) ? (value as T[]) : [];
 }
 
-function page<T>(body: Record<string, unknown>, field: string): Page<T> {
+/** The cursor field of a request: none on the first page. */
+const page = (cursor: string | null) => (cursor === null ? {} : { cursor });
+
+function pageOf<T>(body: Record<string, unknown>, field: string): Page<T> {
   const meta = body.results_metadata as { next_cursor?: unknown } | undefined;
   const next = meta?.next_cursor;
   return {
