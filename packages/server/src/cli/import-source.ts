@@ -88,6 +88,28 @@ function delayBefore(attempt: number, retryAfter: string | null, max: number, no
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
+/** The largest answer read: a page of a thousand members is a few megabytes. */
+const MAX_ANSWER_BYTES = 64 * 1024 * 1024;
+
+/** The body as text, or null once it passes `max` bytes (the rest is never read). */
+async function readCapped(res: Response, max: number): Promise<string | null> {
+  if (!res.body) return '';
+  const reader = res.body.getReader();
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  for (;;) {
+    const { done, value } = await reader.read();
+    if (done) break;
+    size += value.byteLength;
+    if (size > max) {
+      await reader.cancel();
+      return null;
+    }
+    chunks.push(value);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
 /** The reader of one source project. */
 export interface Source {
   organizations(cursor: string | null, limit: number): Promise<Page<Organization>>;
@@ -141,7 +163,10 @@ export function openSource(options: SourceOptions): Source {
         if (attempt < attempts) await sleep(delayBefore(attempt + 1, null, maxDelay, Date.now()));
         continue;
       }
-      const text = await res.text();
+      const text = await readCapped(res, MAX_ANSWER_BYTES);
+      if (text === null) {
+        throw new SourceError(res.status, `${what}: the answer is over ${MAX_ANSWER_BYTES} bytes`);
+      }
       if (res.ok) {
         try {
           return JSON.parse(text) as Record<string, unknown>;
