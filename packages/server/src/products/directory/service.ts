@@ -151,6 +151,25 @@ async function reread(db: Db, projectId: string, found: MemberAnswer): Promise<M
 }
 
 /**
+ * Changes a live member of the organization in one transaction and answers it re-read; `change`
+ * returns a failure to roll back and answer it instead.
+ */
+async function changeLiveMember(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  memberId: string,
+  change: (trx: Db, found: MemberAnswer) => Promise<Failure | undefined>,
+): Promise<MemberAnswer | Failure> {
+  return allOrNothing(ctx.db, async (trx) => {
+    const found = await liveMemberOf(trx, project.id, organizationId, memberId);
+    if ('failure' in found) return found;
+    const failure = await change(trx, found);
+    return failure ?? reread(trx, project.id, found);
+  });
+}
+
+/**
  * Removes a member's password, named by its `member_password_id`; the member signs in another
  * way, or sets a new password through a reset.
  */
@@ -184,10 +203,7 @@ export async function deleteMemberMfaPhoneNumber(
   organizationId: string,
   memberId: string,
 ): Promise<MemberAnswer | Failure> {
-  return allOrNothing(ctx.db, async (trx) => {
-    const found = await liveMemberOf(trx, project.id, organizationId, memberId);
-    if ('failure' in found) return found;
-    const { member } = found;
+  return changeLiveMember(ctx, project, organizationId, memberId, async (trx, { member }) => {
     await updateMemberRow(trx, memberId, {
       mfa_phone_number: '',
       mfa_phone_verified: 0,
@@ -195,7 +211,7 @@ export async function deleteMemberMfaPhoneNumber(
       updated_at: isoAt(ctx.now()),
     });
     await deleteSmsCodes(trx, memberId);
-    return reread(trx, project.id, found);
+    return undefined;
   });
 }
 
@@ -209,14 +225,12 @@ export async function deleteMemberTotp(
   organizationId: string,
   memberId: string,
 ): Promise<MemberAnswer | Failure> {
-  return allOrNothing(ctx.db, async (trx) => {
-    const found = await liveMemberOf(trx, project.id, organizationId, memberId);
-    if ('failure' in found) return found;
+  return changeLiveMember(ctx, project, organizationId, memberId, async (trx, { member }) => {
     const now = ctx.now();
     if (!(await deleteTotpRows(trx, memberId, now))) return noTotp();
-    if (found.member.default_mfa_method === 'totp') {
+    if (member.default_mfa_method === 'totp') {
       await updateMemberRow(trx, memberId, { default_mfa_method: '', updated_at: isoAt(now) });
     }
-    return reread(trx, project.id, found);
+    return undefined;
   });
 }
