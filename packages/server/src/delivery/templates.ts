@@ -98,6 +98,29 @@ export function magicLinkEmail(
   });
 }
 
+/** A link's lifetime in whole days when it is that, otherwise as `shorter` says it. */
+function wholeDaysOr(copy: Copy, minutes: number, shorter: (minutes: number) => string): string {
+  return minutes >= 1440 && minutes % 1440 === 0 ? copy.days(minutes / 1440) : shorter(minutes);
+}
+
+/** A one-link e-mail in the words of one block of the copy, its footer saying the link's lifetime. */
+function lifetimeLinkEmail(
+  copy: Copy,
+  words: Copy['invite'] | Copy['reset'],
+  link: string,
+  organizationName: string,
+  lifetime: string,
+): RenderedEmail {
+  return linkEmail(copy, {
+    subject: words.subject(organizationName),
+    lead: words.lead(organizationName),
+    textLead: words.textLead(organizationName),
+    button: words.button,
+    link,
+    footer: words.footer(lifetime),
+  });
+}
+
 /**
  * The password reset e-mail: a link to the app's reset page, where the member chooses a new
  * password.
@@ -112,18 +135,8 @@ export function passwordResetEmail(
   locale?: string | null,
 ): RenderedEmail {
   const copy = copyFor(locale);
-  const lifetime =
-    validMinutes >= 1440 && validMinutes % 1440 === 0
-      ? copy.days(validMinutes / 1440)
-      : copy.minutes(validMinutes);
-  return linkEmail(copy, {
-    subject: copy.reset.subject(organizationName),
-    lead: copy.reset.lead(organizationName),
-    textLead: copy.reset.textLead(organizationName),
-    button: copy.reset.button,
-    link,
-    footer: copy.reset.footer(lifetime),
-  });
+  const lifetime = wholeDaysOr(copy, validMinutes, copy.minutes);
+  return lifetimeLinkEmail(copy, copy.reset, link, organizationName, lifetime);
 }
 
 /**
@@ -140,18 +153,8 @@ export function inviteEmail(
   locale?: string | null,
 ): RenderedEmail {
   const copy = copyFor(locale);
-  const lifetime =
-    validMinutes >= 1440 && validMinutes % 1440 === 0
-      ? copy.days(validMinutes / 1440)
-      : minutesText(copy, validMinutes);
-  return linkEmail(copy, {
-    subject: copy.invite.subject(organizationName),
-    lead: copy.invite.lead(organizationName),
-    textLead: copy.invite.textLead(organizationName),
-    button: copy.invite.button,
-    link,
-    footer: copy.invite.footer(lifetime),
-  });
+  const lifetime = wholeDaysOr(copy, validMinutes, (minutes) => minutesText(copy, minutes));
+  return lifetimeLinkEmail(copy, copy.invite, link, organizationName, lifetime);
 }
 
 /** "1 minute", "45 minutes", "2 hours", in the copy's language. */
