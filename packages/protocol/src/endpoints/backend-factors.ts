@@ -56,13 +56,14 @@ export type BackendOAuthAuthenticateResult = AuthResult & {
 };
 
 const metadata = z.record(z.string().max(256), z.unknown());
+/** A session named by its token or its JWT. */
+const sessionProof = { session_token: f.id.optional(), session_jwt: f.text.max(8192).optional() };
 /** How a backend names the caller of a factor call: the member, and what they have proven. */
 const memberCaller = {
   organization_id: f.id,
   member_id: f.id,
   intermediate_session_token: f.ist,
-  session_token: f.id.optional(),
-  session_jwt: f.text.max(8192).optional(),
+  ...sessionProof,
 };
 /** Fields the provider's SDK sends that Gatehouse accepts without using (device fingerprints). */
 const ignored = { telemetry_id: z.string().max(256).optional() };
@@ -70,6 +71,25 @@ const ignored = { telemetry_id: z.string().max(256).optional() };
 const sessionFields = {
   session_duration_minutes: f.sessionDuration.optional(),
   session_custom_claims: metadata.optional(),
+};
+/** The fields of a texted or authenticator-app code's check. */
+const codeCheck = {
+  ...memberCaller,
+  code: f.code,
+  set_mfa_enrollment: f.mfaEnrollment.optional(),
+  set_default_mfa: z.boolean().optional(),
+  ...sessionFields,
+  ...ignored,
+};
+/** What the redemption of an SSO or OAuth sign-in's token takes beside the token. */
+const redeemFields = {
+  pkce_code_verifier: f.pkceVerifier.optional(),
+  ...sessionProof,
+  session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
+  session_custom_claims: metadata.optional(),
+  locale: f.locale.optional(),
+  intermediate_session_token: f.ist,
+  ...ignored,
 };
 
 /** The query of `GET /v1/b2b/sessions`: the member whose sessions to list. */
@@ -93,8 +113,7 @@ export const BACKEND_FACTOR_ENDPOINTS = {
     body: z
       .object({
         organization_id: f.id,
-        session_token: f.id.optional(),
-        session_jwt: f.text.max(8192).optional(),
+        ...sessionProof,
         session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
         session_custom_claims: metadata.optional(),
         locale: f.locale.optional(),
@@ -123,14 +142,7 @@ export const BACKEND_FACTOR_ENDPOINTS = {
     credential: 'secret',
     summary:
       "Checks a texted code for the member of an intermediate session token or session: result F (§7.7), the browser's lockout and single use.",
-    body: z.object({
-      ...memberCaller,
-      code: f.code,
-      set_mfa_enrollment: f.mfaEnrollment.optional(),
-      set_default_mfa: z.boolean().optional(),
-      ...sessionFields,
-      ...ignored,
-    }),
+    body: z.object(codeCheck),
   }),
   backendTotpCreate: endpoint<BackendTotpCreateResult>()({
     method: 'POST',
@@ -140,12 +152,7 @@ export const BACKEND_FACTOR_ENDPOINTS = {
       'Starts an authenticator-app registration for the member, with ten recovery codes; pending until a code from it passes.',
     body: z.object({
       ...memberCaller,
-      expiration_minutes: z
-        .number()
-        .int('must be an integer')
-        .min(1, 'must be at least 1')
-        .max(1440, 'must be at most 1440')
-        .optional(),
+      expiration_minutes: f.totpExpiration.optional(),
     }),
   }),
   backendTotpAuthenticate: endpoint<FullSessionResult>()({
@@ -154,14 +161,7 @@ export const BACKEND_FACTOR_ENDPOINTS = {
     credential: 'secret',
     summary:
       'Checks an authenticator-app code for the member of an intermediate session token or session: result F (§7.7); each code works once.',
-    body: z.object({
-      ...memberCaller,
-      code: f.code,
-      set_mfa_enrollment: f.mfaEnrollment.optional(),
-      set_default_mfa: z.boolean().optional(),
-      ...sessionFields,
-      ...ignored,
-    }),
+    body: z.object(codeCheck),
   }),
   backendRecoveryCodesGet: endpoint<BackendRecoveryCodesResult>()({
     method: 'GET',
@@ -195,17 +195,7 @@ export const BACKEND_FACTOR_ENDPOINTS = {
     path: '/v1/b2b/sso/authenticate',
     credential: 'secret',
     summary: 'Redeems the sso_token an SSO sign-in returned with: result AM (§7.6).',
-    body: z.object({
-      sso_token: f.id,
-      pkce_code_verifier: f.pkceVerifier.optional(),
-      session_token: f.id.optional(),
-      session_jwt: f.text.max(8192).optional(),
-      session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
-      session_custom_claims: metadata.optional(),
-      locale: f.locale.optional(),
-      intermediate_session_token: f.ist,
-      ...ignored,
-    }),
+    body: z.object({ sso_token: f.id, ...redeemFields }),
   }),
   backendOAuthAuthenticate: endpoint<BackendOAuthAuthenticateResult>()({
     method: 'POST',
@@ -213,16 +203,6 @@ export const BACKEND_FACTOR_ENDPOINTS = {
     credential: 'secret',
     summary:
       "Redeems the oauth_token a Google or Microsoft sign-in returned with: result AM (§7.6) and the provider's tokens.",
-    body: z.object({
-      oauth_token: f.id,
-      pkce_code_verifier: f.pkceVerifier.optional(),
-      session_token: f.id.optional(),
-      session_jwt: f.text.max(8192).optional(),
-      session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
-      session_custom_claims: metadata.optional(),
-      locale: f.locale.optional(),
-      intermediate_session_token: f.ist,
-      ...ignored,
-    }),
+    body: z.object({ oauth_token: f.id, ...redeemFields }),
   }),
 } as const;

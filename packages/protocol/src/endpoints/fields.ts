@@ -94,3 +94,9 @@ export const allowedOAuthTenants = z
   })
   .strict();
 export const mfaEnrollment = z.enum(['enroll', 'unenroll']);
+/** `expiration_minutes` of an authenticator-app registration: a minute to a day. */
+export const totpExpiration = z
+  .number()
+  .int('must be an integer')
+  .min(1, 'must be at least 1')
+  .max(1440, 'must be at most 1440');

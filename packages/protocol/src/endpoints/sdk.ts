@@ -346,12 +346,7 @@ export const SDK_ENDPOINTS = {
     summary: 'Starts an authenticator-app registration (§7.7).',
     body: z.object({
       ...mfaCaller,
-      expiration_minutes: z
-        .number()
-        .int('must be an integer')
-        .min(1, 'must be at least 1')
-        .max(1440, 'must be at most 1440')
-        .optional(),
+      expiration_minutes: f.totpExpiration.optional(),
     }),
   }),
   totpAuthenticate: endpoint<FullSessionResult>()({
