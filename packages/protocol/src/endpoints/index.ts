@@ -11,6 +11,7 @@
  */
 import { endpoint } from './endpoint.js';
 import { BACKEND_FACTOR_ENDPOINTS } from './backend-factors.js';
+import { BACKEND_LINK_ENDPOINTS } from './backend-links.js';
 import { BACKEND_ORGANIZATION_ENDPOINTS } from './backend-organizations.js';
 import { BACKEND_PASSWORD_ENDPOINTS } from './backend-passwords.js';
 import { CAPTCHA_ENDPOINTS } from './captcha.js';
@@ -129,6 +130,7 @@ export const ENDPOINTS = {
   ...BACKEND_FACTOR_ENDPOINTS,
   ...BACKEND_PASSWORD_ENDPOINTS,
   ...BACKEND_ORGANIZATION_ENDPOINTS,
+  ...BACKEND_LINK_ENDPOINTS,
   ...NAVIGATION_ENDPOINTS,
   ...SSO_ENDPOINTS,
   ...OAUTH_ENDPOINTS,

@@ -8,6 +8,8 @@ import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
 import { roleIds } from '../../tenancy/members/store.js';
+import { backendSignInSession } from '../../http/backend-caller.js';
+import { backendLoginOrSignup } from './backend.js';
 import { inviteMember } from './invite.js';
 import { authenticateMagicLink, sendDiscovery, sendLoginOrSignup } from './service.js';
 
@@ -54,5 +56,31 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
     return ok(request, unwrap(await authenticateMagicLink(ctx, caller.project, body, presented)));
+  });
+
+  // The management API's calls (secret key): a host backend sends and redeems links for its
+  // members, under the browser API's send limits, redirect allow-lists and single use.
+  route(ENDPOINTS.backendMagicLinksLoginOrSignup, async (request, { caller: project, parse }) => {
+    const body = parse();
+    await limitEmailSends(ctx, project.id, request.ip, body.email_address);
+    return ok(request, unwrap(await backendLoginOrSignup(ctx, project, body)));
+  });
+
+  route(ENDPOINTS.backendMagicLinksDiscoverySend, async (request, { caller: project, parse }) => {
+    const body = parse();
+    await limitEmailSends(ctx, project.id, request.ip, body.email_address);
+    unwrap(await sendDiscovery(ctx, project, body));
+    return ok(request, {});
+  });
+
+  route(ENDPOINTS.backendMagicLinksAuthenticate, async (request, { caller: project, parse }) => {
+    const body = parse();
+    const presented = await backendSignInSession(ctx, project, body);
+    const outcome = unwrap(await authenticateMagicLink(ctx, project, body, presented));
+    return ok(request, {
+      ...outcome,
+      organization_id: outcome.organization.organization_id,
+      reset_sessions: false,
+    });
   });
 }

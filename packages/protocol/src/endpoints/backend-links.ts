@@ -1,0 +1,81 @@
+/**
+ * The e-mail link calls of the management API that the hosted provider's backend SDK makes:
+ * `magicLinks.email.loginOrSignup`, `magicLinks.authenticate` and
+ * `magicLinks.email.discovery.send`, with its paths, fields and answers. They share the browser
+ * API's services: the same send limits, single-use links and redirect allow-lists.
+ */
+import { z } from 'zod';
+import type { Ack, AuthResult } from '../api.js';
+import { DEFAULT_SESSION_DURATION_MINUTES } from '../constants.js';
+import type { Member, Organization } from '../entities.js';
+import { endpoint } from './endpoint.js';
+import * as f from './fields.js';
+
+/** `magicLinks.email.loginOrSignup`: whom the link was sent to. */
+export interface BackendLoginOrSignupResult extends Ack {
+  member_id: string;
+  /** True when the call created the member, as pending until their link is redeemed. */
+  member_created: boolean;
+  member: Member;
+  organization: Organization;
+}
+
+/** `magicLinks.authenticate`: result AM (§7.1) with the provider's extra names. */
+export type BackendMagicLinkAuthenticateResult = AuthResult & {
+  method_id: string;
+  organization_id: string;
+  /** Whether other sessions were ended; never: false. */
+  reset_sessions: false;
+};
+
+const metadata = z.record(z.string().max(256), z.unknown());
+
+export const BACKEND_LINK_ENDPOINTS = {
+  backendMagicLinksLoginOrSignup: endpoint<BackendLoginOrSignupResult>()({
+    method: 'POST',
+    path: '/v1/b2b/magic_links/email/login_or_signup',
+    credential: 'secret',
+    summary:
+      'E-mails a login link to a member, or a sign-up link to an invited member or someone who may join by e-mail domain (created pending) (§7.1).',
+    body: z.object({
+      organization_id: f.id,
+      email_address: f.email,
+      login_redirect_url: f.url.optional(),
+      signup_redirect_url: f.url.optional(),
+      pkce_code_challenge: f.pkceChallenge.optional(),
+      login_template_id: f.templateId.optional(),
+      signup_template_id: f.templateId.optional(),
+      locale: f.locale.optional(),
+    }),
+  }),
+  backendMagicLinksAuthenticate: endpoint<BackendMagicLinkAuthenticateResult>()({
+    method: 'POST',
+    path: '/v1/b2b/magic_links/authenticate',
+    credential: 'secret',
+    summary: 'Redeems a login, sign-up or invitation link once: result AM (§7.1).',
+    body: z.object({
+      magic_links_token: f.id,
+      pkce_code_verifier: f.pkceVerifier.optional(),
+      session_token: f.id.optional(),
+      session_jwt: f.text.max(8192).optional(),
+      session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
+      session_custom_claims: metadata.optional(),
+      locale: f.locale.optional(),
+      intermediate_session_token: f.ist,
+    }),
+  }),
+  backendMagicLinksDiscoverySend: endpoint<Ack>()({
+    method: 'POST',
+    path: '/v1/b2b/magic_links/email/discovery/send',
+    credential: 'secret',
+    summary:
+      'E-mails a discovery link, the same whether or not the address belongs to anyone (§7.1).',
+    body: z.object({
+      email_address: f.email,
+      discovery_redirect_url: f.url.optional(),
+      pkce_code_challenge: f.pkceChallenge.optional(),
+      login_template_id: f.templateId.optional(),
+      locale: f.locale.optional(),
+    }),
+  }),
+} as const;
