@@ -1,44 +1,16 @@
 // Accepting invitations (§7.1): by link and by discovery, revocation by deleting the member,
 // single use under concurrency, other addresses and other kinds of token, and invite floods.
-import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectOk,
-  expectSession,
-  startHarness,
-  type CallRequestOptions,
-  type Harness,
-} from '../../test/harness.js';
+import { expectOk, expectSession, startHarness, type Harness } from '../../test/harness.js';
+import { useInviteFixture } from './invite-fixture.js';
 
+const { fixture, invite, accept, statusOf } = useInviteFixture();
 let h: Harness;
 let boss: string;
-beforeAll(async () => {
-  h = await startHarness();
-  await h.admin.createMember(h.project.project_id, h.org.organization_id, {
-    email_address: 'boss@acme.test',
-    roles: ['admin'],
-  });
-  boss = (await h.login('boss@acme.test')).session_token;
+beforeAll(() => {
+  ({ h, boss } = fixture);
 });
-afterAll(async () => {
-  await h.close();
-});
-
-type InviteBody = Omit<RequestOf<typeof ENDPOINTS.backendMagicLinksInvite>, 'organization_id'> & {
-  organization_id?: string;
-};
-/** The management API's invite, into the seeded organization unless told. */
-const invite = (body: InviteBody) =>
-  h.call(ENDPOINTS.backendMagicLinksInvite, {
-    body: { organization_id: h.org.organization_id, ...body },
-  });
-const accept = (token: string, options: CallRequestOptions = {}) =>
-  h.call(ENDPOINTS.magicLinksAuthenticate, {
-    body: { magic_links_token: token, session_duration_minutes: 60 },
-    ...options,
-  });
-const statusOf = async (email: string, organizationId = h.org.organization_id) =>
-  (await h.admin.getMemberByEmail(h.project.project_id, organizationId, email))?.status ?? null;
 
 describe('accepting an invitation', () => {
   it('is revoked by deleting the member, and a new invitation does not revive the old link', async () => {

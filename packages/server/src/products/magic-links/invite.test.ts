@@ -1,45 +1,20 @@
 // Invitations (§7.1): the management API's and a member session's invite, the e-mail, its link
 // and its lifetime, and who may invite whom where. Accepting them: invite-accept.test.ts.
 import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import {
-  expectOk,
-  expectSession,
-  startHarness,
-  type CallRequestOptions,
-  type Harness,
-} from '../../test/harness.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { expectOk, expectSession, type Harness } from '../../test/harness.js';
+import { useInviteFixture, type InviteBody } from './invite-fixture.js';
 
+const { fixture, invite, accept, statusOf } = useInviteFixture();
 let h: Harness;
 let boss: string;
-beforeAll(async () => {
-  h = await startHarness();
-  await h.admin.createMember(h.project.project_id, h.org.organization_id, {
-    email_address: 'boss@acme.test',
-    roles: ['admin'],
-  });
-  boss = (await h.login('boss@acme.test')).session_token;
-});
-afterAll(async () => {
-  await h.close();
+beforeAll(() => {
+  ({ h, boss } = fixture);
 });
 
-type InviteBody = Omit<RequestOf<typeof ENDPOINTS.backendMagicLinksInvite>, 'organization_id'> & {
-  organization_id?: string;
-};
-/** The management API's invite, into the seeded organization unless told. */
-const invite = (body: InviteBody) =>
-  h.call(ENDPOINTS.backendMagicLinksInvite, {
-    body: { organization_id: h.org.organization_id, ...body },
-  });
 /** A member session's invite. */
 const sdkInvite = (token: string, body: RequestOf<typeof ENDPOINTS.magicLinksInvite>) =>
   h.call(ENDPOINTS.magicLinksInvite, { body, token });
-const accept = (token: string, options: CallRequestOptions = {}) =>
-  h.call(ENDPOINTS.magicLinksAuthenticate, {
-    body: { magic_links_token: token, session_duration_minutes: 60 },
-    ...options,
-  });
 const lastMail = async (to: string) => {
   const message = (await h.admin.listOutbox({ limit: 100 })).find((m) => m.to === to);
   if (!message) throw new Error(`no mail to ${to}`);
@@ -47,8 +22,6 @@ const lastMail = async (to: string) => {
 };
 const mailCount = async (to: string) =>
   (await h.admin.listOutbox({ limit: 500 })).filter((m) => m.to === to).length;
-const statusOf = async (email: string, organizationId = h.org.organization_id) =>
-  (await h.admin.getMemberByEmail(h.project.project_id, organizationId, email))?.status ?? null;
 
 describe('management invite', () => {
   it('invites a new address: an invited member, and a week-long link to the signup URL', async () => {
