@@ -1,8 +1,9 @@
 /**
  * The e-mail link calls of the management API that the hosted provider's backend SDK makes:
  * `magicLinks.email.loginOrSignup`, `magicLinks.authenticate` and
- * `magicLinks.email.discovery.send`, with its paths, fields and answers. They share the browser
- * API's services: the same send limits, single-use links and redirect allow-lists.
+ * `magicLinks.email.discovery.send`, `passwords.email.resetStart` and `reset`, with its paths,
+ * fields and answers. They share the browser API's services: the same send limits, single-use
+ * links and redirect allow-lists.
  */
 import { z } from 'zod';
 import type { Ack, AuthResult } from '../api.js';
@@ -26,6 +27,19 @@ export type BackendMagicLinkAuthenticateResult = AuthResult & {
   organization_id: string;
   /** Whether other sessions were ended; never: false. */
   reset_sessions: false;
+};
+
+/** `passwords.email.resetStart`: whom the reset link was sent to. */
+export interface BackendResetStartResult extends Ack {
+  member_id: string;
+  member_email_id: string;
+  member: Member;
+}
+
+/** `passwords.email.reset`: result AM (§7.2) with the provider's extra names. */
+export type BackendPasswordResetResult = AuthResult & {
+  member_email_id: string;
+  organization_id: string;
 };
 
 const metadata = z.record(z.string().max(256), z.unknown());
@@ -76,6 +90,45 @@ export const BACKEND_LINK_ENDPOINTS = {
       pkce_code_challenge: f.pkceChallenge.optional(),
       login_template_id: f.templateId.optional(),
       locale: f.locale.optional(),
+    }),
+  }),
+  backendPasswordsResetStart: endpoint<BackendResetStartResult>()({
+    method: 'POST',
+    path: '/v1/b2b/passwords/email/reset/start',
+    credential: 'secret',
+    summary: 'E-mails a member a single-use password reset link (§7.2).',
+    body: z.object({
+      organization_id: f.id,
+      email_address: f.email,
+      reset_password_redirect_url: f.url.optional(),
+      reset_password_expiration_minutes: z
+        .number()
+        .int('must be an integer')
+        .min(5, 'must be at least 5')
+        .max(10_080, 'must be at most 10080')
+        .optional(),
+      code_challenge: f.pkceChallenge.optional(),
+      login_redirect_url: f.url.optional(),
+      locale: f.locale.optional(),
+      reset_password_template_id: f.templateId.optional(),
+    }),
+  }),
+  backendPasswordsReset: endpoint<BackendPasswordResetResult>()({
+    method: 'POST',
+    path: '/v1/b2b/passwords/email/reset',
+    credential: 'secret',
+    summary:
+      "Sets a new password with a reset link, once, ending the member's sessions: result AM with a new session (§7.2).",
+    body: z.object({
+      password_reset_token: f.id,
+      password: f.password,
+      session_token: f.id.optional(),
+      session_jwt: f.text.max(8192).optional(),
+      session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
+      code_verifier: f.pkceVerifier.optional(),
+      session_custom_claims: metadata.optional(),
+      locale: f.locale.optional(),
+      intermediate_session_token: f.ist,
     }),
   }),
 } as const;

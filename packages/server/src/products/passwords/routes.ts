@@ -10,7 +10,9 @@ import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
 import { checkResetToken, resetPasswordByEmail, startPasswordReset } from './reset.js';
 import { migratePassword } from './migrate.js';
-import { presentedToBackend } from './backend.js';
+import { backendResetStart, presentedToBackend } from './backend.js';
+import { refuseCustomClaims } from '../../http/backend-caller.js';
+import { memberEmailId } from '../../tenancy/members/store.js';
 import {
   authenticatePassword,
   passwordStrength,
@@ -104,6 +106,25 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
       request,
       unwrap(await authenticatePassword(ctx, project, body, presented, request.ip)),
     );
+  });
+
+  route(ENDPOINTS.backendPasswordsResetStart, async (request, { caller: project, parse }) => {
+    const body = parse();
+    // Reset e-mails share the magic-link send limits, as in the browser API.
+    await limitEmailSends(ctx, project.id, request.ip, body.email_address);
+    return ok(request, unwrap(await backendResetStart(ctx, project, body)));
+  });
+
+  route(ENDPOINTS.backendPasswordsReset, async (request, { caller: project, parse }) => {
+    const body = parse();
+    refuseCustomClaims(body.session_custom_claims);
+    // A session sent along is not extended: the new password ends it with all the others.
+    const outcome = unwrap(await resetPasswordByEmail(ctx, project, body));
+    return ok(request, {
+      ...outcome,
+      member_email_id: await memberEmailId(ctx.db, outcome.member.member_id),
+      organization_id: outcome.organization.organization_id,
+    });
   });
 
   route(ENDPOINTS.backendPasswordsStrengthCheck, async (request, { caller: project, parse }) => {
