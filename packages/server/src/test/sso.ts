@@ -1,6 +1,8 @@
 /** Test helpers of the SSO suites: connections set up in the store, and the flow's HTTP steps. */
 import { inflateRawSync } from 'node:zlib';
 import { DEFAULT_SAML_ATTRIBUTE_MAPPING, type GroupRoleAssignment } from '@gatehouse/protocol';
+import type { OidcIdp } from '@gatehouse/testing/idp';
+import { discoverProvider } from '../auth/federated/oidc-discovery.js';
 import { isoAt } from '../context.js';
 import type { OidcSettings, SamlSettings } from '../products/sso/connections.js';
 import { parseCertificate, ssoUrls } from '../products/sso/connections.js';
@@ -10,6 +12,7 @@ import {
   refreshOrganizationConnections,
 } from '../products/sso/store.js';
 import { parseServerKey, SecretBox } from '../crypto/secret-box.js';
+import { isFailure } from '../result.js';
 import type { Harness } from './harness.js';
 
 /** What the suites need to know of a connection they made. */
@@ -111,6 +114,36 @@ export async function addOidcConnection(
   });
   await refreshOrganizationConnections(h.db, h.project.project_id, organizationId, now);
   return connectionId;
+}
+
+/**
+ * Registers `client` at the OpenID provider with the server's callback, and adds an OIDC
+ * connection to the seeded organization with the endpoints the provider's discovery document
+ * names; answers the connection's id and the callback URL.
+ */
+export async function addDiscoveredOidcConnection(
+  h: Harness,
+  idp: OidcIdp,
+  client: { clientId: string; clientSecret: string },
+): Promise<{ connectionId: string; callbackUrl: string }> {
+  const callbackUrl = ssoUrls(h.url).oidcRedirectUrl();
+  idp.addClient({ ...client, redirectUris: [callbackUrl] });
+  const config = await discoverProvider(idp.issuer, client.clientId, client.clientSecret);
+  if (isFailure(config)) throw new Error(config.message);
+  const metadata = config.serverMetadata();
+  const connectionId = await addOidcConnection(h, {
+    clientSecret: client.clientSecret,
+    settings: {
+      issuer: idp.issuer,
+      client_id: client.clientId,
+      authorization_url: metadata.authorization_endpoint ?? '',
+      token_url: metadata.token_endpoint ?? '',
+      userinfo_url: metadata.userinfo_endpoint ?? '',
+      jwks_url: metadata.jwks_uri ?? '',
+      group_roles: [],
+    },
+  });
+  return { connectionId, callbackUrl };
 }
 
 /** The start URL of §8 for one of the harness project's connections. */

@@ -3,17 +3,14 @@
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
-import { isFailure } from '../../result.js';
 import { basic, expectOk, startHarness, type Harness } from '../../test/harness.js';
 import {
   TestBrowser,
-  addOidcConnection,
+  addDiscoveredOidcConnection,
   signInAtIdp,
   ssoTokenOf,
   startUrl,
 } from '../../test/sso.js';
-import { ssoUrls } from './connections.js';
 
 const browser = new TestBrowser();
 const CLIENT = { clientId: 'gatehouse-backend', clientSecret: 'a-client-secret-for-backends' };
@@ -25,24 +22,8 @@ let callbackUrl: string;
 
 beforeAll(async () => {
   [h, idp] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
-  callbackUrl = ssoUrls(h.url).oidcRedirectUrl();
-  idp.addClient({ ...CLIENT, redirectUris: [callbackUrl] });
+  ({ connectionId, callbackUrl } = await addDiscoveredOidcConnection(h, idp, CLIENT));
   idp.users.set('lin@acme.test', { password: 'correct horse', name: 'Lin Okafor' });
-  const config = await discoverProvider(idp.issuer, CLIENT.clientId, CLIENT.clientSecret);
-  if (isFailure(config)) throw new Error(config.message);
-  const metadata = config.serverMetadata();
-  connectionId = await addOidcConnection(h, {
-    clientSecret: CLIENT.clientSecret,
-    settings: {
-      issuer: idp.issuer,
-      client_id: CLIENT.clientId,
-      authorization_url: metadata.authorization_endpoint ?? '',
-      token_url: metadata.token_endpoint ?? '',
-      userinfo_url: metadata.userinfo_endpoint ?? '',
-      jwks_url: metadata.jwks_uri ?? '',
-      group_roles: [],
-    },
-  });
 });
 
 afterAll(async () => {

@@ -6,15 +6,12 @@ import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 import {
   TestBrowser,
-  addOidcConnection,
+  addDiscoveredOidcConnection,
   navigate as navigateElsewhere,
   signInAtIdp,
   ssoTokenOf,
   startUrl,
 } from '../../test/sso.js';
-import { ssoUrls } from './connections.js';
-import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
-import { isFailure } from '../../result.js';
 
 // The browser of these tests: sign-ins return to the browser that started them.
 const browser = new TestBrowser();
@@ -29,26 +26,10 @@ const CLIENT = { clientId: 'gatehouse-test', clientSecret: 'a-client-secret-of-s
 
 beforeAll(async () => {
   [h, idp] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
-  callbackUrl = ssoUrls(h.url).oidcRedirectUrl();
-  idp.addClient({ ...CLIENT, redirectUris: [callbackUrl] });
+  ({ connectionId, callbackUrl } = await addDiscoveredOidcConnection(h, idp, CLIENT));
   idp.users.set('lin@acme.test', { password: 'correct horse', name: 'Lin Okafor' });
   idp.users.set('ada@acme.test', { password: 'ada-password', name: 'Ada' });
   idp.users.set('unverified@acme.test', { password: 'pw-unverified', emailVerified: false });
-  const config = await discoverProvider(idp.issuer, CLIENT.clientId, CLIENT.clientSecret);
-  if (isFailure(config)) throw new Error(config.message);
-  const metadata = config.serverMetadata();
-  connectionId = await addOidcConnection(h, {
-    clientSecret: CLIENT.clientSecret,
-    settings: {
-      issuer: idp.issuer,
-      client_id: CLIENT.clientId,
-      authorization_url: metadata.authorization_endpoint ?? '',
-      token_url: metadata.token_endpoint ?? '',
-      userinfo_url: metadata.userinfo_endpoint ?? '',
-      jwks_url: metadata.jwks_uri ?? '',
-      group_roles: [],
-    },
-  });
 });
 
 afterAll(async () => {
