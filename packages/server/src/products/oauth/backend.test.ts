@@ -1,38 +1,25 @@
 // The management API's oauth.authenticate: a host backend redeems the oauth token a Google-style
 // sign-in (a real OpenID provider started by the test) returned with, once, in its own project.
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
+import type { OidcIdp } from '@gatehouse/testing/idp';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { basic, expectOk, startHarness, type Harness } from '../../test/harness.js';
+import { basic, expectOk, type Harness } from '../../test/harness.js';
 import { TestBrowser, signInAtIdp } from '../../test/sso.js';
+import { startGoogleOAuth } from './google-fixture.js';
 
 const browser = new TestBrowser();
-const CLIENT = { clientId: 'gatehouse-google', clientSecret: 'google-client-secret-value' };
 
 let h: Harness;
 let google: OidcIdp;
 let callback: string;
 
 beforeAll(async () => {
-  [h, google] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
-  callback = `${h.url}/v1/b2b/public/oauth/google/callback`;
-  google.addClient({ ...CLIENT, redirectUris: [callback] });
+  ({ h, google, callback } = await startGoogleOAuth());
   google.users.set('ada@acme.test', {
     password: 'pw-ada',
     name: 'Ada',
     claims: { hd: 'acme.test' },
   });
-  expectOk(
-    await h.call(ENDPOINTS.oauthSetProvider, {
-      params: { provider: 'google' },
-      body: {
-        enabled: true,
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-        issuer: google.issuer,
-      },
-    }),
-  );
 });
 
 afterAll(async () => {

@@ -3,19 +3,17 @@
 // refusals.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
-import { expectError, expectOk, startHarness, type Harness } from '../../test/harness.js';
+import type { OidcIdp } from '@gatehouse/testing/idp';
+import { expectError, expectOk, type Harness } from '../../test/harness.js';
 import { TestBrowser, signInAtIdp } from '../../test/sso.js';
+import { GOOGLE_CLIENT, startGoogleOAuth } from './google-fixture.js';
 
 let h: Harness;
 let google: OidcIdp;
 let callback: string;
-const CLIENT = { clientId: 'gatehouse-google', clientSecret: 'google-client-secret-value' };
 
 beforeAll(async () => {
-  [h, google] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
-  callback = `${h.url}/v1/b2b/public/oauth/google/callback`;
-  google.addClient({ ...CLIENT, redirectUris: [callback] });
+  ({ h, google, callback } = await startGoogleOAuth());
   google.users.set('grace@acme.test', {
     password: 'pw-grace',
     name: 'Grace',
@@ -32,17 +30,6 @@ beforeAll(async () => {
     emailVerified: false,
     claims: { hd: 'acme.test' },
   });
-  expectOk(
-    await h.call(ENDPOINTS.oauthSetProvider, {
-      params: { provider: 'google' },
-      body: {
-        enabled: true,
-        client_id: CLIENT.clientId,
-        client_secret: CLIENT.clientSecret,
-        issuer: google.issuer,
-      },
-    }),
-  );
 });
 
 afterAll(async () => {
@@ -87,15 +74,15 @@ describe('provider settings', () => {
     const settings = providers.find((p) => p.provider === 'google');
     expect(settings).toMatchObject({
       enabled: true,
-      client_id: CLIENT.clientId,
+      client_id: GOOGLE_CLIENT.clientId,
       client_secret_set: true,
       issuer: google.issuer,
       redirect_uri: callback,
     });
     expect(providers.find((p) => p.provider === 'microsoft')?.enabled).toBe(false);
-    expect(JSON.stringify(providers)).not.toContain(CLIENT.clientSecret);
+    expect(JSON.stringify(providers)).not.toContain(GOOGLE_CLIENT.clientSecret);
     const rows = await h.db.selectFrom('oauth_providers').selectAll().execute();
-    expect(JSON.stringify(rows)).not.toContain(CLIENT.clientSecret);
+    expect(JSON.stringify(rows)).not.toContain(GOOGLE_CLIENT.clientSecret);
   });
 
   it('refuses a provider turned on without a client, or with an issuer that does not answer', async () => {
