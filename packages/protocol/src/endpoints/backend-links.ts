@@ -1,12 +1,13 @@
 /**
  * The e-mail link calls of the management API that the hosted provider's backend SDK makes:
  * `magicLinks.email.loginOrSignup`, `magicLinks.authenticate` and
- * `magicLinks.email.discovery.send`, `passwords.email.resetStart` and `reset`, with its paths,
- * fields and answers. They share the browser API's services: the same send limits, single-use
- * links and redirect allow-lists.
+ * `magicLinks.email.discovery.send`, `passwords.email.resetStart` and `reset`,
+ * `discovery.organizations.list` and `create` and `discovery.intermediateSessions.exchange`, with
+ * its paths, fields and answers. They share the browser API's services: the same send limits,
+ * single-use links and redirect allow-lists, and the same discovery rules (§7.3).
  */
 import { z } from 'zod';
-import type { Ack, AuthResult } from '../api.js';
+import type { Ack, AuthResult, DiscoveryOrganizationsResult } from '../api.js';
 import { DEFAULT_SESSION_DURATION_MINUTES } from '../constants.js';
 import type { Member, Organization } from '../entities.js';
 import { endpoint } from './endpoint.js';
@@ -43,6 +44,8 @@ export type BackendPasswordResetResult = AuthResult & {
 };
 
 const metadata = z.record(z.string().max(256), z.unknown());
+/** The intermediate session token a discovery call that enters or creates an organization needs. */
+const requiredIst = z.string().min(1, 'is required').max(200);
 
 export const BACKEND_LINK_ENDPOINTS = {
   backendMagicLinksLoginOrSignup: endpoint<BackendLoginOrSignupResult>()({
@@ -129,6 +132,53 @@ export const BACKEND_LINK_ENDPOINTS = {
       session_custom_claims: metadata.optional(),
       locale: f.locale.optional(),
       intermediate_session_token: f.ist,
+    }),
+  }),
+  backendDiscoveryOrganizations: endpoint<DiscoveryOrganizationsResult>()({
+    method: 'POST',
+    path: '/v1/b2b/discovery/organizations',
+    credential: 'secret',
+    summary:
+      'Lists the organizations the address of an intermediate session token or a session reaches (§7.3).',
+    body: z.object({
+      intermediate_session_token: f.ist,
+      session_token: f.id.optional(),
+      session_jwt: f.text.max(8192).optional(),
+    }),
+  }),
+  backendDiscoveryOrganizationsCreate: endpoint<AuthResult>()({
+    method: 'POST',
+    path: '/v1/b2b/discovery/organizations/create',
+    credential: 'secret',
+    summary:
+      'Creates an organization with the intermediate session token’s member as its admin: result AM (§7.3).',
+    body: z.object({
+      intermediate_session_token: requiredIst,
+      session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
+      session_custom_claims: metadata.optional(),
+      organization_name: f.organizationName.optional(),
+      organization_slug: f.slug.optional(),
+      organization_logo_url: f.url.optional(),
+      sso_jit_provisioning: f.ssoJitChoice.optional(),
+      email_allowed_domains: f.domains.optional(),
+      email_invites: z.string().max(32).optional(),
+      auth_methods: f.methodsChoice.optional(),
+      allowed_auth_methods: f.authMethods.optional(),
+      mfa_policy: f.mfaPolicy.optional(),
+    }),
+  }),
+  backendDiscoveryExchange: endpoint<AuthResult>()({
+    method: 'POST',
+    path: '/v1/b2b/discovery/intermediate_sessions/exchange',
+    credential: 'secret',
+    summary: 'Enters an organization with an intermediate session token: result AM (§7.3).',
+    body: z.object({
+      intermediate_session_token: requiredIst,
+      organization_id: f.id,
+      session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
+      session_custom_claims: metadata.optional(),
+      locale: f.locale.optional(),
+      telemetry_id: z.string().max(256).optional(),
     }),
   }),
 } as const;

@@ -4,6 +4,7 @@ import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, type SdkCaller } from '../../http/auth.js';
+import { backendSignInSession, refuseCustomClaims } from '../../http/backend-caller.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import {
@@ -57,5 +58,39 @@ export function registerDiscovery(app: FastifyInstance, ctx: Context): void {
       request,
       unwrap(await enterOrganization(ctx, caller.project, identity, body, presented)),
     );
+  });
+
+  // The management API's calls (secret key): a host backend lists, creates and enters
+  // organizations for the holder of an intermediate session token (or, for the list, a session).
+  route(ENDPOINTS.backendDiscoveryOrganizations, async (request, { caller: project, parse }) => {
+    const body = parse();
+    const ist = body.intermediate_session_token;
+    const session = ist ? null : await backendSignInSession(ctx, project, body);
+    const sent = body.session_token !== undefined;
+    const identity = unwrap(await discoveryIdentity(ctx, project, ist, session, sent));
+    return ok(request, await listDiscovered(ctx, project, identity));
+  });
+
+  route(
+    ENDPOINTS.backendDiscoveryOrganizationsCreate,
+    async (request, { caller: project, parse }) => {
+      const { intermediate_session_token, session_custom_claims, ...input } = parse();
+      refuseCustomClaims(session_custom_claims);
+      const identity = unwrap(
+        await discoveryIdentity(ctx, project, intermediate_session_token, null, false),
+      );
+      return ok(
+        request,
+        unwrap(await createOrganizationByDiscovery(ctx, project, identity, input)),
+      );
+    },
+  );
+
+  route(ENDPOINTS.backendDiscoveryExchange, async (request, { caller: project, parse }) => {
+    const body = parse();
+    refuseCustomClaims(body.session_custom_claims);
+    const ist = body.intermediate_session_token;
+    const identity = unwrap(await discoveryIdentity(ctx, project, ist, null, false));
+    return ok(request, unwrap(await enterOrganization(ctx, project, identity, body, null)));
   });
 }
