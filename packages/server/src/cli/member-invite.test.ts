@@ -3,7 +3,7 @@
 // server's would (without SMTP, the dev inbox).
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { runCli } from '../cli.js';
+import { cliOnHarness } from '../test/cli.js';
 import { AdminError } from '../products/management/admin.js';
 import { startHarness, type Harness } from '../test/harness.js';
 
@@ -16,16 +16,7 @@ afterAll(async () => {
 });
 
 /** Runs `gatehouse …` in-process on the harness's database. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: { DATABASE_URL: h.databaseUrl, GATEHOUSE_SERVER_KEY: h.serverKey },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => cliOnHarness(h, ...argv);
 
 describe('gatehouse member invite', () => {
   it('invites by organization slug, with roles, a name and a language, and sends the e-mail', async () => {

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll } from 'vitest';
 import { runCli, type CliIo } from '../cli.js';
+import type { Harness } from './harness.js';
 
 /** What one CLI call printed, and its exit code. */
 export interface CliRun {
@@ -49,4 +50,22 @@ export function cliOnTempDatabase(
     return run(argv);
   };
   return { databaseUrl, cli };
+}
+
+/**
+ * Runs `gatehouse …` in-process on the harness's database, with its server key, capturing the
+ * output.
+ *
+ * @example
+ * const run = await cliOnHarness(h, 'member', 'invite', '--org', 'acme', '--email', 'a@b.test');
+ */
+export async function cliOnHarness(h: Harness, ...argv: string[]): Promise<CliRun> {
+  let stdout = '';
+  let stderr = '';
+  const code = await runCli(argv, {
+    stdout: (t) => void (stdout += t),
+    stderr: (t) => void (stderr += t),
+    env: { DATABASE_URL: h.databaseUrl, GATEHOUSE_SERVER_KEY: h.serverKey },
+  });
+  return { code, stdout, stderr };
 }

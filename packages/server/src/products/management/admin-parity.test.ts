@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { runCli } from '../../cli.js';
+import { cliOnHarness } from '../../test/cli.js';
 import { AdminError } from './admin.js';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 
@@ -24,16 +24,7 @@ afterAll(async () => {
 });
 
 /** Runs `gatehouse …` in-process on the harness's database. */
-async function cli(...argv: string[]): Promise<{ code: number; stdout: string; stderr: string }> {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: { DATABASE_URL: h.databaseUrl, GATEHOUSE_SERVER_KEY: h.serverKey },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => cliOnHarness(h, ...argv);
 
 /** The error_type a CLI run failed with (`error: <type>: <message>`), or its output if it did not fail. */
 function cliErrorType(run: { code: number; stdout: string; stderr: string }): string {

@@ -4,7 +4,7 @@
 import { createHash } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { runCli } from '../../cli.js';
+import { cliOnHarness } from '../../test/cli.js';
 import { AdminError } from './admin.js';
 import { basic, expectError, expectOk, startHarness, type Harness } from '../../test/harness.js';
 
@@ -31,16 +31,7 @@ async function projectStatus(secret: string, baseUrl: string, projectId = h.proj
   return (await h.call(ENDPOINTS.getProject, { ...as(secret, projectId), baseUrl })).status;
 }
 
-async function cli(...argv: string[]) {
-  let stdout = '';
-  let stderr = '';
-  const code = await runCli(argv, {
-    stdout: (t) => void (stdout += t),
-    stderr: (t) => void (stderr += t),
-    env: { DATABASE_URL: h.databaseUrl, GATEHOUSE_SERVER_KEY: h.serverKey },
-  });
-  return { code, stdout, stderr };
-}
+const cli = (...argv: string[]) => cliOnHarness(h, ...argv);
 
 async function adminErrorType(work: () => Promise<unknown>): Promise<string> {
   try {
