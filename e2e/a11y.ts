@@ -5,7 +5,8 @@
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
 import type { Page } from 'playwright-core';
-import { expect } from 'vitest';
+import { afterAll, beforeAll, expect } from 'vitest';
+import { launchBrowser, startTestDemo, type E2eEnvironment } from './harness.js';
 
 /** The rule sets the widget is held to (docs/widget.md §13). */
 export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -82,4 +83,30 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   const address = server.httpServer?.address();
   if (!address || typeof address === 'string') throw new Error('the fixture server has no port');
   return { url: `http://127.0.0.1:${address.port}/fixture`, close: () => server.close() };
+}
+
+/** What the screen suites share: a browser, the screen fixture page and a demo. */
+export interface ScreenEnvironment extends E2eEnvironment {
+  fixture: FixtureServer;
+}
+
+/**
+ * Starts Chromium, the screen fixture page and a fresh demo for the calling test file, stopped
+ * after its tests.
+ */
+export function useScreenEnvironment(): ScreenEnvironment {
+  const env = {} as ScreenEnvironment;
+  beforeAll(async () => {
+    [env.browser, env.fixture, env.demo] = await Promise.all([
+      launchBrowser(),
+      startFixtureServer(),
+      startTestDemo(),
+    ]);
+  });
+  afterAll(async () => {
+    await env.browser?.close();
+    await env.fixture?.close();
+    await env.demo?.stop();
+  });
+  return env;
 }

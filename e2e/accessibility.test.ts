@@ -1,16 +1,16 @@
 // Accessibility in Chromium: axe at WCAG 2.1 AA on every screen of the widget and its variants
 // (rendered by the screen fixture page), on its toasts, and focus handling on a screen change.
 import type { Browser, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
+import { beforeAll, describe, expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import {
   expectNoAxeViolations,
   fixtureCases,
   openFixtureCase,
-  startFixtureServer,
+  useScreenEnvironment,
   type FixtureServer,
 } from './a11y.js';
-import { launchBrowser, startTestDemo, type TestDemo } from './harness.js';
+import type { TestDemo } from './harness.js';
 
 /** Every rendered screen of the widget (packages/widget/src/machine/screens.ts). */
 const SCREENS = [
@@ -36,22 +36,12 @@ const SCREENS = [
   'RecoveryCodeSave',
 ];
 
+const env = useScreenEnvironment();
 let browser: Browser;
 let fixture: FixtureServer;
 let demo: TestDemo;
-
-beforeAll(async () => {
-  [browser, fixture, demo] = await Promise.all([
-    launchBrowser(),
-    startFixtureServer(),
-    startTestDemo(),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await fixture?.close();
-  await demo?.stop();
+beforeAll(() => {
+  ({ browser, fixture, demo } = env);
 });
 
 /** Opens a fixture case and waits until its screen (not the lazy-load spinner) is shown. */

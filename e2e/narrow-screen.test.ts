@@ -1,29 +1,19 @@
 // A phone's screen, 390 × 844 CSS pixels: the demo's pages and every screen of the widget fit its
 // width, with nothing to scroll sideways and nothing pushed past the right edge.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
-import { afterAll, beforeAll, describe, expect, test } from 'vitest';
-import { fixtureCases, openFixtureCase, startFixtureServer, type FixtureServer } from './a11y.js';
-import { launchBrowser, startTestDemo, type TestDemo } from './harness.js';
+import { beforeAll, describe, expect, test } from 'vitest';
+import { fixtureCases, openFixtureCase, useScreenEnvironment, type FixtureServer } from './a11y.js';
+import type { TestDemo } from './harness.js';
 import { signInToAcmeByLink } from './steps.js';
 
 const PHONE = { width: 390, height: 844 };
 
+const env = useScreenEnvironment();
 let browser: Browser;
 let fixture: FixtureServer;
 let demo: TestDemo;
-
-beforeAll(async () => {
-  [browser, fixture, demo] = await Promise.all([
-    launchBrowser(),
-    startFixtureServer(),
-    startTestDemo(),
-  ]);
-});
-
-afterAll(async () => {
-  await browser?.close();
-  await fixture?.close();
-  await demo?.stop();
+beforeAll(() => {
+  ({ browser, fixture, demo } = env);
 });
 
 const phone = (): Promise<BrowserContext> => browser.newContext({ viewport: PHONE });
