@@ -4,6 +4,7 @@
  * memory bomb. Migration refuses a hash outside them with the message of the check, and
  * verification treats one that got in some other way as not valid, before doing any work.
  */
+import type { ParsedHashOptions } from '@node-rs/argon2';
 
 /**
  * The bounds, per algorithm. Generous enough for the parameters real systems use (bcrypt cost
@@ -88,6 +89,23 @@ export function argon2Problem(p: Argon2Params): string | null {
     return `argon2 key length must be ${b.keyBytes[0]} to ${b.keyBytes[1]} bytes.`;
   }
   return null;
+}
+
+/**
+ * {@link argon2Problem} for the parameters of an encoded (PHC) argon2 hash, as `parseOptions` of
+ * `@node-rs/argon2` reads them.
+ *
+ * @example
+ * const problem = encodedArgon2Problem(parseOptions(stored));
+ */
+export function encodedArgon2Problem(options: ParsedHashOptions): string | null {
+  return argon2Problem({
+    memoryKib: options.memoryCost,
+    iterations: options.timeCost,
+    threads: options.parallelism,
+    saltBytes: options.saltLen,
+    keyBytes: options.outputLen,
+  });
 }
 
 /**

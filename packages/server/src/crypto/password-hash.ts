@@ -9,7 +9,12 @@ import {
   type Version,
 } from '@node-rs/argon2';
 import { verify as bcryptVerify } from '@node-rs/bcrypt';
-import { argon2Problem, bcryptCostProblem, pbkdf2Problem, scryptProblem } from './hash-bounds.js';
+import {
+  bcryptCostProblem,
+  encodedArgon2Problem,
+  pbkdf2Problem,
+  scryptProblem,
+} from './hash-bounds.js';
 import { verifyLegacyHash } from './legacy-hash.js';
 
 const pbkdf2Async = promisify(pbkdf2);
@@ -186,14 +191,7 @@ async function verifyBcrypt(stored: string, password: string): Promise<boolean> 
 
 async function verifyArgon2(stored: string, password: string): Promise<PasswordVerification> {
   const options = parseOptions(stored);
-  const problem = argon2Problem({
-    memoryKib: options.memoryCost,
-    iterations: options.timeCost,
-    threads: options.parallelism,
-    saltBytes: options.saltLen,
-    keyBytes: options.outputLen,
-  });
-  if (problem) return INVALID;
+  if (encodedArgon2Problem(options)) return INVALID;
   const valid = await argon2Verify(stored, password);
   if (!valid) return INVALID;
   const ours = passwordHashParams();

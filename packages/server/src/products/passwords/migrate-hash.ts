@@ -9,6 +9,7 @@ import { parseOptions } from '@node-rs/argon2';
 import {
   argon2Problem,
   bcryptCostProblem,
+  encodedArgon2Problem,
   pbkdf2Problem,
   phpassProblem,
   scryptProblem,
@@ -136,13 +137,7 @@ function argon2(input: MigratedHash): string | Failure {
     } catch {
       return refuse(`hash is not an encoded ${variant} hash.`);
     }
-    const problem = argon2Problem({
-      memoryKib: options.memoryCost,
-      iterations: options.timeCost,
-      threads: options.parallelism,
-      saltBytes: options.saltLen,
-      keyBytes: options.outputLen,
-    });
+    const problem = encodedArgon2Problem(options);
     return problem ? refuse(problem) : input.hash;
   }
   if (!config) return refuse('argon_2_config is required for an argon2 hash in hex form.');
