@@ -88,14 +88,13 @@ export function magicLinkEmail(
   const copy = copyFor(locale);
   const lifetime =
     validMinutes >= 1440 ? copy.days(Math.round(validMinutes / 1440)) : copy.minutes(validMinutes);
-  return linkEmail(copy, {
-    subject: copy.magicLink[kind].subject(organizationName),
-    lead: copy.magicLink[kind].lead(organizationName),
-    textLead: copy.magicLink[kind].textLead(organizationName),
-    button: copy.magicLink[kind].button,
+  return copyLinkEmail(
+    copy,
+    copy.magicLink[kind],
     link,
-    footer: copy.magicLinkFooter(lifetime),
-  });
+    organizationName,
+    copy.magicLinkFooter(lifetime),
+  );
 }
 
 /** A link's lifetime in whole days when it is that, otherwise as `shorter` says it. */
@@ -103,13 +102,13 @@ function wholeDaysOr(copy: Copy, minutes: number, shorter: (minutes: number) => 
   return minutes >= 1440 && minutes % 1440 === 0 ? copy.days(minutes / 1440) : shorter(minutes);
 }
 
-/** A one-link e-mail in the words of one block of the copy, its footer saying the link's lifetime. */
-function lifetimeLinkEmail(
+/** A one-link e-mail in the words of one block of the copy, under `footer`. */
+function copyLinkEmail(
   copy: Copy,
-  words: Copy['invite'] | Copy['reset'],
+  words: Pick<Copy['invite'], 'subject' | 'lead' | 'textLead' | 'button'>,
   link: string,
   organizationName: string,
-  lifetime: string,
+  footer: string,
 ): RenderedEmail {
   return linkEmail(copy, {
     subject: words.subject(organizationName),
@@ -117,7 +116,7 @@ function lifetimeLinkEmail(
     textLead: words.textLead(organizationName),
     button: words.button,
     link,
-    footer: words.footer(lifetime),
+    footer,
   });
 }
 
@@ -136,7 +135,7 @@ export function passwordResetEmail(
 ): RenderedEmail {
   const copy = copyFor(locale);
   const lifetime = wholeDaysOr(copy, validMinutes, copy.minutes);
-  return lifetimeLinkEmail(copy, copy.reset, link, organizationName, lifetime);
+  return copyLinkEmail(copy, copy.reset, link, organizationName, copy.reset.footer(lifetime));
 }
 
 /**
@@ -154,7 +153,7 @@ export function inviteEmail(
 ): RenderedEmail {
   const copy = copyFor(locale);
   const lifetime = wholeDaysOr(copy, validMinutes, (minutes) => minutesText(copy, minutes));
-  return lifetimeLinkEmail(copy, copy.invite, link, organizationName, lifetime);
+  return copyLinkEmail(copy, copy.invite, link, organizationName, copy.invite.footer(lifetime));
 }
 
 /** "1 minute", "45 minutes", "2 hours", in the copy's language. */
