@@ -23,6 +23,17 @@ export const MIGRATE_HASH_TYPES = [
   'pbkdf_2',
 ] as const;
 
+/** The config field each hash type of a migration takes; the types not listed take none. */
+export const MIGRATE_HASH_CONFIG = {
+  md_5: 'md_5_config',
+  sha_1: 'sha_1_config',
+  sha_512: 'sha_512_config',
+  argon_2i: 'argon_2_config',
+  argon_2id: 'argon_2_config',
+  scrypt: 'scrypt_config',
+  pbkdf_2: 'pbkdf_2_config',
+} as const satisfies Partial<Record<(typeof MIGRATE_HASH_TYPES)[number], `${string}_config`>>;
+
 /** What `passwords/migrate` answers. */
 export interface PasswordMigrateResult extends Ack {
   member_id: string;

@@ -14,6 +14,7 @@ import { BACKEND_FACTOR_ENDPOINTS } from './backend-factors.js';
 import { BACKEND_LINK_ENDPOINTS } from './backend-links.js';
 import { BACKEND_ORGANIZATION_ENDPOINTS } from './backend-organizations.js';
 import { BACKEND_PASSWORD_ENDPOINTS } from './backend-passwords.js';
+export { MIGRATE_HASH_CONFIG } from './backend-passwords.js';
 import { CAPTCHA_ENDPOINTS } from './captcha.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
 import { NAVIGATION_ENDPOINTS } from './navigation.js';

@@ -5,7 +5,7 @@
  * number and skipped; the others still count.
  */
 import { isValidEmail } from '@gatehouse/protocol';
-import { ENDPOINTS, type BodyOf } from '@gatehouse/protocol/endpoints';
+import { ENDPOINTS, MIGRATE_HASH_CONFIG, type BodyOf } from '@gatehouse/protocol/endpoints';
 
 /** One usable line: what `passwords/migrate` takes, with the organization still by id or slug. */
 export interface HashLine {
@@ -22,15 +22,7 @@ export interface HashFile {
 }
 
 /** The config field each hash type takes; the others take none. */
-const CONFIG_FIELD: Record<string, string> = {
-  md_5: 'md_5_config',
-  sha_1: 'sha_1_config',
-  sha_512: 'sha_512_config',
-  argon_2i: 'argon_2_config',
-  argon_2id: 'argon_2_config',
-  scrypt: 'scrypt_config',
-  pbkdf_2: 'pbkdf_2_config',
-};
+const CONFIG_FIELD: Readonly<Record<string, string>> = MIGRATE_HASH_CONFIG;
 
 /** The fields of one CSV line, with RFC 4180 quoting (`"a,b"`, `""` for a quote). */
 function csvFields(line: string): string[] | null {

@@ -4,7 +4,7 @@
  * bounds of `crypto/hash-bounds.ts` with a message that says what is wrong. The stored form keeps
  * the old system's hash and parameters only: the password is never known here.
  */
-import type { ENDPOINTS, BodyOf } from '@gatehouse/protocol/endpoints';
+import { MIGRATE_HASH_CONFIG, type ENDPOINTS, type BodyOf } from '@gatehouse/protocol/endpoints';
 import { parseOptions } from '@node-rs/argon2';
 import {
   argon2Problem,
@@ -42,15 +42,7 @@ type HashType = MigrateBody['hash_type'];
 type ConfigField = Exclude<keyof MigratedHash, 'hash' | 'hash_type'>;
 
 /** The config each hash type may carry. */
-const CONFIG_OF: Partial<Record<HashType, ConfigField>> = {
-  md_5: 'md_5_config',
-  sha_1: 'sha_1_config',
-  sha_512: 'sha_512_config',
-  argon_2i: 'argon_2_config',
-  argon_2id: 'argon_2_config',
-  scrypt: 'scrypt_config',
-  pbkdf_2: 'pbkdf_2_config',
-};
+const CONFIG_OF: Partial<Record<HashType, ConfigField>> = MIGRATE_HASH_CONFIG;
 const CONFIGS: ConfigField[] = [
   'md_5_config',
   'sha_1_config',
