@@ -10,7 +10,8 @@ import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
 import { checkResetToken, resetPasswordByEmail, startPasswordReset } from './reset.js';
 import { migratePassword } from './migrate.js';
-import { backendResetStart, presentedToBackend } from './backend.js';
+import { backendResetStart } from './backend.js';
+import { backendSignInSession } from '../../http/backend-caller.js';
 import { refuseCustomClaims } from '../../http/backend-caller.js';
 import { memberEmailId } from '../../tenancy/members/store.js';
 import {
@@ -101,7 +102,7 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     const body = parse();
     // No per-IP limit: every member of the host signs in from its backend's address. The
     // per-address throttle of the service still applies.
-    const presented = unwrap(await presentedToBackend(ctx, project, body));
+    const presented = await backendSignInSession(ctx, project, body);
     return ok(
       request,
       unwrap(await authenticatePassword(ctx, project, body, presented, request.ip)),
