@@ -47,7 +47,7 @@ const COST = {
   build: 75,
   chromium: 1,
   lint: 140,
-  typecheck: 140,
+  typecheck: 45,
   api: 10,
   server: 130,
   unit: 120,
