@@ -203,13 +203,25 @@ export const RBAC_ENDPOINTS = {
     method: 'PUT',
     path: '/sdk/v1/b2b/organizations/members/:member_id',
     credential: 'S',
-    summary: "Changes a member of the caller's organization (`stytch.member` `update`).",
+    summary:
+      "Changes a member of the caller's organization (`stytch.member` `update`; `roles` replaces " +
+      'their directly assigned roles, adding or taking away only roles the caller holds).',
     body: z
       .object({
         name: z.string().max(256).optional(),
         untrusted_metadata: z.record(z.string().max(256), z.unknown()).optional(),
+        roles: z.array(rbacId).max(100).optional(),
       })
       .strict(),
+  }),
+  memberReactivate: endpoint<MemberSelfResult>()({
+    method: 'PUT',
+    path: '/sdk/v1/b2b/organizations/members/:member_id/reactivate',
+    credential: 'S',
+    summary:
+      "Makes a deactivated member of the caller's organization active again (`stytch.member` " +
+      '`create`); any other member is answered unchanged.',
+    body: null,
   }),
   memberDelete: endpoint<MemberDeleteResult>()({
     method: 'DELETE',

@@ -11,7 +11,13 @@ import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { organizationById } from '../../tenancy/organizations/store.js';
-import { memberByEmail, normalizeEmail, searchMembers } from '../../tenancy/members/store.js';
+import {
+  memberByEmail,
+  normalizeEmail,
+  roleIds,
+  searchMembers,
+} from '../../tenancy/members/store.js';
+import { reactivateMember } from '../directory/service.js';
 import {
   deleteOrganizationMember,
   organizationMember,
@@ -100,8 +106,20 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
       member.organization_id,
       request.params.member_id,
       body,
+      { memberRoles: roleIds(member) },
     );
     return ok(request, unwrap(updated));
+  });
+
+  route(ENDPOINTS.memberReactivate, async (request, { caller }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'create']);
+    const reactivated = await reactivateMember(
+      ctx,
+      project,
+      member.organization_id,
+      request.params.member_id,
+    );
+    return ok(request, unwrap(reactivated));
   });
 
   route(ENDPOINTS.memberDelete, async (request, { caller }) => {

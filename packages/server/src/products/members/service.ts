@@ -15,6 +15,10 @@ import {
 } from '../../tenancy/members/store.js';
 import { invalidPhoneNumber, memberNotFound } from '../../tenancy/members/errors.js';
 import { duplicatePhoneNumber } from '../otp-sms/errors.js';
+import { replaceRolesFrom } from '../../tenancy/members/store-roles.js';
+import { refuseRolesNotHeld, type Grantor } from '../../tenancy/rbac/grants.js';
+import { MEMBER_ROLE } from '../../tenancy/rbac/policy.js';
+import { checkRoleIdsForAssignment } from '../../tenancy/rbac/service.js';
 
 /** The most characters a member's untrusted metadata takes, as JSON. */
 const METADATA_MAX_CHARS = 4096;
@@ -115,21 +119,59 @@ export async function organizationMember(
   return { member_id: member.member_id, member, organization };
 }
 
+/** What a member-session update of a member may change. */
+export interface OrganizationMemberPatch extends Pick<
+  MemberMfaPatch,
+  'name' | 'untrusted_metadata'
+> {
+  /** Replaces the directly assigned roles; `member` always stays. */
+  roles?: string[] | undefined;
+}
+
 /**
- * Changes the name or untrusted metadata of a member of the caller's organization (the caller's
- * permission checked by the route).
+ * Changes the name, untrusted metadata or directly assigned roles of a member of the caller's
+ * organization (the caller's permission checked by the route). A role added or taken away must
+ * be one the grantor holds (403 `unauthorized_action`), so nobody hands out more than they have;
+ * roles left as they were need nothing, and roles from e-mail rules and SSO groups stay.
+ *
+ * @example
+ * await updateOrganizationMember(ctx, project.id, org.organization_id, memberId, { roles: ['admin'] }, { memberRoles: ['admin', 'member'] });
  */
 export async function updateOrganizationMember(
   ctx: Context,
   projectId: string,
   organizationId: string,
   memberId: string,
-  patch: Pick<MemberMfaPatch, 'name' | 'untrusted_metadata'>,
+  patch: OrganizationMemberPatch,
+  grantor: Grantor = 'host',
 ): Promise<MemberWithOrganization | Failure> {
-  const found = await organizationMember(ctx.db, projectId, organizationId, memberId);
-  if ('failure' in found) return found;
-  const member = await updateMember(ctx.db, projectId, memberId, patch, ctx.now());
-  return 'failure' in member ? member : { ...found, member };
+  const { roles, ...rest } = patch;
+  return allOrNothing(ctx.db, async (trx) => {
+    const found = await organizationMember(trx, projectId, organizationId, memberId);
+    if ('failure' in found) return found;
+    if (roles !== undefined) {
+      const refused =
+        refuseRolesNotHeld(grantor, changedDirectRoles(found.member, roles)) ??
+        (await checkRoleIdsForAssignment(trx, projectId, roles, ctx.now()));
+      if (refused) return refused;
+      await replaceRolesFrom(trx, memberId, 'direct_assignment', roles);
+    }
+    const member = await updateMember(trx, projectId, memberId, rest, ctx.now());
+    return 'failure' in member ? member : { ...found, member };
+  });
+}
+
+/** The roles a new list of direct roles adds to or takes from a member's, `member` aside. */
+function changedDirectRoles(member: Member, roles: readonly string[]): string[] {
+  const direct = new Set(
+    member.roles
+      .filter((r) => r.sources.some((s) => s.type === 'direct_assignment'))
+      .map((r) => r.role_id),
+  );
+  const wanted = new Set(roles);
+  return [...wanted, ...direct].filter(
+    (id) => id !== MEMBER_ROLE && wanted.has(id) !== direct.has(id),
+  );
 }
 
 /**

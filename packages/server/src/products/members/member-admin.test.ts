@@ -1,0 +1,204 @@
+// An organization's admins managing members with their own session (docs/protocol.md §7.10):
+// changing a member's directly assigned roles and reactivating a deactivated member, each under
+// the project's RBAC policy, within the caller's organization only. Runs on SQLite and
+// PostgreSQL (concurrent reactivations included).
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import type { Member } from '@gatehouse/protocol';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { expectError, expectOk, startHarness, type Harness } from '../../test/harness.js';
+
+vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
+
+let h: Harness;
+/** Sessions: an admin, a plain member, and a custom role that may update members only. */
+let boss: string;
+let plain: string;
+let editor: string;
+/** A member of another organization of the same project. */
+let neighbour: Member;
+
+beforeAll(async () => {
+  h = await startHarness();
+  for (const [roleId, permissions] of [
+    ['editor', [{ resource_id: 'stytch.member', actions: ['update', 'search'] }]],
+    ['reports', [{ resource_id: 'reports', actions: ['read'] }]],
+  ] as const) {
+    if (roleId === 'reports') {
+      expectOk(
+        await h.call(ENDPOINTS.rbacResourceSet, {
+          params: { resource_id: 'reports' },
+          body: { actions: ['read'] },
+        }),
+      );
+    }
+    expectOk(
+      await h.call(ENDPOINTS.rbacRoleSet, {
+        params: { role_id: roleId },
+        body: { permissions: [...permissions] },
+      }),
+    );
+  }
+  await addMember('boss@acme.test', ['admin']);
+  await addMember('plain@acme.test');
+  await addMember('editor@acme.test', ['editor']);
+  [boss, plain, editor] = await Promise.all(
+    ['boss@acme.test', 'plain@acme.test', 'editor@acme.test'].map(
+      async (email) => (await h.login(email)).session_token,
+    ),
+  );
+  const theirs = expectOk(
+    await h.call(ENDPOINTS.createOrganization, {
+      body: { organization_name: 'Next Door', organization_slug: 'next-door-admin' },
+    }),
+  ).organization;
+  neighbour = await addMember('next@door.test', [], theirs.organization_id);
+});
+
+afterAll(async () => {
+  await h?.close();
+});
+
+async function addMember(email: string, roles: string[] = [], orgId = h.org.organization_id) {
+  return expectOk(
+    await h.call(ENDPOINTS.createMember, {
+      params: { organization_id: orgId },
+      body: { email_address: email, roles },
+    }),
+  ).member;
+}
+
+const roleIdsOf = (m: Member) => m.roles.map((r) => r.role_id).sort();
+
+const setRoles = (token: string, memberId: string, roles: string[]) =>
+  h.call(ENDPOINTS.memberUpdate, { token, params: { member_id: memberId }, body: { roles } });
+
+const reactivate = (token: string, memberId: string) =>
+  h.call(ENDPOINTS.memberReactivate, { token, params: { member_id: memberId } });
+
+describe("changing a member's roles with a session", () => {
+  it('lets an admin give and take away roles; `member` stays', async () => {
+    const target = await addMember('promoted@acme.test');
+    const promoted = expectOk(await setRoles(boss, target.member_id, ['admin'])).member;
+    expect(roleIdsOf(promoted)).toEqual(['admin', 'member']);
+    expect(promoted.is_admin).toBe(true);
+    const demoted = expectOk(await setRoles(boss, target.member_id, [])).member;
+    expect(roleIdsOf(demoted)).toEqual(['member']);
+  });
+
+  it('refuses a plain member with 403 unauthorized_action and changes nothing', async () => {
+    const target = await addMember('untouched@acme.test');
+    const denied = await setRoles(plain, target.member_id, ['admin']);
+    expect(denied.status).toBe(403);
+    expect(expectError(denied).error_type).toBe('unauthorized_action');
+    const after = expectOk(
+      await h.call(ENDPOINTS.getMember, {
+        params: { organization_id: h.org.organization_id, member_id: target.member_id },
+      }),
+    ).member;
+    expect(roleIdsOf(after)).toEqual(['member']);
+  });
+
+  it('lets a caller add or take away only roles they hold', async () => {
+    const target = await addMember('reader@acme.test', ['reports']);
+    // The editor may update members but holds neither admin nor reports.
+    for (const roles of [['admin'], [], ['reports', 'editor', 'admin']]) {
+      const denied = await setRoles(editor, target.member_id, roles);
+      expect(denied.status).toBe(403);
+      expect(expectError(denied).error_type).toBe('unauthorized_action');
+    }
+    // Giving a role they hold, with the other left as it was, is allowed.
+    const given = expectOk(await setRoles(editor, target.member_id, ['reports', 'editor'])).member;
+    expect(roleIdsOf(given)).toEqual(['editor', 'member', 'reports']);
+  });
+
+  it('refuses an unknown role and a malformed one with a 4xx', async () => {
+    const target = await addMember('typo@acme.test');
+    const unknown = await setRoles(boss, target.member_id, ['no-such-role']);
+    expect(unknown.status).toBeGreaterThanOrEqual(400);
+    expect(unknown.status).toBeLessThan(500);
+    const malformed = await setRoles(boss, target.member_id, ['not a role!']);
+    expect(malformed.status).toBe(400);
+    expect(expectError(malformed).error_type).toBe('invalid_request');
+  });
+
+  it("answers 404 member_not_found for another organization's member", async () => {
+    const res = await setRoles(boss, neighbour.member_id, ['admin']);
+    expect(res.status).toBe(404);
+    expect(expectError(res).error_type).toBe('member_not_found');
+  });
+
+  it('refuses a call without a session', async () => {
+    const res = await h.call(ENDPOINTS.memberUpdate, {
+      params: { member_id: neighbour.member_id },
+      body: { roles: [] },
+    });
+    expect(res.status).toBe(401);
+  });
+});
+
+describe('reactivating a member with a session', () => {
+  async function deactivated(email: string): Promise<Member> {
+    const member = await addMember(email);
+    expectOk(
+      await h.call(ENDPOINTS.memberDelete, {
+        token: boss,
+        params: { member_id: member.member_id },
+      }),
+    );
+    return member;
+  }
+
+  it('makes a deactivated member active again, and answers an active one unchanged', async () => {
+    const member = await deactivated('returning@acme.test');
+    const back = expectOk(await reactivate(boss, member.member_id)).member;
+    expect(back.status).toBe('active');
+    const same = expectOk(await reactivate(boss, member.member_id)).member;
+    expect(same.status).toBe('active');
+    // An active member can be signed in again.
+    expect((await h.login('returning@acme.test')).member.status).toBe('active');
+  });
+
+  it('refuses members without `stytch.member` `create` with 403 unauthorized_action', async () => {
+    const member = await deactivated('still-gone@acme.test');
+    for (const token of [plain, editor]) {
+      const denied = await reactivate(token, member.member_id);
+      expect(denied.status).toBe(403);
+      expect(expectError(denied).error_type).toBe('unauthorized_action');
+    }
+    const found = expectOk(
+      await h.call(ENDPOINTS.organizationMembersSearch, {
+        token: boss,
+        body: {
+          query: {
+            operator: 'AND',
+            operands: [{ filter_name: 'member_ids', filter_value: [member.member_id] }],
+          },
+        },
+      }),
+    );
+    expect(found.members[0]?.status).toBe('deleted');
+  });
+
+  it("answers 404 member_not_found for another organization's member and an unknown id", async () => {
+    for (const id of [neighbour.member_id, 'member-test-00000000-0000-4000-8000-000000000000']) {
+      const res = await reactivate(boss, id);
+      expect(res.status).toBe(404);
+      expect(expectError(res).error_type).toBe('member_not_found');
+    }
+  });
+
+  it('refuses a call without a session', async () => {
+    const res = await h.call(ENDPOINTS.memberReactivate, {
+      params: { member_id: neighbour.member_id },
+    });
+    expect(res.status).toBe(401);
+  });
+
+  it('reactivates once when asked many times at once', async () => {
+    const member = await deactivated('concurrent@acme.test');
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => reactivate(boss, member.member_id)),
+    );
+    for (const answer of answers) expect(expectOk(answer).member.status).toBe('active');
+  });
+});
