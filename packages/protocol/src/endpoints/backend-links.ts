@@ -1,13 +1,14 @@
 /**
  * The e-mail link calls of the management API that the hosted provider's backend SDK makes:
  * `magicLinks.email.loginOrSignup`, `magicLinks.authenticate` and
- * `magicLinks.email.discovery.send`, `passwords.email.resetStart` and `reset`,
+ * `magicLinks.email.discovery.send`, `magicLinks.discovery.authenticate`,
+ * `passwords.email.resetStart` and `reset`,
  * `discovery.organizations.list` and `create` and `discovery.intermediateSessions.exchange`, with
  * its paths, fields and answers. They share the browser API's services: the same send limits,
  * single-use links and redirect allow-lists, and the same discovery rules (§7.3).
  */
 import { z } from 'zod';
-import type { Ack, AuthResult, DiscoveryOrganizationsResult } from '../api.js';
+import type { Ack, AuthResult, DiscoveryOrganizationsResult, DiscoveryResult } from '../api.js';
 import { DEFAULT_SESSION_DURATION_MINUTES } from '../constants.js';
 import type { Member, Organization } from '../entities.js';
 import { endpoint } from './endpoint.js';
@@ -93,6 +94,17 @@ export const BACKEND_LINK_ENDPOINTS = {
       pkce_code_challenge: f.pkceChallenge.optional(),
       login_template_id: f.templateId.optional(),
       locale: f.locale.optional(),
+    }),
+  }),
+  backendMagicLinksDiscoveryAuthenticate: endpoint<DiscoveryResult>()({
+    method: 'POST',
+    path: '/v1/b2b/magic_links/discovery/authenticate',
+    credential: 'secret',
+    summary:
+      'Redeems a discovery link once: an intermediate session token and the organizations its address reaches (§7.1, §7.3).',
+    body: z.object({
+      discovery_magic_links_token: f.id,
+      pkce_code_verifier: f.pkceVerifier.optional(),
     }),
   }),
   backendPasswordsResetStart: endpoint<BackendResetStartResult>()({

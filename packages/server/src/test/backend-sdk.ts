@@ -25,6 +25,8 @@ export interface SdkHarness {
   client: B2BClient;
   /** The SMTP receiver the server sends its e-mail to (an https server has no dev inbox). */
   smtp: SmtpReceiver;
+  /** Another client of the same server with other credentials (another project's, a wrong secret). */
+  clientFor(projectId: string, secret: string): B2BClient;
   close(): Promise<void>;
 }
 
@@ -181,17 +183,15 @@ export async function startSdkHarness(options: HarnessOptions = {}): Promise<Sdk
   const dispatcher = new Agent({ connect: { ca: tls.cert } });
   const previousCa = https.globalAgent.options.ca;
   https.globalAgent.options.ca = tls.cert;
-  const client = new B2BClient({
-    project_id: h.project.project_id,
-    secret: h.project.secret,
-    custom_base_url: url,
-    dispatcher,
-  });
+  const clientFor = (projectId: string, secret: string) =>
+    new B2BClient({ project_id: projectId, secret, custom_base_url: url, dispatcher });
+  const client = clientFor(h.project.project_id, h.project.secret);
   return {
     h,
     url,
     client,
     smtp,
+    clientFor,
     async close() {
       https.globalAgent.options.ca = previousCa;
       await dispatcher.close();

@@ -60,8 +60,17 @@ export function registerDiscovery(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  // The management API's calls (secret key): a host backend lists, creates and enters
-  // organizations for the holder of an intermediate session token (or, for the list, a session).
+  // The management API's calls (secret key): a host backend redeems discovery links, and lists,
+  // creates and enters organizations for the holder of an intermediate session token (or, for the
+  // list, a session).
+  route(
+    ENDPOINTS.backendMagicLinksDiscoveryAuthenticate,
+    async (request, { caller: project, parse }) => {
+      const body = parse();
+      return ok(request, unwrap(await authenticateDiscoveryLink(ctx, project, body)));
+    },
+  );
+
   route(ENDPOINTS.backendDiscoveryOrganizations, async (request, { caller: project, parse }) => {
     const body = parse();
     const ist = body.intermediate_session_token;
