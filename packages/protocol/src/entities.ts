@@ -65,8 +65,12 @@ export interface Organization {
   allowed_third_party_connected_apps: string[];
   /** Roles of this organization alone; Gatehouse's custom roles are the project's: `[]`. */
   custom_roles: RbacRole[];
-  created_at?: string;
-  updated_at?: string;
+  created_at: string;
+  /**
+   * When the organization last changed (RFC 3339); a later change always has a later value.
+   * Sent back as the precondition of an update (`updated_at`, 409 `stale_update` when it moved).
+   */
+  updated_at: string;
 }
 
 /** The organization fields returned by the anonymous slug search. */
@@ -142,8 +146,12 @@ export interface Member {
   /** Whether sign-in is locked for the member; Gatehouse locks second factors only: false. */
   is_locked: boolean;
   retired_email_addresses: RetiredEmail[];
-  created_at?: string;
-  updated_at?: string;
+  created_at: string;
+  /**
+   * When the member last changed (RFC 3339); a later change always has a later value. Sent back
+   * as the precondition of an update (`updated_at`, 409 `stale_update` when it moved).
+   */
+  updated_at: string;
 }
 
 /**

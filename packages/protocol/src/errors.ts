@@ -232,6 +232,12 @@ export const ERRORS = {
     meaning:
       'The request did not arrive within the server’s time limit (`REQUEST_TIMEOUT_MS`); the connection is closed.',
   },
+  // 409
+  stale_update: {
+    status: 409,
+    meaning:
+      'Someone changed it since it was loaded: the `updated_at` sent is not the stored one. Nothing was changed; load it again and retry.',
+  },
   // 429
   too_many_requests: {
     status: 429,

@@ -68,6 +68,12 @@ const POLICY = '/v1/b2b/rbac/policy';
 const ROLE = '/v1/b2b/rbac/roles/:role_id';
 const RESOURCE = '/v1/b2b/rbac/resources/:resource_id';
 
+/**
+ * The `updated_at` the caller's screen loaded: the change is made only while the stored one is
+ * still the same, and refused with 409 `stale_update` otherwise (docs/protocol.md §7.10).
+ */
+const updatedAtPrecondition = z.string().min(1).max(64);
+
 const list = <T extends z.ZodType>(item: T, max: number) => z.array(item).min(1).max(max);
 const memberSearchOperand = z.discriminatedUnion('filter_name', [
   z.object({ filter_name: z.literal('member_ids'), filter_value: list(f.id, 1000) }),
@@ -139,6 +145,7 @@ export const RBAC_ENDPOINTS = {
     summary: "Changes the signed-in member's name or untrusted metadata (`stytch.self` `update`).",
     body: z
       .object({
+        updated_at: updatedAtPrecondition.optional(),
         name: z.string().max(256).optional(),
         untrusted_metadata: z.record(z.string().max(256), z.unknown()).optional(),
       })
@@ -170,6 +177,7 @@ export const RBAC_ENDPOINTS = {
         rbac_email_implicit_role_assignments: emailRoleAssignments.optional(),
         oauth_tenant_jit_provisioning: f.jitChoice.optional(),
         allowed_oauth_tenants: f.allowedOAuthTenants.optional(),
+        updated_at: updatedAtPrecondition.optional(),
       })
       .strict(),
   }),
@@ -208,6 +216,7 @@ export const RBAC_ENDPOINTS = {
       'their directly assigned roles, adding or taking away only roles the caller holds).',
     body: z
       .object({
+        updated_at: updatedAtPrecondition.optional(),
         name: z.string().max(256).optional(),
         untrusted_metadata: z.record(z.string().max(256), z.unknown()).optional(),
         roles: z.array(rbacId).max(100).optional(),

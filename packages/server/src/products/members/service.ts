@@ -8,6 +8,7 @@ import type { MembersTable } from '../../store/schema.js';
 import { normalizePhoneNumber } from '../otp-sms/phone.js';
 import type { Failure } from '../../result.js';
 import {
+  advanceMemberUpdatedAt,
   markMemberDeleted,
   memberById,
   phoneNumberTaken,
@@ -15,6 +16,7 @@ import {
 } from '../../tenancy/members/store.js';
 import { invalidPhoneNumber, memberNotFound } from '../../tenancy/members/errors.js';
 import { duplicatePhoneNumber } from '../otp-sms/errors.js';
+import { claimUpdate } from '../../tenancy/updated-at.js';
 import { replaceRolesFrom } from '../../tenancy/members/store-roles.js';
 import { refuseRolesNotHeld, type Grantor } from '../../tenancy/rbac/grants.js';
 import { MEMBER_ROLE } from '../../tenancy/rbac/policy.js';
@@ -126,13 +128,16 @@ export interface OrganizationMemberPatch extends Pick<
 > {
   /** Replaces the directly assigned roles; `member` always stays. */
   roles?: string[] | undefined;
+  /** The `updated_at` the change is based on: 409 `stale_update` when the stored one differs. */
+  updated_at?: string | undefined;
 }
 
 /**
  * Changes the name, untrusted metadata or directly assigned roles of a member of the caller's
  * organization (the caller's permission checked by the route). A role added or taken away must
  * be one the grantor holds (403 `unauthorized_action`), so nobody hands out more than they have;
- * roles left as they were need nothing, and roles from e-mail rules and SSO groups stay.
+ * roles left as they were need nothing, and roles from e-mail rules and SSO groups stay. With
+ * `updated_at`, the change is made only while the stored one is the same (409 `stale_update`).
  *
  * @example
  * await updateOrganizationMember(ctx, project.id, org.organization_id, memberId, { roles: ['admin'] }, { memberRoles: ['admin', 'member'] });
@@ -145,8 +150,23 @@ export async function updateOrganizationMember(
   patch: OrganizationMemberPatch,
   grantor: Grantor = 'host',
 ): Promise<MemberWithOrganization | Failure> {
-  const { roles, ...rest } = patch;
+  const { roles, updated_at: expected, ...rest } = patch;
   return allOrNothing(ctx.db, async (trx) => {
+    const target = await organizationMember(trx, projectId, organizationId, memberId);
+    if ('failure' in target) return target;
+    // Claims the row (a conditional update that locks it) before reading what the change is
+    // checked against, so a screen loaded before a concurrent change cannot overwrite it.
+    const version = await claimUpdate(
+      {
+        read: async () => (await memberById(trx, projectId, memberId))?.updated_at ?? null,
+        advance: (from, to) => advanceMemberUpdatedAt(trx, memberId, from, to),
+      },
+      expected,
+      ctx.now(),
+      'member',
+    );
+    if (version === null) return memberNotFound();
+    if (typeof version !== 'string') return version;
     const found = await organizationMember(trx, projectId, organizationId, memberId);
     if ('failure' in found) return found;
     if (roles !== undefined) {
@@ -156,7 +176,7 @@ export async function updateOrganizationMember(
       if (refused) return refused;
       await replaceRolesFrom(trx, memberId, 'direct_assignment', roles);
     }
-    const member = await updateMember(trx, projectId, memberId, rest, ctx.now());
+    const member = await updateMember(trx, projectId, memberId, rest, Date.parse(version));
     return 'failure' in member ? member : { ...found, member };
   });
 }

@@ -7,7 +7,7 @@
  */
 import type { Member, Organization } from '@gatehouse/protocol';
 import { linkedMicrosoftTenants } from '../../auth/federated/registrations.js';
-import { isoAt, type Context, type Db } from '../../context.js';
+import type { Context, Db } from '../../context.js';
 import { allOrNothing, type Failure } from '../../result.js';
 import { manageUpdateOrganization } from '../management/service.js';
 import { roleIds } from '../../tenancy/members/store.js';
@@ -19,12 +19,17 @@ import {
   refuseMemberTenants,
 } from '../../tenancy/organizations/jit-domains.js';
 import { normalizeEmailRoles } from '../../tenancy/organizations/service.js';
-import { organizationById, updateOrganizationRow } from '../../tenancy/organizations/store.js';
+import {
+  advanceOrganizationUpdatedAt,
+  organizationById,
+} from '../../tenancy/organizations/store.js';
+import { claimUpdate } from '../../tenancy/updated-at.js';
 import type { OrganizationPatch } from '../../tenancy/organizations/update.js';
 
 /**
  * Applies a member's patch to their organization, or refuses it: 400 `invalid_email_domain` for a
- * domain other than their own, 403 `unauthorized_action` for a role rule they may not change.
+ * domain other than their own, 403 `unauthorized_action` for a role rule they may not change,
+ * 409 `stale_update` when `updated_at` is given and the stored one differs.
  *
  * @example
  * const org = await memberUpdateOrganization(ctx, project, member, { organization_name: 'Acme' });
@@ -33,18 +38,37 @@ export async function memberUpdateOrganization(
   ctx: Context,
   project: Project,
   member: Member,
-  patch: OrganizationPatch,
+  patch: OrganizationPatch & { updated_at?: string | undefined },
 ): Promise<Organization | Failure> {
   const organizationId = member.organization_id;
+  const { updated_at: expected, ...changes } = patch;
   return allOrNothing(ctx.db, async (trx) => {
-    // Locks the row first, so the lists checked are the lists replaced: a concurrent change
-    // cannot slip between the check and the update.
-    await updateOrganizationRow(trx, project.id, organizationId, { updated_at: isoAt(ctx.now()) });
+    // Claims the row first (a conditional update that locks it), so the lists checked are the
+    // lists replaced and a screen loaded before a concurrent change cannot overwrite it.
+    const version = await claimUpdate(
+      {
+        read: async () =>
+          (await organizationById(trx, project.id, organizationId))?.updated_at ?? null,
+        advance: (from, to) =>
+          advanceOrganizationUpdatedAt(trx, project.id, organizationId, from, to),
+      },
+      expected,
+      ctx.now(),
+      'organization',
+    );
+    if (version === null) return organizationNotFound();
+    if (typeof version !== 'string') return version;
     const current = await organizationById(trx, project.id, organizationId);
     if (!current) return organizationNotFound();
-    const refused = await refuseMemberPatch(trx, project.id, member, current, patch);
+    const refused = await refuseMemberPatch(trx, project.id, member, current, changes);
     if (refused) return refused;
-    return manageUpdateOrganization({ ...ctx, db: trx }, project, organizationId, patch);
+    // Its clock reads the claimed updated_at, so the row keeps the value that moved forward.
+    return manageUpdateOrganization(
+      { ...ctx, db: trx, now: () => Date.parse(version) },
+      project,
+      organizationId,
+      changes,
+    );
   });
 }
 

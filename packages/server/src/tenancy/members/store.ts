@@ -283,6 +283,25 @@ export async function updateMemberRow(
 }
 
 /**
+ * Moves a member's `updated_at` from `from` to `to` if it still is `from`; false when a
+ * concurrent change moved it first. The row stays locked until the transaction ends.
+ */
+export async function advanceMemberUpdatedAt(
+  db: Db,
+  memberId: string,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('members')
+    .set({ updated_at: to })
+    .where('id', '=', memberId)
+    .where('updated_at', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
+/**
  * Marks a member deleted; false when it already was. Conditional, so of concurrent deletions of
  * one member exactly one succeeds.
  */

@@ -193,6 +193,28 @@ export async function updateOrganizationRow(
     .execute();
 }
 
+/**
+ * Moves an organization's `updated_at` from `from` to `to` if it still is `from`; false when a
+ * concurrent change moved it first or the organization is gone. The row stays locked until the
+ * transaction ends.
+ */
+export async function advanceOrganizationUpdatedAt(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+  from: string,
+  to: string,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('organizations')
+    .set({ updated_at: to })
+    .where('id', '=', organizationId)
+    .where('project_id', '=', projectId)
+    .where('updated_at', '=', from)
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Replaces the domains whose addresses may join the organization by e-mail. */
 export async function replaceJitDomains(
   db: Db,
