@@ -13,6 +13,7 @@ export interface BenchTarget {
   url: string;
   publicToken: string;
   sessionToken: string;
+  memberId: string;
   organizationId: string;
   email: string;
   password: string;
@@ -27,17 +28,45 @@ export interface BenchTarget {
  */
 export async function startBenchServer(
   env: Record<string, string> = {},
+  options: ChildOptions = {},
 ): Promise<{ child: ChildProcess; target: BenchTarget }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', join(here, 'session-server.ts')], {
+  // The pool size a deployment should run with; argon2-rate.ts measures with as many threads.
+  const poolEnv = { UV_THREADPOOL_SIZE: String(threadPoolSize()), ...env };
+  const { child, line } = await startChild('session-server.ts', poolEnv, options);
+  return { child, target: JSON.parse(line) as BenchTarget };
+}
+
+/** How a benchmark child process runs. */
+export interface ChildOptions {
+  /** Pins the process to these cores (`taskset -c`), e.g. '0'. */
+  cpus?: string;
+  /** Node's own flags, e.g. `--cpu-prof`. */
+  nodeFlags?: string[];
+}
+
+/**
+ * Starts one of the bench's TypeScript files in a child process and waits for the first line it
+ * prints (what it is ready with). Pinned with `taskset`, which replaces itself with Node, so the
+ * child's pid is Node's.
+ */
+export async function startChild(
+  file: string,
+  env: Record<string, string>,
+  { cpus, nodeFlags = [] }: ChildOptions = {},
+): Promise<{ child: ChildProcess; line: string }> {
+  const node = [...nodeFlags, '--import', 'tsx', join(here, file)];
+  const [command, args] = cpus
+    ? ['taskset', ['-c', cpus, process.execPath, ...node]]
+    : [process.execPath, node];
+  const child = spawn(command, args, {
     stdio: ['ignore', 'pipe', 'inherit'],
-    // The pool size a deployment should run with; argon2-rate.ts measures with as many threads.
-    env: { ...process.env, UV_THREADPOOL_SIZE: String(threadPoolSize()), ...env },
+    env: { ...process.env, ...env },
   });
   const line = await new Promise<string>((resolve, reject) => {
     createInterface({ input: child.stdout }).once('line', resolve);
-    child.once('exit', (code) => reject(new Error(`bench server exited with ${code}`)));
+    child.once('exit', (code) => reject(new Error(`${file} exited with ${code}`)));
   });
-  return { child, target: JSON.parse(line) as BenchTarget };
+  return { child, line };
 }
 
 /** Redeems each login link once (`amount` = the links), as fast as `connections` allow. */
@@ -66,7 +95,8 @@ export function linkLoad(target: BenchTarget, links: string[], connections: numb
   });
 }
 
-const basic = (user: string, secret: string) =>
+/** An `Authorization: Basic` header value. */
+export const basic = (user: string, secret: string) =>
   `Basic ${Buffer.from(`${user}:${secret}`).toString('base64')}`;
 
 /** A bounded load of `POST /sdk/v1/b2b/sessions/authenticate` with a live session. */

@@ -2,12 +2,16 @@
  * Child process of the server benchmarks: starts Gatehouse on `DATABASE_URL` (a temporary SQLite
  * database when unset), gives a member a password, signs them in through the real magic-link
  * endpoints, sends `LINKS` more login links, and prints what the load generator needs. With
- * `SEED=false` it only starts (a second instance over a seeded database) and prints its URL.
+ * `SEED=false` it only starts (a second instance over a seeded database) and prints its URL; with
+ * `BENCH_PROFILE=<dir>`, SIGUSR2 starts and stops a CPU profile written there.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from '@gatehouse/server';
+import { profileOnSignal } from './profile-on-signal.js';
+
+if (process.env.BENCH_PROFILE) profileOnSignal(process.env.BENCH_PROFILE, 'gatehouse');
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
 const app = await createServer({
@@ -101,6 +105,7 @@ async function seed() {
       url: address,
       publicToken: project.public_token,
       sessionToken: result.session_token,
+      memberId: member.member_id,
       organizationId: org.organization_id,
       email,
       password,

@@ -1,0 +1,213 @@
+/**
+ * The session check against its ceiling and a peer, in one run (`npm run bench:session`):
+ * (a) Gatehouse's `POST /sdk/v1/b2b/sessions/authenticate`, (b) a bare Fastify server answering
+ * the same bytes from memory, (c) Better Auth's `GET /api/auth/get-session` with its organization
+ * plugin on SQLite. Each server runs in its own process pinned to core 0; this process, the load
+ * generator, runs on core 1 (the npm script pins it). Alternating rounds of bounded autocannon
+ * runs on loopback, every answer checked for the right member and organization ids. Prints
+ * Markdown for RESULTS.md.
+ *
+ * The Gatehouse server runs from its TypeScript sources (`--conditions=source`): no build needed.
+ * `BENCH_ROUNDS` (3) and `BENCH_DURATION` (5 s) bound the run; `BENCH_PROFILE=<dir>` writes a
+ * CPU profile of the Gatehouse server over the measured rounds there, read with
+ * `profile-summary.ts`.
+ */
+import type { ChildProcess } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { cpus, tmpdir } from 'node:os';
+import { join } from 'node:path';
+import autocannon from 'autocannon';
+import { basic, startBenchServer, startChild } from './load.js';
+
+const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
+const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
+const CONNECTIONS = 32;
+const SERVER_CPU = '0';
+const PROFILE_DIR = process.env.BENCH_PROFILE;
+
+/** One server under test: how to load it and how to recognise a right answer. */
+interface Target {
+  name: string;
+  pid: number;
+  options: autocannon.Options;
+  verify: (body: string) => boolean;
+}
+
+/** A run's figures. */
+interface Run {
+  requests: number;
+  seconds: number;
+  p50: number;
+  p99: number;
+  failed: number;
+  serverCpuUs: number;
+  loaderCpuUs: number;
+}
+
+/** User + system CPU time of a process so far, in microseconds (`/proc/<pid>/stat`). */
+function cpuMicros(pid: number): number {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  // Fields after the command name, which is in parentheses and may hold spaces.
+  const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+  const ticks = Number(fields[11]) + Number(fields[12]);
+  return (ticks * 1e6) / 100; // USER_HZ is 100 on Linux
+}
+
+async function run(target: Target, seconds: number): Promise<Run> {
+  const serverBefore = cpuMicros(target.pid);
+  const loaderBefore = process.cpuUsage();
+  const result = await autocannon({
+    ...target.options,
+    connections: CONNECTIONS,
+    duration: seconds,
+    verifyBody: (body) => typeof body === 'string' && target.verify(body),
+  });
+  const loader = process.cpuUsage(loaderBefore);
+  return {
+    requests: result.requests.total,
+    seconds: result.duration,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    failed: result.non2xx + result.errors + result.mismatches + result.timeouts,
+    serverCpuUs: cpuMicros(target.pid) - serverBefore,
+    loaderCpuUs: loader.user + loader.system,
+  };
+}
+
+const children: ChildProcess[] = [];
+const stopAll = () => {
+  for (const child of children.splice(0)) child.kill('SIGTERM');
+};
+process.on('exit', stopAll);
+
+const pinned = { cpus: SERVER_CPU };
+// The server's sources as they are (no build needed).
+const gatehouse = await startBenchServer(PROFILE_DIR ? { BENCH_PROFILE: PROFILE_DIR } : {}, {
+  ...pinned,
+  nodeFlags: ['--conditions=source'],
+});
+children.push(gatehouse.child);
+const g = gatehouse.target;
+const gatehouseHeaders = {
+  authorization: basic(g.publicToken, g.sessionToken),
+  'content-type': 'application/json',
+};
+const gatehouseOptions = {
+  url: `${g.url}/sdk/v1/b2b/sessions/authenticate`,
+  method: 'POST',
+  headers: gatehouseHeaders,
+  body: '{}',
+} satisfies autocannon.Options;
+const memberAndOrganization = (body: string) =>
+  body.includes(`"member_id":"${g.memberId}"`) &&
+  body.includes(`"organization_id":"${g.organizationId}"`);
+
+// The ceiling answers exactly the bytes of one real answer.
+const answer = await fetch(gatehouseOptions.url, {
+  method: 'POST',
+  headers: gatehouseHeaders,
+  body: '{}',
+});
+const answerBytes = await answer.text();
+if (!answer.ok || !memberAndOrganization(answerBytes)) {
+  throw new Error(`Gatehouse answered ${answer.status}: ${answerBytes}`);
+}
+const bodyFile = join(mkdtempSync(join(tmpdir(), 'gatehouse-ceiling-')), 'answer.json');
+writeFileSync(bodyFile, answerBytes);
+const ceiling = await startChild('session-ceiling.ts', { BODY_FILE: bodyFile }, pinned);
+children.push(ceiling.child);
+const ceilingUrl = (JSON.parse(ceiling.line) as { url: string }).url;
+
+const peer = await startChild('session-peer.ts', { BETTER_AUTH_TELEMETRY: '0' }, pinned);
+children.push(peer.child);
+const p = JSON.parse(peer.line) as {
+  url: string;
+  cookie: string;
+  userId: string;
+  organizationId: string;
+};
+
+const targets: Target[] = [
+  {
+    name: 'Gatehouse sessions/authenticate',
+    pid: gatehouse.child.pid!,
+    options: gatehouseOptions,
+    verify: memberAndOrganization,
+  },
+  {
+    name: 'ceiling: bare Fastify, same bytes',
+    pid: ceiling.child.pid!,
+    options: { ...gatehouseOptions, url: `${ceilingUrl}/sdk/v1/b2b/sessions/authenticate` },
+    verify: memberAndOrganization,
+  },
+  {
+    name: 'peer: Better Auth get-session',
+    pid: peer.child.pid!,
+    options: { url: `${p.url}/api/auth/get-session`, method: 'GET', headers: { cookie: p.cookie } },
+    verify: (body) =>
+      body.includes(`"userId":"${p.userId}"`) &&
+      body.includes(`"activeOrganizationId":"${p.organizationId}"`),
+  },
+];
+
+console.log(`# Session check against its ceiling and a peer — ${new Date().toISOString()}`);
+console.log(
+  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ` +
+    `servers on core ${SERVER_CPU}, load generator on the other; ${CONNECTIONS} connections, ` +
+    `${ROUNDS} rounds × ${SECONDS} s after a 2 s warm-up each; answer ${answerBytes.length} bytes\n`,
+);
+
+for (const target of targets) await run(target, 2); // JIT, caches, SQLite's page cache
+
+const runs = new Map<Target, Run[]>(targets.map((t) => [t, []]));
+// The profile covers the measured rounds only (the other servers' turns show as idle).
+if (PROFILE_DIR) gatehouse.child.kill('SIGUSR2');
+console.log('| round | server | requests/s | p50 | p99 | server CPU/request | failed |');
+console.log('|---|---|---|---|---|---|---|');
+for (let round = 0; round < ROUNDS; round++) {
+  // Each round starts with the next server, so none always runs first or last.
+  const order = targets.map((_, i) => targets[(i + round) % targets.length]!);
+  for (const target of order) {
+    const r = await run(target, SECONDS);
+    runs.get(target)!.push(r);
+    console.log(
+      `| ${round + 1} | ${target.name} | ${(r.requests / r.seconds).toFixed(0)} | ${r.p50} ms | ` +
+        `${r.p99} ms | ${(r.serverCpuUs / r.requests).toFixed(0)} µs | ${r.failed} |`,
+    );
+  }
+}
+
+const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)] ?? 0;
+const summary = new Map<Target, number>();
+console.log(
+  '\n| server | requests/s | p50 (median) | p99 (median · worst) | server CPU/request | ' +
+    'load generator CPU/request | failed |',
+);
+console.log('|---|---|---|---|---|---|---|');
+for (const target of targets) {
+  const rs = runs.get(target)!;
+  const requests = rs.reduce((s, r) => s + r.requests, 0);
+  const rate = requests / rs.reduce((s, r) => s + r.seconds, 0);
+  summary.set(target, rate);
+  const cpu = rs.reduce((s, r) => s + r.serverCpuUs, 0) / requests;
+  const loader = rs.reduce((s, r) => s + r.loaderCpuUs, 0) / requests;
+  console.log(
+    `| ${target.name} | ${rate.toFixed(0)} | ${median(rs.map((r) => r.p50))} ms | ` +
+      `${median(rs.map((r) => r.p99))} · ${Math.max(...rs.map((r) => r.p99))} ms | ` +
+      `${cpu.toFixed(0)} µs | ${loader.toFixed(0)} µs | ${rs.reduce((s, r) => s + r.failed, 0)} |`,
+  );
+}
+const [own, top, other] = targets.map((t) => summary.get(t) ?? 0);
+console.log(
+  `\nGatehouse / ceiling: **${(own! / top!).toFixed(2)}**; Gatehouse / peer: ` +
+    `**${(own! / other!).toFixed(2)}**.`,
+);
+if (PROFILE_DIR) {
+  const before = new Set(readdirSync(PROFILE_DIR));
+  gatehouse.child.kill('SIGUSR2');
+  while (readdirSync(PROFILE_DIR).every((f) => before.has(f))) {
+    await new Promise((resolve) => setTimeout(resolve, 200));
+  }
+  console.log(`\nProfile of the Gatehouse server written to ${PROFILE_DIR}.`);
+}
+stopAll();
