@@ -1,10 +1,11 @@
 /**
  * The password calls of the management API (`/v1/b2b/passwords/*`), shaped as the hosted
  * provider's backend SDK sends them: migrating a password hash from another system, signing a
- * member in for a host backend, and the strength check.
+ * member in for a host backend, changing a password with the current one or a session, and the
+ * strength check.
  */
 import { z } from 'zod';
-import type { Ack, AuthResult, PasswordStrengthResult } from '../api.js';
+import type { Ack, AuthResult, FullSessionResult, PasswordStrengthResult } from '../api.js';
 import type { Member, Organization } from '../entities.js';
 import { DEFAULT_SESSION_DURATION_MINUTES } from '../constants.js';
 import { endpoint } from './endpoint.js';
@@ -120,6 +121,42 @@ export const BACKEND_PASSWORD_ENDPOINTS = {
       locale: f.locale.optional(),
       intermediate_session_token: f.ist,
       // Device fingerprinting: accepted so calls written for the provider pass; not used.
+      telemetry_id: z.string().max(256).optional(),
+    }),
+  }),
+  backendPasswordsResetExisting: endpoint<AuthResult>()({
+    method: 'POST',
+    path: '/v1/b2b/passwords/existing_password/reset',
+    credential: 'secret',
+    summary:
+      "Replaces a member's password given the current one, ending the member's sessions: result AM with a new session (§7.2).",
+    body: z.object({
+      organization_id: f.id,
+      email_address: f.email,
+      existing_password: f.password,
+      new_password: f.password,
+      session_duration_minutes: f.sessionDuration.default(DEFAULT_SESSION_DURATION_MINUTES),
+      session_token: f.id.optional(),
+      session_jwt: f.text.max(8192).optional(),
+      session_custom_claims: metadata.optional(),
+      locale: f.locale.optional(),
+      telemetry_id: z.string().max(256).optional(),
+    }),
+  }),
+  backendPasswordsResetSession: endpoint<FullSessionResult>()({
+    method: 'POST',
+    path: '/v1/b2b/passwords/session/reset',
+    credential: 'secret',
+    summary:
+      "Sets the password of a session's member, ending the member's other sessions: result F for that session (§7.2).",
+    body: z.object({
+      organization_id: f.id,
+      password: f.password,
+      session_token: f.id.optional(),
+      session_jwt: f.text.max(8192).optional(),
+      session_duration_minutes: f.sessionDuration.optional(),
+      session_custom_claims: metadata.optional(),
+      locale: f.locale.optional(),
       telemetry_id: z.string().max(256).optional(),
     }),
   }),

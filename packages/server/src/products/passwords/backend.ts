@@ -1,11 +1,13 @@
-/** What a host backend's password reset start (management API) answers. */
+/** What a host backend's password reset start and session reset (management API) do. */
 import type { Member } from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
+import type { FullSession, PresentedSession } from '../../auth/complete.js';
 import type { Project } from '../../tenancy/projects/service.js';
-import { isFailure, type Failure } from '../../result.js';
+import { fail, isFailure, type Failure } from '../../result.js';
 import { memberRemoved } from '../../tenancy/members/errors.js';
 import { memberById, memberEmailId } from '../../tenancy/members/store.js';
 import { startPasswordReset, type ResetStartInput } from './reset.js';
+import { resetBySession } from './service.js';
 
 /**
  * The management API's `passwords.email.resetStart`: the browser API's send (same checks,
@@ -26,4 +28,31 @@ export async function backendResetStart(
   if (!member) return memberRemoved();
   const memberEmail = await memberEmailId(ctx.db, member.member_id);
   return { member_id: member.member_id, member_email_id: memberEmail, member };
+}
+
+/**
+ * The management API's `passwords.sessions.reset`: the browser API's reset by session for the
+ * session a host backend presents, which must belong to the organization it names (401
+ * `unauthorized_credentials` otherwise, as a factor call of another organization's member). No
+ * session is 401 too: the secret key alone never sets a member's password this way.
+ *
+ * @example
+ * const reset = unwrap(await backendResetBySession(ctx, project, presented, body));
+ */
+export async function backendResetBySession(
+  ctx: Context,
+  project: Project,
+  presented: PresentedSession | null,
+  input: { organization_id: string; password: string },
+): Promise<FullSession | Failure> {
+  if (!presented) {
+    return fail('unauthorized_credentials', 'This call needs the session_token or session_jwt.');
+  }
+  if (presented.row.organization_id !== input.organization_id) {
+    return fail(
+      'unauthorized_credentials',
+      "organization_id must be that of the session's member.",
+    );
+  }
+  return resetBySession(ctx, project, presented, input.password);
 }

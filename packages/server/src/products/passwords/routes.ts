@@ -10,10 +10,11 @@ import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
 import { checkResetToken, resetPasswordByEmail, startPasswordReset } from './reset.js';
 import { migratePassword } from './migrate.js';
-import { backendResetStart } from './backend.js';
+import { backendResetBySession, backendResetStart } from './backend.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import { refuseCustomClaims } from '../../http/backend-caller.js';
 import { memberEmailId } from '../../tenancy/members/store.js';
+import { presentedForBackend } from '../sessions/service.js';
 import {
   authenticatePassword,
   passwordStrength,
@@ -126,6 +127,23 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
       member_email_id: await memberEmailId(ctx.db, outcome.member.member_id),
       organization_id: outcome.organization.organization_id,
     });
+  });
+
+  route(ENDPOINTS.backendPasswordsResetExisting, async (request, { caller: project, parse }) => {
+    const body = parse();
+    refuseCustomClaims(body.session_custom_claims);
+    // No per-IP limit, as for the backend's sign-in: the per-address throttle of the service
+    // counts every guess of the current password. A session sent along is not extended: the new
+    // password ends it with all the others.
+    return ok(request, unwrap(await resetByExistingPassword(ctx, project, body, request.ip)));
+  });
+
+  route(ENDPOINTS.backendPasswordsResetSession, async (request, { caller: project, parse }) => {
+    const body = parse();
+    refuseCustomClaims(body.session_custom_claims);
+    // The session's own token is answered back: '' when only its JWT was sent.
+    const presented = unwrap(await presentedForBackend(ctx, project, body));
+    return ok(request, unwrap(await backendResetBySession(ctx, project, presented, body)));
   });
 
   route(ENDPOINTS.backendPasswordsStrengthCheck, async (request, { caller: project, parse }) => {
