@@ -238,6 +238,11 @@ export const ERRORS = {
     meaning:
       'Someone changed it since it was loaded: the `updated_at` sent is not the stored one. Nothing was changed; load it again and retry.',
   },
+  last_admin: {
+    status: 409,
+    meaning:
+      'The change would leave the organization with no active member holding the admin role (removing, deactivating or demoting its last admin, oneself included). Nothing was changed; make another member an admin first.',
+  },
   // 429
   too_many_requests: {
     status: 429,

@@ -129,6 +129,7 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
       project.id,
       member.organization_id,
       request.params.member_id,
+      { memberRoles: roleIds(member) },
     );
     return ok(request, unwrap(deleted));
   });

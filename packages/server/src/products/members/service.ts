@@ -17,6 +17,7 @@ import {
 import { invalidPhoneNumber, memberNotFound } from '../../tenancy/members/errors.js';
 import { duplicatePhoneNumber } from '../otp-sms/errors.js';
 import { claimUpdate } from '../../tenancy/updated-at.js';
+import { keepingAnAdmin } from '../../tenancy/members/last-admin.js';
 import { replaceRolesFrom } from '../../tenancy/members/store-roles.js';
 import { refuseRolesNotHeld, type Grantor } from '../../tenancy/rbac/grants.js';
 import { MEMBER_ROLE } from '../../tenancy/rbac/policy.js';
@@ -137,7 +138,9 @@ export interface OrganizationMemberPatch extends Pick<
  * organization (the caller's permission checked by the route). A role added or taken away must
  * be one the grantor holds (403 `unauthorized_action`), so nobody hands out more than they have;
  * roles left as they were need nothing, and roles from e-mail rules and SSO groups stay. With
- * `updated_at`, the change is made only while the stored one is the same (409 `stale_update`).
+ * `updated_at`, the change is made only while the stored one is the same (409 `stale_update`);
+ * a member (not the host) taking `admin` from the organization's last active admin, themselves
+ * included, is refused (409 `last_admin`).
  *
  * @example
  * await updateOrganizationMember(ctx, project.id, org.organization_id, memberId, { roles: ['admin'] }, { memberRoles: ['admin', 'member'] });
@@ -150,35 +153,53 @@ export async function updateOrganizationMember(
   patch: OrganizationMemberPatch,
   grantor: Grantor = 'host',
 ): Promise<MemberWithOrganization | Failure> {
-  const { roles, updated_at: expected, ...rest } = patch;
+  const where = { projectId, organizationId, memberId };
   return allOrNothing(ctx.db, async (trx) => {
     const target = await organizationMember(trx, projectId, organizationId, memberId);
     if ('failure' in target) return target;
-    // Claims the row (a conditional update that locks it) before reading what the change is
-    // checked against, so a screen loaded before a concurrent change cannot overwrite it.
-    const version = await claimUpdate(
-      {
-        read: async () => (await memberById(trx, projectId, memberId))?.updated_at ?? null,
-        advance: (from, to) => advanceMemberUpdatedAt(trx, memberId, from, to),
-      },
-      expected,
-      ctx.now(),
-      'member',
-    );
-    if (version === null) return memberNotFound();
-    if (typeof version !== 'string') return version;
-    const found = await organizationMember(trx, projectId, organizationId, memberId);
-    if ('failure' in found) return found;
-    if (roles !== undefined) {
-      const refused =
-        refuseRolesNotHeld(grantor, changedDirectRoles(found.member, roles)) ??
-        (await checkRoleIdsForAssignment(trx, projectId, roles, ctx.now()));
-      if (refused) return refused;
-      await replaceRolesFrom(trx, memberId, 'direct_assignment', roles);
-    }
-    const member = await updateMember(trx, projectId, memberId, rest, Date.parse(version));
-    return 'failure' in member ? member : { ...found, member };
+    const change = () => changeMember(ctx, trx, where, patch, grantor);
+    // Roles taken away may leave the organization without an admin. Its row is locked before
+    // the member's, in the same order as a removal, so concurrent changes cannot deadlock.
+    return patch.roles === undefined || grantor === 'host'
+      ? change()
+      : keepingAnAdmin(trx, projectId, organizationId, change);
   });
+}
+
+/** The change of {@link updateOrganizationMember}, inside its transaction. */
+async function changeMember(
+  ctx: Context,
+  trx: Db,
+  where: { projectId: string; organizationId: string; memberId: string },
+  patch: OrganizationMemberPatch,
+  grantor: Grantor,
+): Promise<MemberWithOrganization | Failure> {
+  const { projectId, organizationId, memberId } = where;
+  const { roles, updated_at: expected, ...rest } = patch;
+  // Claims the row (a conditional update that locks it) before reading what the change is
+  // checked against, so a screen loaded before a concurrent change cannot overwrite it.
+  const version = await claimUpdate(
+    {
+      read: async () => (await memberById(trx, projectId, memberId))?.updated_at ?? null,
+      advance: (from, to) => advanceMemberUpdatedAt(trx, memberId, from, to),
+    },
+    expected,
+    ctx.now(),
+    'member',
+  );
+  if (version === null) return memberNotFound();
+  if (typeof version !== 'string') return version;
+  const found = await organizationMember(trx, projectId, organizationId, memberId);
+  if ('failure' in found) return found;
+  if (roles !== undefined) {
+    const refused =
+      refuseRolesNotHeld(grantor, changedDirectRoles(found.member, roles)) ??
+      (await checkRoleIdsForAssignment(trx, projectId, roles, ctx.now()));
+    if (refused) return refused;
+    await replaceRolesFrom(trx, memberId, 'direct_assignment', roles);
+  }
+  const member = await updateMember(trx, projectId, memberId, rest, Date.parse(version));
+  return 'failure' in member ? member : { ...found, member };
 }
 
 /** The roles a new list of direct roles adds to or takes from a member's, `member` aside. */
@@ -196,20 +217,25 @@ function changedDirectRoles(member: Member, roles: readonly string[]): string[] 
 
 /**
  * Removes a member of the caller's organization: status `deleted`, every session and IST of
- * theirs ended in the same transaction.
+ * theirs ended in the same transaction. A member (`by`, not the host) may not remove the
+ * organization's last active admin, themselves included (409 `last_admin`).
  */
 export async function deleteOrganizationMember(
   ctx: Context,
   projectId: string,
   organizationId: string,
   memberId: string,
+  by: Grantor = 'host',
 ): Promise<{ member_id: string } | Failure> {
-  return allOrNothing(ctx.db, async (trx) => {
-    const found = await organizationMember(trx, projectId, organizationId, memberId);
-    if ('failure' in found) return found;
-    const now = ctx.now();
-    if (!(await markMemberDeleted(trx, memberId, now))) return memberNotFound();
-    await endMemberSessions(trx, { projectId, memberId, email: found.member.email_address }, now);
-    return { member_id: memberId };
+  return allOrNothing(ctx.db, (trx) => {
+    const remove = async () => {
+      const found = await organizationMember(trx, projectId, organizationId, memberId);
+      if ('failure' in found) return found;
+      const now = ctx.now();
+      if (!(await markMemberDeleted(trx, memberId, now))) return memberNotFound();
+      await endMemberSessions(trx, { projectId, memberId, email: found.member.email_address }, now);
+      return { member_id: memberId };
+    };
+    return by === 'host' ? remove() : keepingAnAdmin(trx, projectId, organizationId, remove);
   });
 }

@@ -24,12 +24,14 @@ import {
   organizationById,
 } from '../../tenancy/organizations/store.js';
 import { claimUpdate } from '../../tenancy/updated-at.js';
+import { keepingAnAdmin } from '../../tenancy/members/last-admin.js';
 import type { OrganizationPatch } from '../../tenancy/organizations/update.js';
 
 /**
  * Applies a member's patch to their organization, or refuses it: 400 `invalid_email_domain` for a
  * domain other than their own, 403 `unauthorized_action` for a role rule they may not change,
- * 409 `stale_update` when `updated_at` is given and the stored one differs.
+ * 409 `stale_update` when `updated_at` is given and the stored one differs, 409 `last_admin` when
+ * dropping an e-mail role rule would leave the organization without an active admin.
  *
  * @example
  * const org = await memberUpdateOrganization(ctx, project, member, { organization_name: 'Acme' });
@@ -63,12 +65,17 @@ export async function memberUpdateOrganization(
     const refused = await refuseMemberPatch(trx, project.id, member, current, changes);
     if (refused) return refused;
     // Its clock reads the claimed updated_at, so the row keeps the value that moved forward.
-    return manageUpdateOrganization(
-      { ...ctx, db: trx, now: () => Date.parse(version) },
-      project,
-      organizationId,
-      changes,
-    );
+    const change = () =>
+      manageUpdateOrganization(
+        { ...ctx, db: trx, now: () => Date.parse(version) },
+        project,
+        organizationId,
+        changes,
+      );
+    // Dropping an e-mail rule takes its roles away at once: it must leave an admin.
+    return changes.rbac_email_implicit_role_assignments === undefined
+      ? change()
+      : keepingAnAdmin(trx, project.id, organizationId, change);
   });
 }
 

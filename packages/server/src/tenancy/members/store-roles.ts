@@ -5,7 +5,7 @@
  */
 import type { EmailRoleAssignment } from '@gatehouse/protocol';
 import type { Db } from '../../context.js';
-import { effectivePolicy, MEMBER_ROLE } from '../rbac/policy.js';
+import { ADMIN_ROLE, effectivePolicy, MEMBER_ROLE } from '../rbac/policy.js';
 import { customPolicyOf } from '../rbac/store.js';
 
 /** The roles the rules give an address: those of its exact domain. */
@@ -108,4 +108,18 @@ export async function replaceRolesFrom(
     .insertInto('member_roles')
     .values([...kept].map((role_id) => ({ member_id: memberId, role_id, source_type: source })))
     .execute();
+}
+
+/** How many active members of an organization hold `admin`, from whatever source. */
+export async function activeAdminCount(db: Db, organizationId: string): Promise<number> {
+  const row = await db
+    .selectFrom('members')
+    .select((eb) => eb.fn.countAll<number | string>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .where('status', '=', 'active')
+    .where('id', 'in', (q) =>
+      q.selectFrom('member_roles').select('member_id').where('role_id', '=', ADMIN_ROLE),
+    )
+    .executeTakeFirstOrThrow();
+  return Number(row.n);
 }

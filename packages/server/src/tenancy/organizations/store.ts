@@ -215,6 +215,23 @@ export async function advanceOrganizationUpdatedAt(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Locks an organization's row until the transaction ends, changing nothing: changes that must
+ * see every concurrent change of its members (the last admin, §7.10) take it first.
+ */
+export async function lockOrganization(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+): Promise<void> {
+  await db
+    .updateTable('organizations')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', organizationId)
+    .where('project_id', '=', projectId)
+    .execute();
+}
+
 /** Replaces the domains whose addresses may join the organization by e-mail. */
 export async function replaceJitDomains(
   db: Db,
