@@ -8,6 +8,7 @@
  * client.session.subscribe(() => render(client.session.getSnapshot()));
  */
 export { createClient } from './client.js';
+export { createAdminClient } from './admin.js';
 export { defaultBootstrap } from './bootstrap.js';
 export {
   GatehouseError,
@@ -29,3 +30,4 @@ export { generatePkcePair, type PkcePair } from './pkce.js';
  */
 export { isValidEmail } from '@gatehouse/protocol';
 export type * from './types.js';
+export type * from './admin-types.js';

@@ -1,0 +1,172 @@
+// The organization management calls of createAdminClient: each goes to its endpoint of the table with the member's
+// session, the method and the body the server reads; misuse is a usage error before any request.
+import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
+import { DEFAULT_SESSION_COOKIE, SDK_PREFIX } from '@gatehouse/protocol';
+import { PUBLIC_TOKEN, SESSION_TOKEN } from '@gatehouse/testing';
+import { afterEach, describe, expect, it } from 'vitest';
+import { createAdminClient } from './admin.js';
+import type { AdminClient } from './admin-types.js';
+import { GatehouseAPIError, GatehouseUsageError } from './errors.js';
+import { apiError, installFakeApi, ok } from './test/fake-api.js';
+import { cleanup, makeClient } from './test/harness.js';
+
+afterEach(cleanup);
+
+const answer = () => ok({ request_id: 'r', status_code: 200 });
+
+/** Every call, with what it sends and the endpoint of the table it must reach. */
+const CASES = [
+  {
+    name: 'organization.get',
+    endpoint: ENDPOINTS.organizationMe,
+    path: '/b2b/organizations/me',
+    call: (c: AdminClient) => c.organization.get(),
+    body: undefined,
+  },
+  {
+    name: 'organization.update',
+    endpoint: ENDPOINTS.organizationUpdateMe,
+    path: '/b2b/organizations/me',
+    call: (c: AdminClient) =>
+      c.organization.update({ organization_name: 'Acme', mfa_policy: 'REQUIRED_FOR_ALL' }),
+    body: { organization_name: 'Acme', mfa_policy: 'REQUIRED_FOR_ALL' },
+  },
+  {
+    name: 'organization.members.list',
+    endpoint: ENDPOINTS.organizationMembersSearch,
+    path: '/b2b/organizations/me/members/search',
+    call: (c: AdminClient) =>
+      c.organization.members.list({
+        limit: 20,
+        query: {
+          operator: 'AND',
+          operands: [{ filter_name: 'statuses', filter_value: ['active'] }],
+        },
+      }),
+    body: {
+      limit: 20,
+      query: { operator: 'AND', operands: [{ filter_name: 'statuses', filter_value: ['active'] }] },
+    },
+  },
+  {
+    name: 'organization.members.update',
+    endpoint: ENDPOINTS.memberUpdate,
+    path: '/b2b/organizations/members/member-1',
+    call: (c: AdminClient) =>
+      c.organization.members.update({ member_id: 'member-1', roles: ['admin'] }),
+    body: { roles: ['admin'] },
+  },
+  {
+    name: 'organization.members.delete',
+    endpoint: ENDPOINTS.memberDelete,
+    path: '/b2b/organizations/members/member-1',
+    call: (c: AdminClient) => c.organization.members.delete('member-1'),
+    body: undefined,
+  },
+  {
+    name: 'organization.members.reactivate',
+    endpoint: ENDPOINTS.memberReactivate,
+    path: '/b2b/organizations/members/member-1/reactivate',
+    call: (c: AdminClient) => c.organization.members.reactivate('member-1'),
+    body: undefined,
+  },
+  {
+    name: 'magicLinks.email.invite',
+    endpoint: ENDPOINTS.magicLinksInvite,
+    path: '/b2b/magic_links/email/invite',
+    call: (c: AdminClient) =>
+      c.magicLinks.email.invite({ email_address: 'new@acme.test', roles: ['admin'] }),
+    body: { email_address: 'new@acme.test', roles: ['admin'] },
+  },
+  {
+    name: 'sso.getConnections',
+    endpoint: ENDPOINTS.sdkSsoList,
+    path: '/b2b/sso',
+    call: (c: AdminClient) => c.sso.getConnections(),
+    body: undefined,
+  },
+  {
+    name: 'sso.deleteConnection',
+    endpoint: ENDPOINTS.sdkSsoDelete,
+    path: '/b2b/sso/saml-connection-1',
+    call: (c: AdminClient) => c.sso.deleteConnection('saml-connection-1'),
+    body: undefined,
+  },
+  {
+    name: 'sso.saml.createConnection',
+    endpoint: ENDPOINTS.sdkSsoCreateSaml,
+    path: '/b2b/sso/saml',
+    call: (c: AdminClient) => c.sso.saml.createConnection({ display_name: 'Okta' }),
+    body: { display_name: 'Okta' },
+  },
+  {
+    name: 'sso.saml.updateConnectionByMetadata',
+    endpoint: ENDPOINTS.sdkSsoUpdateSamlByMetadata,
+    path: '/b2b/sso/saml/saml-connection-1/url',
+    call: (c: AdminClient) =>
+      c.sso.saml.updateConnectionByMetadata({
+        connection_id: 'saml-connection-1',
+        metadata_xml: '<EntityDescriptor/>',
+      }),
+    body: { metadata_xml: '<EntityDescriptor/>' },
+  },
+  {
+    name: 'sso.oidc.createConnection',
+    endpoint: ENDPOINTS.sdkSsoCreateOidc,
+    path: '/b2b/sso/oidc',
+    call: (c: AdminClient) =>
+      c.sso.oidc.createConnection({ display_name: 'Entra', issuer: 'https://idp.acme.test' }),
+    body: { display_name: 'Entra', issuer: 'https://idp.acme.test' },
+  },
+];
+
+describe('organization management calls', () => {
+  it.each(CASES)('$name calls its endpoint with the session', async (c) => {
+    const api = installFakeApi({ [c.path]: answer });
+    const admin = createAdminClient(makeClient());
+    // The session cookie the member's sign-in set, read at each call.
+    document.cookie = `${DEFAULT_SESSION_COOKIE}=${SESSION_TOKEN}; path=/`;
+    await c.call(admin);
+    const [request] = api.calls();
+    expect(request?.method).toBe(c.endpoint.method);
+    // The path of the table, with its parameters filled in.
+    const pattern = new RegExp(
+      `^${c.endpoint.path.slice(SDK_PREFIX.length).replace(/:[a-z_]+/g, '[^/]+')}$`,
+    );
+    expect(request?.path).toMatch(pattern);
+    expect(request?.path).toBe(c.path);
+    expect(request?.body).toEqual(c.body);
+    expect(request?.headers.Authorization).toBe(
+      `Basic ${btoa(`${PUBLIC_TOKEN}:${SESSION_TOKEN}`)}`,
+    );
+  });
+
+  it('rejects with the server error, such as 403 unauthorized_action', async () => {
+    installFakeApi({
+      '/b2b/organizations/members/member-1': () =>
+        apiError(403, 'unauthorized_action', 'You may not update members.'),
+    });
+    const error = await createAdminClient(makeClient())
+      .organization.members.update({ member_id: 'member-1', name: 'X' })
+      .catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(GatehouseAPIError);
+    expect((error as GatehouseAPIError).error_type).toBe('unauthorized_action');
+  });
+
+  it('refuses misuse before any request', async () => {
+    const api = installFakeApi();
+    const client = createAdminClient(makeClient());
+    const misuses = [
+      () => client.organization.members.delete(''),
+      () => client.organization.members.reactivate(42 as unknown as string),
+      () => client.organization.members.update({ name: 'no id' } as never),
+      () => client.organization.update(null as never),
+      () => client.magicLinks.email.invite({ email_address: 7 } as never),
+      () => client.sso.deleteConnection(undefined as never),
+    ];
+    for (const misuse of misuses) {
+      await expect(misuse()).rejects.toBeInstanceOf(GatehouseUsageError);
+    }
+    expect(api.calls()).toEqual([]);
+  });
+});

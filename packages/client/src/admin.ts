@@ -1,0 +1,176 @@
+/**
+ * A signed-in member managing their organization (docs/protocol.md §7.10): settings, members,
+ * invitations and SSO connections, each with the member's session.
+ */
+import type {
+  InviteResult,
+  MemberDeleteResult,
+  MemberSelfResult,
+  OidcConnectionResult,
+  OrganizationMembersSearchResult,
+  OrganizationResult,
+  SamlConnectionResult,
+  SsoConnectionDeleteResult,
+  SsoConnectionsResult,
+} from '@gatehouse/protocol';
+import type {
+  AdminClient,
+  InviteMethod,
+  MemberAdminMethods,
+  OrganizationAdminMethods,
+  SsoAdminMethods,
+} from './admin-types.js';
+import { GatehouseUsageError } from './errors.js';
+import { createTransport } from './http.js';
+import { storageKeys } from './storage.js';
+import { createTelemetryIdentity } from './telemetry.js';
+import type { GatehouseClient } from './types.js';
+import { check } from './validate.js';
+
+/** The SDK paths of these calls, relative to `/sdk/v1` (the endpoint table's, without it). */
+const ADMIN_PATHS = {
+  organizationMe: '/b2b/organizations/me',
+  membersSearch: '/b2b/organizations/me/members/search',
+  member: (id: string) => `/b2b/organizations/members/${encodeURIComponent(id)}`,
+  invite: '/b2b/magic_links/email/invite',
+  sso: '/b2b/sso',
+  ssoConnection: (id: string) => `/b2b/sso/${encodeURIComponent(id)}`,
+  samlCreate: '/b2b/sso/saml',
+  samlMetadata: (id: string) => `/b2b/sso/saml/${encodeURIComponent(id)}/url`,
+  oidcCreate: '/b2b/sso/oidc',
+} as const;
+
+/** A usage error unless `args` is a plain object (bodies too nested for field rules). */
+function object<T>(method: string, args: T): T {
+  if (typeof args !== 'object' || args === null || Array.isArray(args)) {
+    throw new GatehouseUsageError(`${method}: expected an object of arguments.`);
+  }
+  return args;
+}
+
+function id(method: string, value: unknown, field: string): string {
+  if (typeof value !== 'string' || value === '') {
+    throw new GatehouseUsageError(`${method}: ${field} must be a non-empty string.`);
+  }
+  return value;
+}
+
+/**
+ * The calls with which a signed-in member manages their organization, made with the session of
+ * `client` (the same cookies, so the same member). A separate function rather than methods of
+ * the client, so that a page that only signs people in never loads them (the login widget's
+ * first-screen budget, docs/widget.md §14).
+ *
+ * @example
+ * const admin = createAdminClient(client);
+ * const page = await admin.organization.members.list({ limit: 20 });
+ * await admin.organization.members.update({ member_id, roles: ['admin'] });
+ */
+export function createAdminClient(client: GatehouseClient): AdminClient {
+  const session = () => client.session.getSnapshot();
+  const transport = createTransport({
+    publicToken: client.publicToken,
+    sdkBase: client.endpoints.sdkBackendURL,
+    getSessionToken: () => client.session.getTokens()?.session_token ?? null,
+    telemetryHeader: createTelemetryIdentity(storageKeys(client.publicToken).persistentId, () => ({
+      memberId: session()?.member.member_id,
+      memberSessionId: session()?.session.member_session_id,
+    })),
+  });
+  const ctx: AdminTransport = {
+    get: (path) => transport.request('GET', path),
+    post: (path, body) => transport.request('POST', path, body),
+    send: (method, path, body) => transport.request(method, path, body),
+  };
+  return {
+    organization: {
+      ...createOrganizationAdminMethods(ctx),
+      members: createMemberAdminMethods(ctx),
+    },
+    magicLinks: { email: { invite: createInviteMethod(ctx) } },
+    sso: createSsoAdminMethods(ctx),
+  };
+}
+
+/** What the calls below send through. */
+interface AdminTransport {
+  get<T>(path: string): Promise<T>;
+  post<T>(path: string, body: object): Promise<T>;
+  send<T>(method: 'PUT' | 'DELETE', path: string, body?: object): Promise<T>;
+}
+
+function createOrganizationAdminMethods(ctx: AdminTransport): OrganizationAdminMethods {
+  return {
+    get: () => ctx.get<OrganizationResult>(ADMIN_PATHS.organizationMe),
+    async update(args) {
+      object('organization.update', args);
+      return ctx.send<OrganizationResult>('PUT', ADMIN_PATHS.organizationMe, args);
+    },
+  };
+}
+
+function createMemberAdminMethods(ctx: AdminTransport): MemberAdminMethods {
+  return {
+    async list(args = {}) {
+      object('organization.members.list', args);
+      return ctx.post<OrganizationMembersSearchResult>(ADMIN_PATHS.membersSearch, args);
+    },
+    async update(args) {
+      const { member_id, ...body } = object('organization.members.update', args);
+      const memberId = id('organization.members.update', member_id, 'member_id');
+      return ctx.send<MemberSelfResult>('PUT', ADMIN_PATHS.member(memberId), body);
+    },
+    async delete(memberId) {
+      const path = ADMIN_PATHS.member(id('organization.members.delete', memberId, 'memberId'));
+      return ctx.send<MemberDeleteResult>('DELETE', path);
+    },
+    async reactivate(memberId) {
+      const checked = id('organization.members.reactivate', memberId, 'memberId');
+      return ctx.send<MemberSelfResult>('PUT', `${ADMIN_PATHS.member(checked)}/reactivate`);
+    },
+  };
+}
+
+function createInviteMethod(ctx: AdminTransport): InviteMethod {
+  return async (args) => {
+    check('magicLinks.email.invite', args, {
+      email_address: 'string',
+      invite_redirect_url: 'string?',
+      invite_template_id: 'string?',
+      name: 'string?',
+      roles: 'string[]?',
+      invite_expiration_minutes: 'number?',
+      organization_id: 'string?',
+      locale: 'string?',
+    });
+    return ctx.post<InviteResult>(ADMIN_PATHS.invite, args);
+  };
+}
+
+function createSsoAdminMethods(ctx: AdminTransport): SsoAdminMethods {
+  return {
+    getConnections: () => ctx.get<SsoConnectionsResult>(ADMIN_PATHS.sso),
+    async deleteConnection(connectionId) {
+      const checked = id('sso.deleteConnection', connectionId, 'connectionId');
+      return ctx.send<SsoConnectionDeleteResult>('DELETE', ADMIN_PATHS.ssoConnection(checked));
+    },
+    saml: {
+      async createConnection(args) {
+        object('sso.saml.createConnection', args);
+        return ctx.post<SamlConnectionResult>(ADMIN_PATHS.samlCreate, args);
+      },
+      async updateConnectionByMetadata(args) {
+        const method = 'sso.saml.updateConnectionByMetadata';
+        const { connection_id, ...body } = object(method, args);
+        const path = ADMIN_PATHS.samlMetadata(id(method, connection_id, 'connection_id'));
+        return ctx.send<SamlConnectionResult>('PUT', path, body);
+      },
+    },
+    oidc: {
+      async createConnection(args) {
+        object('sso.oidc.createConnection', args);
+        return ctx.post<OidcConnectionResult>(ADMIN_PATHS.oidcCreate, args);
+      },
+    },
+  };
+}
