@@ -98,9 +98,9 @@ export function openStore(url: string): Store {
   // In WAL mode NORMAL is still safe against application crashes and saves an fsync per commit.
   sqlite.pragma('synchronous = NORMAL');
   sqlite.pragma('foreign_keys = ON');
-  const db = new Kysely<Database>({
-    dialect: new SqliteDialect({ database: withStatementCache(sqlite) }),
-  });
+  const connection = withStatementCache(sqlite);
+  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: connection }) });
+  changeVersions.set(db, connection.changeVersion);
   return {
     db,
     location,
@@ -159,9 +159,15 @@ const STATEMENT_CACHE_SIZE = 500;
  * Kysely prepares every query anew; SQLite's prepare is a large share of a short query's cost, so
  * statements are kept by SQL text (bounded, oldest out first). Safe because Kysely runs each
  * statement to completion before the next call, and never streams here.
+ *
+ * Every statement Kysely runs passes through `prepare`, so it also counts the ones that may write
+ * (any statement that returns no rows: writes, `begin`, `commit`), for {@link changeVersionOf}.
  */
 function withStatementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
+  // Changes committed by other connections (another process: the CLI, a second server).
+  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  let writes = 0;
   return {
     close: () => sqlite.close(),
     prepare: (query: string) => {
@@ -174,7 +180,27 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
         }
         statements.set(query, statement);
       }
+      // Counted before it runs: a read that overlaps it never sees the count it started with.
+      if (!statement.reader) writes++;
       return statement;
     },
+    changeVersion: () => `${String(dataVersion.get())}:${writes}`,
   };
+}
+
+/** The change versions of the SQLite databases this process opened (see {@link changeVersionOf}). */
+const changeVersions = new WeakMap<Kysely<Database>, () => string>();
+
+/**
+ * A function whose answer changes whenever the database may have changed: a statement of this
+ * connection that could write, or a commit by any other connection to the file (SQLite's
+ * `PRAGMA data_version`, which sees other processes too). Reads remembered with the version they
+ * were made at stay true while it is the same. Null for PostgreSQL, where other servers' commits
+ * cannot be seen this way, and for a transaction (its reads may be rolled back).
+ *
+ * @example
+ * const version = changeVersionOf(ctx.db)?.(); // '3:1042'
+ */
+export function changeVersionOf(db: Kysely<Database>): (() => string) | null {
+  return changeVersions.get(db) ?? null;
 }

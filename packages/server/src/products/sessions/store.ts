@@ -3,6 +3,7 @@ import type { Member, Organization } from '@gatehouse/protocol';
 import { sql } from 'kysely';
 import type { Db } from '../../context.js';
 import { preparedQuery } from '../../store/prepared.js';
+import { rowsUntilChanged } from '../../store/read-cache.js';
 import type { MembersTable, OrganizationsTable, SessionsTable } from '../../store/schema.js';
 import { toMember } from '../../tenancy/members/store.js';
 import { toOrganization } from '../../tenancy/organizations/store.js';
@@ -112,6 +113,13 @@ const byId = preparedQuery((db, p: { id: string }) =>
   sessionWithOwnerQuery(db).where('s.id', '=', p.id),
 );
 
+// Answered from memory while the database is unchanged: any write of this process, or a commit
+// by another, forgets them all, so a revoked session, a deleted member or a changed role shows
+// at the very next check (docs/security.md, "Session checks"). About 5 KB per session.
+const SESSIONS_REMEMBERED = 1000;
+const rememberedByTokenHash = rowsUntilChanged<JoinedRow>(SESSIONS_REMEMBERED);
+const rememberedById = rowsUntilChanged<JoinedRow>(SESSIONS_REMEMBERED);
+
 /** Reads one table's columns back from their prefixed names (pairs made once, not per row). */
 function columnReader<T>(prefix: string, columns: (keyof T & string)[]): (row: JoinedRow) => T {
   const pairs = columns.map((column) => [column, `${prefix}${column}`] as const);
@@ -150,7 +158,9 @@ export async function sessionWithOwnerByTokenHash(
   db: Db,
   tokenHash: string,
 ): Promise<SessionWithOwner | null> {
-  return toSessionWithOwner(await byTokenHash(db, { tokenHash }));
+  return toSessionWithOwner(
+    await rememberedByTokenHash(db, tokenHash, () => byTokenHash(db, { tokenHash })),
+  );
 }
 
 /**
@@ -160,7 +170,7 @@ export async function sessionWithOwnerByTokenHash(
  * const found = await sessionWithOwnerById(ctx.db, sessionId);
  */
 export async function sessionWithOwnerById(db: Db, id: string): Promise<SessionWithOwner | null> {
-  return toSessionWithOwner(await byId(db, { id }));
+  return toSessionWithOwner(await rememberedById(db, id, () => byId(db, { id })));
 }
 
 /**

@@ -1,0 +1,104 @@
+// Reads remembered while the database is unchanged: forgotten after any write of this connection
+// or a commit by another, never kept inside a transaction or for an empty result, and bounded.
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { openStore, type Store } from './db.js';
+import { rowsUntilChanged } from './read-cache.js';
+
+let dir: string;
+let store: Store;
+let other: Store;
+beforeAll(async () => {
+  dir = mkdtempSync(join(tmpdir(), 'gatehouse-read-cache-'));
+  store = openStore(`sqlite:${join(dir, 'db.sqlite')}`);
+  other = openStore(`sqlite:${join(dir, 'db.sqlite')}`);
+  await sql`CREATE TABLE t (k TEXT PRIMARY KEY, v TEXT)`.execute(store.db);
+  await sql`INSERT INTO t VALUES ('a', '1'), ('b', '1'), ('c', '1')`.execute(store.db);
+});
+afterAll(async () => {
+  await store.close();
+  await other.close();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+/** A remembered read of `t` by key that counts how often it reached the database. */
+function counted(maxEntries = 10) {
+  const remembered = rowsUntilChanged<{ v: string }>(maxEntries);
+  let reads = 0;
+  const read = (db: Store['db'], key: string) =>
+    remembered(db, key, async () => {
+      reads++;
+      const { rows } = await sql<{ v: string }>`SELECT v FROM t WHERE k = ${key}`.execute(db);
+      return rows;
+    });
+  return { read, reads: () => reads };
+}
+
+describe('rowsUntilChanged', () => {
+  it('answers a repeated read from memory while nothing changes', async () => {
+    const { read, reads } = counted();
+    expect(await read(store.db, 'a')).toEqual([{ v: '1' }]);
+    expect(await read(store.db, 'a')).toEqual([{ v: '1' }]);
+    expect(reads()).toBe(1);
+  });
+
+  it('reads again after a write of this connection', async () => {
+    const { read, reads } = counted();
+    await read(store.db, 'a');
+    await sql`UPDATE t SET v = '2' WHERE k = 'a'`.execute(store.db);
+    expect(await read(store.db, 'a')).toEqual([{ v: '2' }]);
+    expect(reads()).toBe(2);
+  });
+
+  it('reads again after a commit by another connection to the file', async () => {
+    const { read, reads } = counted();
+    await read(store.db, 'b');
+    await sql`UPDATE t SET v = '3' WHERE k = 'b'`.execute(other.db);
+    expect(await read(store.db, 'b')).toEqual([{ v: '3' }]);
+    expect(reads()).toBe(2);
+  });
+
+  it('always reads inside a transaction, and keeps nothing read there', async () => {
+    const { read, reads } = counted();
+    await store.db.transaction().execute(async (trx) => {
+      await read(trx, 'c');
+      await read(trx, 'c');
+    });
+    expect(reads()).toBe(2);
+    await read(store.db, 'c');
+    expect(reads()).toBe(3);
+  });
+
+  it('does not keep empty results', async () => {
+    const { read, reads } = counted();
+    expect(await read(store.db, 'missing')).toEqual([]);
+    expect(await read(store.db, 'missing')).toEqual([]);
+    expect(reads()).toBe(2);
+  });
+
+  it('keeps at most its bound, the least recently used leaving first', async () => {
+    const { read, reads } = counted(2);
+    await read(store.db, 'a');
+    await read(store.db, 'b');
+    await read(store.db, 'a'); // a is now the most recently used
+    await read(store.db, 'c'); // b leaves
+    expect(reads()).toBe(3);
+    await read(store.db, 'a');
+    await read(store.db, 'c');
+    expect(reads()).toBe(3);
+    await read(store.db, 'b');
+    expect(reads()).toBe(4);
+  });
+
+  it('always reads through a handle without a change version (a reserved connection)', async () => {
+    const { read, reads } = counted();
+    await store.db.connection().execute(async (db) => {
+      await read(db, 'a');
+      await read(db, 'a');
+    });
+    expect(reads()).toBe(2);
+  });
+});
