@@ -248,6 +248,8 @@ export interface BackendSessionResult extends Ack {
   /** The session's token when it was authenticated by it; '' by a JWT (only the token gives it back). */
   session_token: string;
   session_jwt: string;
+  /** With an `authorization_check` that passed: the member's roles that grant the action. */
+  verdict?: { authorized: true; granting_roles: string[] };
 }
 
 /** Management API `sessions/revoke`: what was ended. */

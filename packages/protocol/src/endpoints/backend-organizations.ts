@@ -1,6 +1,7 @@
 /**
  * The organization and member calls of the management API that the hosted provider's backend SDK
- * makes (`organizations.search`, `organizations.delete`, `organizations.members.get`, `search`,
+ * makes (`organizations.search`, `organizations.delete`, `organizations.metrics`,
+ * `organizations.members.get`, `search`,
  * `delete`, `reactivate` and the removal of a member's password, phone number or authenticator
  * app), with its paths, filter names and answers.
  */
@@ -34,6 +35,11 @@ export interface OrganizationSearchResult extends Ack {
 /** `organizations.delete`: the organization that no longer exists. */
 export interface OrganizationDeleteResult extends Ack {
   organization_id: string;
+}
+
+/** `organizations.metrics`: how many members the organization has (active, invited, pending). */
+export interface OrganizationMetricsResult extends Ack {
+  member_count: number;
 }
 
 /** A call about one member: the member with its organization. */
@@ -176,6 +182,13 @@ export const BACKEND_ORGANIZATION_ENDPOINTS = {
     credential: 'secret',
     summary:
       'Deletes an organization with its members, their factors and sessions (which stop working at once) and its SSO connections.',
+    body: null,
+  }),
+  organizationMetrics: endpoint<OrganizationMetricsResult>()({
+    method: 'GET',
+    path: `${ORGANIZATION}/metrics`,
+    credential: 'secret',
+    summary: 'How many members an organization has, deleted members not counted.',
     body: null,
   }),
   lookupMember: endpoint<BackendMemberResult>()({

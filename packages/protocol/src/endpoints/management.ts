@@ -210,11 +210,19 @@ export const MANAGEMENT_ENDPOINTS = {
     method: 'POST',
     path: '/v1/b2b/sessions/authenticate',
     credential: 'secret',
-    summary: "Verifies a browser's session by opaque token or JWT.",
+    summary:
+      "Verifies a browser's session by opaque token or JWT, and with `authorization_check` that its member may do an action (403 `unauthorized_action` otherwise).",
     body: z
       .object({
         session_token: f.id.optional(),
         session_jwt: f.text.max(8192).optional(),
+        authorization_check: z
+          .object({
+            organization_id: f.id,
+            resource_id: z.string().min(1).max(128),
+            action: z.string().min(1).max(128),
+          })
+          .optional(),
       })
       .refine((b) => b.session_token !== undefined || b.session_jwt !== undefined, {
         message: 'session_token or session_jwt is required',

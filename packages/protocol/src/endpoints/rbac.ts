@@ -4,14 +4,21 @@
  */
 import { z } from 'zod';
 import type {
+  Ack,
   MemberDeleteResult,
   MemberSelfResult,
   OrganizationMembersSearchResult,
   OrganizationResult,
   RbacPolicyResult,
 } from '../api.js';
+import type { RbacRole } from '../entities.js';
 import { endpoint } from './endpoint.js';
 import * as f from './fields.js';
+
+/** `rbac.organizations.getOrgPolicy` and `setOrgPolicy`: an organization's own roles (none). */
+export interface RbacOrgPolicyResult extends Ack {
+  org_policy: { roles: RbacRole[] };
+}
 
 /** Role and resource ids: a letter or digit, then letters, digits, `_`, `-`, `.` or `:`. */
 export const RBAC_ID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9_.:-]{0,63}$/;
@@ -65,6 +72,7 @@ export const emailRoleAssignments = z
   .max(100);
 
 const POLICY = '/v1/b2b/rbac/policy';
+const ORG_POLICY = '/v1/b2b/rbac/organizations/:organization_id';
 const ROLE = '/v1/b2b/rbac/roles/:role_id';
 const RESOURCE = '/v1/b2b/rbac/resources/:resource_id';
 
@@ -101,6 +109,25 @@ export const RBAC_ENDPOINTS = {
       "Replaces the project's own roles and resources, all or none; `member` and `admin` stay, " +
       'with at least their built-in permissions.',
     body: rbacPolicyFields,
+  }),
+  rbacOrgPolicyGet: endpoint<RbacOrgPolicyResult>()({
+    method: 'GET',
+    path: ORG_POLICY,
+    credential: 'secret',
+    summary:
+      "An organization's own roles, always none: custom roles are the project's (the provider's `rbac.organizations.getOrgPolicy`).",
+    body: null,
+  }),
+  rbacOrgPolicySet: endpoint<RbacOrgPolicyResult>()({
+    method: 'PUT',
+    path: ORG_POLICY,
+    credential: 'secret',
+    summary:
+      "Takes an organization's own roles only when there are none (400 otherwise): custom roles are the project's.",
+    body: z.object({
+      organization_id: f.id.optional(),
+      org_policy: z.object({ roles: z.array(z.record(z.string().max(256), z.unknown())).max(300) }),
+    }),
   }),
   rbacRoleSet: endpoint<RbacPolicyResult>()({
     method: 'PUT',

@@ -1,6 +1,6 @@
 /**
  * The management API's organization and member calls of the provider's backend SDK:
- * `organizations.search` and `delete`, and `organizations.members.get`, `search`, `delete`,
+ * `organizations.search`, `delete` and `metrics`, and `organizations.members.get`, `search`, `delete`,
  * `reactivate`, `deletePassword`, `deleteMFAPhoneNumber` and `deleteTOTP`.
  */
 import { ENDPOINTS, memberLookupFields } from '@gatehouse/protocol/endpoints';
@@ -19,6 +19,7 @@ import {
   deleteMemberTotp,
   deleteOrganization,
   getMember,
+  organizationMetrics,
   reactivateMember,
 } from './service.js';
 
@@ -34,6 +35,11 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.deleteOrganization, async (request, { caller: project }) => {
     const deleted = await deleteOrganization(ctx, project, request.params.organization_id);
     return ok(request, unwrap(deleted));
+  });
+
+  route(ENDPOINTS.organizationMetrics, async (request, { caller: project }) => {
+    const metrics = await organizationMetrics(ctx, project, request.params.organization_id);
+    return ok(request, unwrap(metrics));
   });
 
   route(ENDPOINTS.lookupMember, async (request, { caller: project }) => {

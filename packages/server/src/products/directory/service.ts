@@ -15,6 +15,7 @@ import type { Project } from '../../tenancy/projects/service.js';
 import { deleteOrganizationMember } from '../members/service.js';
 import { noTotp, passwordNotFound } from './errors.js';
 import {
+  countMembers,
   deleteOrganizationRows,
   deletePasswordRow,
   deleteSmsCodes,
@@ -88,6 +89,20 @@ export async function getMember(
   const member = await memberByEmail(ctx.db, organizationId, ref.email_address);
   if (!member || member.status === 'deleted') return memberNotFound();
   return answer(member, organization);
+}
+
+/**
+ * `organizations.metrics`: how many members the organization has, deleted ones not counted;
+ * 404 `organization_not_found` for another project's.
+ */
+export async function organizationMetrics(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+): Promise<{ member_count: number } | Failure> {
+  const organization = await organizationById(ctx.db, project.id, organizationId);
+  if (!organization) return organizationNotFound();
+  return { member_count: await countMembers(ctx.db, project.id, organizationId) };
 }
 
 /**

@@ -1,7 +1,8 @@
 /**
  * The directory's writes: deleting an organization with everything that names it or its members,
  * taking a factor away from a member, and bringing a deleted member back. Each write is
- * conditional, so of two concurrent calls doing the same thing exactly one does it.
+ * conditional, so of two concurrent calls doing the same thing exactly one does it. Also the
+ * member count of `organizations.metrics`.
  */
 import { isoAt, type Db } from '../../context.js';
 
@@ -174,4 +175,20 @@ export async function reactivateMemberRow(db: Db, memberId: string, now: number)
     .where('status', '=', 'deleted')
     .executeTakeFirst();
   return Number(result.numUpdatedRows) === 1;
+}
+
+/** How many members of the organization are not deleted (active, invited and pending). */
+export async function countMembers(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+): Promise<number> {
+  const row = await db
+    .selectFrom('members')
+    .select((eb) => eb.fn.countAll<number | string>().as('count'))
+    .where('organization_id', '=', organizationId)
+    .where('project_id', '=', projectId)
+    .where('status', '!=', 'deleted')
+    .executeTakeFirst();
+  return Number(row?.count ?? 0);
 }

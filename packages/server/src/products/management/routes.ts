@@ -8,6 +8,7 @@ import { parseBasic } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import type { Project } from '../../tenancy/projects/service.js';
+import { authorizationVerdict } from '../../tenancy/rbac/service.js';
 import { projectSettings, updateProjectSettings } from '../../tenancy/projects/settings.js';
 import { authenticateForBackend, revokeForBackend } from '../sessions/service.js';
 import { rotateSigningKey } from './keys.js';
@@ -136,8 +137,12 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.authenticateSession, async (request, { caller: project, parse }) => {
-    const body = parse();
-    return ok(request, unwrap(await authenticateForBackend(ctx, project, body)));
+    const { authorization_check: check, ...credential } = parse();
+    const session = unwrap(await authenticateForBackend(ctx, project, credential));
+    if (!check) return ok(request, session);
+    // The roles the session carries, as the SDK's local check reads them from its JWT.
+    const verdict = await authorizationVerdict(ctx.db, project.id, session.member_session, check);
+    return ok(request, { ...session, verdict: unwrap(verdict) });
   });
 
   route(ENDPOINTS.revokeSessions, async (request, { caller: project, parse }) => {

@@ -19,33 +19,28 @@ let neighbour: Member;
 
 beforeAll(async () => {
   h = await startHarness();
-  for (const [roleId, permissions] of [
-    ['editor', [{ resource_id: 'stytch.member', actions: ['update', 'search'] }]],
-    ['reports', [{ resource_id: 'reports', actions: ['read'] }]],
-  ] as const) {
-    if (roleId === 'reports') {
-      expectOk(
-        await h.call(ENDPOINTS.rbacResourceSet, {
-          params: { resource_id: 'reports' },
-          body: { actions: ['read'] },
-        }),
-      );
-    }
+  expectOk(
+    await h.call(ENDPOINTS.rbacResourceSet, {
+      params: { resource_id: 'reports' },
+      body: { actions: ['read'] },
+    }),
+  );
+  const roles = {
+    editor: [{ resource_id: 'stytch.member', actions: ['update', 'search'] }],
+    reports: [{ resource_id: 'reports', actions: ['read'] }],
+  };
+  for (const [roleId, permissions] of Object.entries(roles)) {
     expectOk(
-      await h.call(ENDPOINTS.rbacRoleSet, {
-        params: { role_id: roleId },
-        body: { permissions: [...permissions] },
-      }),
+      await h.call(ENDPOINTS.rbacRoleSet, { params: { role_id: roleId }, body: { permissions } }),
     );
   }
   await addMember('boss@acme.test', ['admin']);
   await addMember('plain@acme.test');
   await addMember('editor@acme.test', ['editor']);
-  [boss, plain, editor] = await Promise.all(
-    ['boss@acme.test', 'plain@acme.test', 'editor@acme.test'].map(
-      async (email) => (await h.login(email)).session_token,
-    ),
-  );
+  const sessionOf = async (email: string) => (await h.login(email)).session_token;
+  boss = await sessionOf('boss@acme.test');
+  plain = await sessionOf('plain@acme.test');
+  editor = await sessionOf('editor@acme.test');
   const theirs = expectOk(
     await h.call(ENDPOINTS.createOrganization, {
       body: { organization_name: 'Next Door', organization_slug: 'next-door-admin' },
@@ -200,5 +195,60 @@ describe('reactivating a member with a session', () => {
       Array.from({ length: 5 }, () => reactivate(boss, member.member_id)),
     );
     for (const answer of answers) expect(expectOk(answer).member.status).toBe('active');
+  });
+});
+
+describe('searching members by part of an address or a name', () => {
+  const search = (
+    token: string,
+    filter_name: 'member_email_fuzzy' | 'member_name_fuzzy',
+    filter_value: string,
+  ) =>
+    h.call(ENDPOINTS.organizationMembersSearch, {
+      token,
+      body: { query: { operator: 'AND', operands: [{ filter_name, filter_value }] } },
+    });
+  const emails = (res: Awaited<ReturnType<typeof search>>) =>
+    expectOk(res)
+      .members.map((m) => m.email_address)
+      .sort();
+
+  beforeAll(async () => {
+    await addMember('grace.hopper@acme.test');
+    expectOk(
+      await h.call(ENDPOINTS.updateMember, {
+        params: {
+          organization_id: h.org.organization_id,
+          member_id: (await addMember('odd_100%@acme.test')).member_id,
+        },
+        body: { name: 'Percy Underscore' },
+      }),
+    );
+    await addMember('grace@door.test', [], neighbour.organization_id);
+  });
+
+  it('finds members whose address contains the text, in any case, in the caller’s organization only', async () => {
+    expect(emails(await search(plain, 'member_email_fuzzy', 'GRACE'))).toEqual([
+      'grace.hopper@acme.test',
+    ]);
+  });
+
+  it('finds members by part of their name, in any case', async () => {
+    expect(emails(await search(boss, 'member_name_fuzzy', 'percy under'))).toEqual([
+      'odd_100%@acme.test',
+    ]);
+  });
+
+  it('takes % and _ literally', async () => {
+    expect(emails(await search(boss, 'member_email_fuzzy', '_100%'))).toEqual([
+      'odd_100%@acme.test',
+    ]);
+    expect(emails(await search(boss, 'member_email_fuzzy', '%'))).toEqual(['odd_100%@acme.test']);
+  });
+
+  it('refuses an empty text with 400', async () => {
+    const res = await search(boss, 'member_name_fuzzy', '');
+    expect(res.status).toBe(400);
+    expect(expectError(res).error_type).toBe('invalid_request');
   });
 });

@@ -1,4 +1,7 @@
-/** The management API's RBAC routes under /v1/b2b/rbac: the project's roles and resources. */
+/**
+ * The management API's RBAC routes under /v1/b2b/rbac: the project's roles and resources, and the
+ * organizations' own (empty) policies.
+ */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { RbacPolicy } from '@gatehouse/protocol';
 import type { FastifyInstance } from 'fastify';
@@ -14,6 +17,7 @@ import {
   setResource,
   setRole,
 } from '../../tenancy/rbac/service.js';
+import { orgPolicy, setOrgPolicy } from './service.js';
 
 /** The policy as the provider's backend API answers it, with its (here always empty) `scopes`. */
 function withScopes(policy: RbacPolicy): { policy: RbacPolicy & { scopes: never[] } } {
@@ -29,6 +33,14 @@ export function registerRbac(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.rbacPolicySet, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, withScopes(unwrap(await setPolicy(ctx, project, body))));
+  });
+  route(ENDPOINTS.rbacOrgPolicyGet, async (request, { caller: project }) => {
+    return ok(request, unwrap(await orgPolicy(ctx, project, request.params.organization_id)));
+  });
+  route(ENDPOINTS.rbacOrgPolicySet, async (request, { caller: project, parse }) => {
+    const { org_policy } = parse();
+    const { organization_id } = request.params;
+    return ok(request, unwrap(await setOrgPolicy(ctx, project, organization_id, org_policy.roles)));
   });
   route(ENDPOINTS.rbacRoleSet, async (request, { caller: project, parse }) => {
     const body = parse();

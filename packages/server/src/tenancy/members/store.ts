@@ -9,6 +9,7 @@ import type {
   MemberStatus,
   RoleSourceType,
 } from '@gatehouse/protocol';
+import { sql } from 'kysely';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { preparedQuery } from '../../store/prepared.js';
@@ -332,7 +333,13 @@ export type MemberSearchOperand =
   | { filter_name: 'member_ids'; filter_value: string[] }
   | { filter_name: 'member_emails'; filter_value: string[] }
   | { filter_name: 'statuses'; filter_value: MemberStatus[] }
-  | { filter_name: 'member_roles'; filter_value: string[] };
+  | { filter_name: 'member_roles'; filter_value: string[] }
+  | { filter_name: 'member_email_fuzzy' | 'member_name_fuzzy'; filter_value: string };
+
+/** A LIKE pattern for text containing `value` in any case, `%`, `_` and backslash literal. */
+function containing(value: string): string {
+  return `%${value.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+}
 
 /** A page of an organization's members matching the query, oldest first, and how many match. */
 export async function searchMembers(
@@ -360,6 +367,10 @@ export async function searchMembers(
                     .select('member_id')
                     .where('role_id', 'in', o.filter_value),
                 );
+              case 'member_email_fuzzy':
+                return sql<boolean>`lower(email) like ${containing(o.filter_value)} escape '\\'`;
+              case 'member_name_fuzzy':
+                return sql<boolean>`lower(name) like ${containing(o.filter_value)} escape '\\'`;
             }
           });
           return query.operator === 'AND' ? eb.and(conditions) : eb.or(conditions);

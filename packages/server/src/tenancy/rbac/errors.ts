@@ -29,3 +29,7 @@ export const unauthorizedAction = (resourceId: string, action: string): Failure 
     'unauthorized_action',
     `Your roles do not allow the action ${action} on ${resourceId} in this organization.`,
   );
+
+/** An authorization check names another organization than the session's. */
+export const otherOrganization = (): Failure =>
+  fail('unauthorized_action', "The member belongs to another organization than the check's.");

@@ -163,12 +163,30 @@ export function isAllowed(
   resourceId: string,
   action: string,
 ): boolean {
-  return policy.roles.some(
-    (role) =>
-      roles.includes(role.role_id) &&
-      role.permissions.some(
-        (p) =>
-          p.resource_id === resourceId && (p.actions.includes('*') || p.actions.includes(action)),
-      ),
-  );
+  return grantingRoles(policy, roles, resourceId, action).length > 0;
+}
+
+/**
+ * Which of the roles grant `action` on `resourceId` under the policy (the `granting_roles` of an
+ * authorization check's verdict); role ids the policy does not know grant nothing.
+ *
+ * @example
+ * grantingRoles(DEFAULT_RBAC_POLICY, ['member', 'admin'], 'stytch.member', 'delete'); // ['admin']
+ */
+export function grantingRoles(
+  policy: RbacPolicy,
+  roles: readonly string[],
+  resourceId: string,
+  action: string,
+): string[] {
+  return policy.roles
+    .filter(
+      (role) =>
+        roles.includes(role.role_id) &&
+        role.permissions.some(
+          (p) =>
+            p.resource_id === resourceId && (p.actions.includes('*') || p.actions.includes(action)),
+        ),
+    )
+    .map((role) => role.role_id);
 }

@@ -18,6 +18,7 @@ import type { Project } from '../projects/service.js';
 import {
   DEFAULT_RBAC_POLICY,
   effectivePolicy,
+  grantingRoles,
   isAllowed,
   isBuiltInResource,
   isBuiltInRole,
@@ -35,6 +36,7 @@ import {
   builtInRole,
   invalidPolicy,
   notInPolicy,
+  otherOrganization,
   unauthorizedAction,
   unknownRole,
 } from './errors.js';
@@ -134,6 +136,35 @@ export async function authorize(
   return isAllowed(policy, roles, resourceId, action)
     ? null
     : unauthorizedAction(resourceId, action);
+}
+
+/** What a host backend asks of a session's member: may they do `action` on `resource_id` there. */
+export interface AuthorizationCheck {
+  organization_id: string;
+  resource_id: string;
+  action: string;
+}
+
+/**
+ * The verdict of a host backend's `authorization_check` on a session (the management API's
+ * `sessions.authenticate`): the roles that grant the action, or 403 `unauthorized_action` when
+ * none does or the session is of another organization than the one the check names.
+ *
+ * @example
+ * const verdict = unwrap(await authorizationVerdict(ctx.db, project.id, session.member_session, check));
+ */
+export async function authorizationVerdict(
+  db: Db,
+  projectId: string,
+  session: { organization_id: string; roles: readonly string[] },
+  check: AuthorizationCheck,
+): Promise<{ authorized: true; granting_roles: string[] } | Failure> {
+  if (session.organization_id !== check.organization_id) return otherOrganization();
+  const policy = await projectPolicy(db, projectId);
+  const granting = grantingRoles(policy, session.roles, check.resource_id, check.action);
+  return granting.length > 0
+    ? { authorized: true, granting_roles: granting }
+    : unauthorizedAction(check.resource_id, check.action);
 }
 
 /** Path ids follow the body's id rule (docs/protocol.md: role and resource ids). */
