@@ -194,6 +194,11 @@ export const ERRORS = {
     status: 404,
     meaning: 'No e-mail template has this id.',
   },
+  invitation_not_found: {
+    status: 404,
+    meaning:
+      'The member has no pending invitation to resend or revoke: they signed up without one, or their invitation was already accepted or revoked.',
+  },
   magic_link_not_found: {
     status: 404,
     meaning: 'The link is unknown, expired or already used.',

@@ -9,6 +9,7 @@ import type {
   FullSessionResult,
   InviteResult,
   MagicLinkAuthenticateResult,
+  MemberDeleteResult,
   MemberSearchResult,
   OrganizationSearchResult,
   PasswordResetStartResult,
@@ -92,6 +93,29 @@ export const SDK_ENDPOINTS = {
       organization_id: f.id.optional(),
       locale: f.locale.optional(),
     }),
+  }),
+  magicLinksInviteResend: endpoint<InviteResult>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/magic_links/email/invite/resend',
+    credential: 'S',
+    summary:
+      "E-mails a new invitation link to an invited member of the session's organization, keeping their name and roles (`stytch.member` `create`) (§7.1).",
+    body: z
+      .object({
+        member_id: f.id,
+        invite_redirect_url: f.inviteFields.invite_redirect_url,
+        invite_expiration_minutes: f.inviteFields.invite_expiration_minutes,
+        locale: f.locale.optional(),
+      })
+      .strict(),
+  }),
+  magicLinksInviteRevoke: endpoint<MemberDeleteResult>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/magic_links/email/invite/revoke',
+    credential: 'S',
+    summary:
+      "Revokes a pending invitation of the session's organization: the invited member is removed and their links stop working (`stytch.member` `create`) (§7.1).",
+    body: z.object({ member_id: f.id }).strict(),
   }),
   magicLinksAuthenticate: endpoint<MagicLinkAuthenticateResult>()({
     method: 'POST',
@@ -183,6 +207,15 @@ export const SDK_ENDPOINTS = {
       password_reset_token: f.id,
       code_verifier: f.pkceVerifier.optional(),
     }),
+  }),
+  passwordsDiscoveryAuthenticate: endpoint<DiscoveryResult>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/passwords/discovery/authenticate',
+    credential: 'A',
+    captcha: true,
+    summary:
+      'Checks an e-mail and password against every organization of the address: result DR (§7.2, §7.3).',
+    body: z.object({ email_address: f.email, password: f.password }),
   }),
   passwordsResetExisting: endpoint<AuthResult>()({
     method: 'POST',

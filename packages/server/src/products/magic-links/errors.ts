@@ -16,3 +16,10 @@ export const magicLinksNotAllowed = (): Failure =>
 /** The project requires PKCE for e-mail links. */
 export const pkceRequired = (): Failure =>
   fail('pkce_required', 'This project requires a pkce_code_challenge for e-mail magic links.');
+
+/** The member was not invited, or their invitation was accepted or revoked. */
+export const invitationNotFound = (): Failure =>
+  fail(
+    'invitation_not_found',
+    'This member has no pending invitation: it was accepted or revoked, or they joined without one.',
+  );

@@ -63,7 +63,7 @@ interface InviteDetails {
 }
 
 /** The address belongs to an active member: there is no one left to invite. */
-const memberAlreadyActive = (): Failure =>
+export const memberAlreadyActive = (): Failure =>
   fail(
     'member_already_active',
     'This address already belongs to an active member of the organization; they can log in without an invitation.',

@@ -7,10 +7,11 @@ import { memberCaller, optionalSession } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
-import { roleIds } from '../../tenancy/members/store.js';
+import { memberById, roleIds } from '../../tenancy/members/store.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import { backendLoginOrSignup } from './backend.js';
 import { inviteMember } from './invite.js';
+import { resendInvitation, revokeInvitation } from './invite-manage.js';
 import { authenticateMagicLink, sendDiscovery, sendLoginOrSignup } from './service.js';
 
 /** Registers the magic-link routes. */
@@ -44,6 +45,33 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
     const grantor = { memberRoles: roleIds(member) };
     const invited = await inviteMember(ctx, project, member.organization_id, body, grantor);
     return ok(request, unwrap(invited));
+  });
+
+  route(ENDPOINTS.magicLinksInviteResend, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'create']);
+    const { member_id, ...body } = parse();
+    const invitee = await memberById(ctx.db, project.id, member_id);
+    // The send limits of the invitee's address; an unknown id is refused by the service.
+    if (invitee) await limitEmailSends(ctx, project.id, request.ip, invitee.email_address);
+    const grantor = { memberRoles: roleIds(member) };
+    const sent = await resendInvitation(
+      ctx,
+      project,
+      member.organization_id,
+      member_id,
+      body,
+      grantor,
+    );
+    return ok(request, unwrap(sent));
+  });
+
+  route(ENDPOINTS.magicLinksInviteRevoke, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'create']);
+    const { member_id } = parse();
+    return ok(
+      request,
+      unwrap(await revokeInvitation(ctx, project, member.organization_id, member_id)),
+    );
   });
 
   route(ENDPOINTS.backendMagicLinksInvite, async (request, { caller: project, parse }) => {

@@ -316,6 +316,24 @@ export async function markMemberDeleted(db: Db, memberId: string, now: number): 
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Marks an invited member deleted (a revoked invitation); false when they are no longer invited,
+ * so an invitation accepted at the same moment is never undone.
+ */
+export async function markInvitedMemberDeleted(
+  db: Db,
+  memberId: string,
+  now: number,
+): Promise<boolean> {
+  const result = await db
+    .updateTable('members')
+    .set({ status: 'deleted', updated_at: isoAt(now) })
+    .where('id', '=', memberId)
+    .where('status', '=', 'invited')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Where a member belongs and its address, by id alone (project checks are the caller's). */
 export async function memberAddress(
   db: Db,
