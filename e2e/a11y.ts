@@ -2,8 +2,11 @@
  * Accessibility checks the browser suites share: axe at WCAG 2.1 AA, and the screen fixture page
  * (packages/widget/src/test/screen-fixture.tsx) served from the widget's sources by Vite.
  */
+import { readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
+import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
 import { launchBrowser, startTestDemo, type E2eEnvironment } from './harness.js';
@@ -17,13 +20,47 @@ export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
  * axe-core/playwright refuses pages of the browser's default context.
  */
 export async function expectNoAxeViolations(page: Page, label: string, include?: string) {
-  let builder = new AxeBuilder({ page }).withTags(WCAG_AA_TAGS);
+  // Violations are all a check reads: axe then skips collecting every passing node.
+  let builder = new AxeBuilder({ page })
+    .withTags(WCAG_AA_TAGS)
+    .options({ resultTypes: ['violations'] });
   if (include) builder = builder.include(include);
   const { violations } = await builder.analyze();
   const described = violations.map(
     (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.html).join('\n  ')}`,
   );
   expect(described, `axe violations on ${label}`).toEqual([]);
+}
+
+/** axe-core's own script, for a page that runs it many times (see `sweepFixtureCases`). */
+const AXE_SOURCE = readFileSync(createRequire(import.meta.url).resolve('axe-core'), 'utf8');
+
+/**
+ * `expectNoAxeViolations` for a page that stays loaded across many checks: axe is injected once
+ * and asked for violations only. The fixture page has no frames, which AxeBuilder would enter.
+ */
+async function expectNoAxeViolationsInPlace(page: Page, label: string): Promise<void> {
+  if (!(await page.evaluate(() => 'axe' in window)))
+    await page.addScriptTag({ content: AXE_SOURCE });
+  const violations = await page.evaluate(async (tags) => {
+    const { axe } = window as unknown as {
+      axe: { run: (...args: unknown[]) => Promise<AxeResults> };
+    };
+    const results = await axe.run(document, {
+      runOnly: { type: 'tag', values: tags },
+      resultTypes: ['violations'],
+    });
+    return results.violations;
+  }, WCAG_AA_TAGS);
+  const described = violations.map(
+    (v) => `${v.id} (${v.impact}): ${v.help}\n  ${v.nodes.map((n) => n.html).join('\n  ')}`,
+  );
+  expect(described, `axe violations on ${label}`).toEqual([]);
+}
+
+/** Every fixture case on one page, each checked with axe (see `sweepFixtureCases`). */
+export function sweepFixtureCasesWithAxe(page: Page, fixture: FixtureServer): Promise<string[]> {
+  return sweepFixtureCases(page, fixture, (name) => expectNoAxeViolationsInPlace(page, name));
 }
 
 /** The names of the fixture page's cases (open `FixtureServer.url` first). */
@@ -40,6 +77,31 @@ export async function openFixtureCase(
   name: string,
 ): Promise<void> {
   await page.goto(`${fixture.url}?case=${encodeURIComponent(name)}`);
+  await caseShown(page, name);
+}
+
+/**
+ * Shows each fixture case in turn on one page, with a fresh widget each time (the page loads
+ * once, which a sweep of every case would otherwise repeat 50 times), and calls `check` on it.
+ */
+export async function sweepFixtureCases(
+  page: Page,
+  fixture: FixtureServer,
+  check: (name: string) => Promise<void>,
+): Promise<string[]> {
+  await page.goto(fixture.url);
+  const cases = await fixtureCases(page);
+  for (const name of cases) {
+    await page.evaluate((n) => {
+      (window as { gatehouseShowCase?: (name: string) => void }).gatehouseShowCase?.(n);
+    }, name);
+    await caseShown(page, name);
+    await check(name);
+  }
+  return cases;
+}
+
+async function caseShown(page: Page, name: string): Promise<void> {
   const shown = name === 'Loading' ? '.gh-screen .gh-spinner' : '.gh-screen h1, .gh-screen p';
   await page.locator(shown).first().waitFor();
 }

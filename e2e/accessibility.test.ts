@@ -7,6 +7,7 @@ import {
   expectNoAxeViolations,
   fixtureCases,
   openFixtureCase,
+  sweepFixtureCasesWithAxe,
   useScreenEnvironment,
   type FixtureServer,
 } from './a11y.js';
@@ -63,13 +64,8 @@ describe('axe, WCAG 2.1 AA', () => {
   // Every case in one page, one axe run each (4-6 s on a busy runner): more than the usual limit.
   test('every screen and variant has no violations', { timeout: 300_000 }, async () => {
     const page = await (await browser.newContext()).newPage();
-    await page.goto(fixture.url);
-    const cases = await fixtureCases(page);
+    const cases = await sweepFixtureCasesWithAxe(page, fixture);
     expect(cases.length).toBeGreaterThan(SCREENS.length);
-    for (const name of cases) {
-      await openCase(page, name);
-      await expectNoAxeViolations(page, name);
-    }
     await page.context().close();
   });
 

@@ -2,7 +2,12 @@
 // width, with nothing to scroll sideways and nothing pushed past the right edge.
 import type { Browser, BrowserContext, Page } from 'playwright-core';
 import { beforeAll, describe, expect, test } from 'vitest';
-import { fixtureCases, openFixtureCase, useScreenEnvironment, type FixtureServer } from './a11y.js';
+import {
+  openFixtureCase,
+  sweepFixtureCases,
+  useScreenEnvironment,
+  type FixtureServer,
+} from './a11y.js';
 import type { TestDemo } from './harness.js';
 import { signInToAcmeByLink } from './steps.js';
 
@@ -76,13 +81,8 @@ describe('at 390 × 844', () => {
   test('every widget screen and variant fits', { timeout: 300_000 }, async () => {
     const context = await phone();
     const page = await context.newPage();
-    await page.goto(fixture.url);
-    const cases = await fixtureCases(page);
+    const cases = await sweepFixtureCases(page, fixture, (name) => expectFits(page, name));
     expect(cases).toEqual(expect.arrayContaining(['Main', 'SMSOTPEnrollment', 'RecoveryCodeSave']));
-    for (const name of cases) {
-      await openFixtureCase(page, fixture, name);
-      await expectFits(page, name);
-    }
     await context.close();
   });
 

@@ -1,11 +1,14 @@
 /**
  * A browser page that renders the real widget on any one of its screens, against the fake client:
- * `?case=<name>` picks the case. The accessibility suite (e2e/accessibility.test.ts) serves it
- * with Vite and checks every case with axe.
+ * `?case=<name>` picks the case, and `gatehouseShowCase(name)` switches to another in place, with
+ * a fresh widget, so that a sweep of every case loads the page once. The accessibility suite
+ * (e2e/accessibility.test.ts) serves it with Vite and checks every case with axe.
  */
-import { createRoot } from 'react-dom/client';
+import { createRoot, type Root } from 'react-dom/client';
 import { WidgetApp } from '../widget-app.js';
 import { FIXTURE_CASES, fixtureClient } from './screen-cases.js';
+
+let mounted: Root | undefined;
 
 function render(name: string) {
   const fixture = FIXTURE_CASES[name];
@@ -14,7 +17,9 @@ function render(name: string) {
     document.body.textContent = `Unknown case ${name}`;
     return;
   }
-  createRoot(root).render(
+  mounted?.unmount();
+  mounted = createRoot(root);
+  mounted.render(
     <WidgetApp
       client={fixtureClient(fixture)}
       config={fixture.config}
@@ -26,8 +31,13 @@ function render(name: string) {
 declare global {
   interface Window {
     gatehouseFixtureCases?: string[];
+    gatehouseShowCase?: (name: string) => void;
   }
 }
 
 window.gatehouseFixtureCases = Object.keys(FIXTURE_CASES);
+window.gatehouseShowCase = (name) => {
+  history.replaceState(null, '', `?case=${encodeURIComponent(name)}`);
+  render(name);
+};
 render(new URLSearchParams(window.location.search).get('case') ?? 'Main');
