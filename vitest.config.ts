@@ -99,6 +99,7 @@ export default defineConfig({
           testTimeout: 90_000,
           hookTimeout: 90_000,
           fileParallelism: false,
+          isolate: false,
         },
       },
     ],

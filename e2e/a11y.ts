@@ -9,7 +9,7 @@ import { AxeBuilder } from '@axe-core/playwright';
 import type { AxeResults } from 'axe-core';
 import type { Page } from 'playwright-core';
 import { afterAll, beforeAll, expect } from 'vitest';
-import { launchBrowser, startTestDemo, type E2eEnvironment } from './harness.js';
+import { closeContexts, launchBrowser, startTestDemo, type E2eEnvironment } from './harness.js';
 
 /** The rule sets the widget is held to (docs/widget.md §13). */
 export const WCAG_AA_TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa'];
@@ -166,7 +166,7 @@ export function useScreenEnvironment(): ScreenEnvironment {
     ]);
   });
   afterAll(async () => {
-    await env.browser?.close();
+    await closeContexts(env.browser);
     await env.fixture?.close();
     await env.demo?.stop();
   });

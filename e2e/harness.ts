@@ -8,8 +8,22 @@ import { startDemo, type DemoHandle, type DemoOptions } from '@gatehouse/demo';
 
 export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
-/** Launches headless Chromium; `*.example.test` host names resolve to loopback for origin tests. */
+/**
+ * Headless Chromium, one per test worker: the suites of a worker take turns with it (their files
+ * run one after another), each in contexts of its own, which keep nothing across files. It
+ * stops with the worker. `*.example.test` host names resolve to loopback for origin tests.
+ */
 export function launchBrowser(): Promise<Browser> {
+  shared ??= start().catch((error: unknown) => {
+    shared = undefined;
+    throw error;
+  });
+  return shared;
+}
+
+let shared: Promise<Browser> | undefined;
+
+function start(): Promise<Browser> {
   return chromium.launch({
     executablePath: CHROMIUM_PATH,
     args: [
@@ -69,10 +83,15 @@ export function useBrowserAndDemo(
     [env.browser, env.demo] = await Promise.all([launchBrowser(), startTestDemo(options())]);
   });
   afterAll(async () => {
-    await env.browser?.close();
+    await closeContexts(env.browser);
     await env.demo?.stop();
   });
   return env;
+}
+
+/** Closes the contexts a test file left open, so that the next file starts from a bare browser. */
+export async function closeContexts(browser: Browser | undefined): Promise<void> {
+  await Promise.all(browser?.contexts().map((context) => context.close()) ?? []);
 }
 
 interface InboxMessage {
