@@ -1,11 +1,17 @@
 /**
  * The password calls of the management API (`/v1/b2b/passwords/*`), shaped as the hosted
  * provider's backend SDK sends them: migrating a password hash from another system, signing a
- * member in for a host backend, changing a password with the current one or a session, and the
- * strength check.
+ * member in for a host backend (in one organization or in discovery), changing a password with
+ * the current one or a session, and the strength check.
  */
 import { z } from 'zod';
-import type { Ack, AuthResult, FullSessionResult, PasswordStrengthResult } from '../api.js';
+import type {
+  Ack,
+  AuthResult,
+  DiscoveryResult,
+  FullSessionResult,
+  PasswordStrengthResult,
+} from '../api.js';
 import type { Member, Organization } from '../entities.js';
 import { DEFAULT_SESSION_DURATION_MINUTES } from '../constants.js';
 import { endpoint } from './endpoint.js';
@@ -123,6 +129,14 @@ export const BACKEND_PASSWORD_ENDPOINTS = {
       // Device fingerprinting: accepted so calls written for the provider pass; not used.
       telemetry_id: z.string().max(256).optional(),
     }),
+  }),
+  backendPasswordsDiscoveryAuthenticate: endpoint<DiscoveryResult>()({
+    method: 'POST',
+    path: '/v1/b2b/passwords/discovery/authenticate',
+    credential: 'secret',
+    summary:
+      "Checks an e-mail and password against every organization of the address for a host backend: result DR (§7.2, §7.3), without the browser's per-IP limit.",
+    body: z.object({ email_address: f.email, password: f.password }),
   }),
   backendPasswordsResetExisting: endpoint<AuthResult>()({
     method: 'POST',

@@ -210,3 +210,47 @@ describe('passwords.sessions.reset through B2BClient', () => {
     expect(live.member.member_id).toBe(sdk.h.member.member_id);
   });
 });
+
+describe('passwords.discovery.authenticate through B2BClient', () => {
+  it("answers an IST and the address's organizations, which the IST enters", async () => {
+    const answer = await sdk.client.passwords.discovery.authenticate({
+      email_address: 'ada@acme.test',
+      password: current,
+    });
+    expect([answer.status_code, answer.email_address]).toEqual([200, 'ada@acme.test']);
+    const [found] = answer.discovered_organizations;
+    expect(found?.organization?.organization_id).toBe(sdk.h.org.organization_id);
+    expectFields(found?.organization, ORGANIZATION);
+    const entered = await sdk.client.discovery.intermediateSessions.exchange({
+      intermediate_session_token: answer.intermediate_session_token,
+      organization_id: sdk.h.org.organization_id,
+    });
+    expect(entered.member_id).toBe(sdk.h.member.member_id);
+  });
+
+  it('answers a wrong password and an unknown address alike, and a bad body with 400', async () => {
+    const discover = (email_address: string, password: string, client = sdk.client) =>
+      refusal(client.passwords.discovery.authenticate({ email_address, password }));
+    const wrong = await discover('ada@acme.test', 'Not-The-Password-1');
+    const unknown = await discover('nobody@acme.test', current);
+    for (const failure of [wrong, unknown]) {
+      expect(failure).toMatchObject({
+        status_code: 401,
+        error_type: 'unauthorized_credentials',
+        error_message: 'Invalid email or password.',
+      });
+    }
+    expect(await discover('not an address', current)).toMatchObject({ status_code: 400 });
+    const other = await sdk.h.admin.createProject({ name: 'Elsewhere for discovery' });
+    const foreign = sdk.clientFor(other.project_id, other.secret);
+    expect(await discover('ada@acme.test', current, foreign)).toMatchObject({
+      status_code: 401,
+      error_type: 'unauthorized_credentials',
+    });
+    const badSecret = sdk.clientFor(sdk.h.project.project_id, `${sdk.h.project.secret}x`);
+    expect(await discover('ada@acme.test', current, badSecret)).toMatchObject({
+      status_code: 401,
+      error_type: 'unauthorized_credentials',
+    });
+  });
+});

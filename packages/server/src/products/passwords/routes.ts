@@ -11,6 +11,7 @@ import { limitEmailSends } from '../../http/send-limits.js';
 import { checkResetToken, resetPasswordByEmail, startPasswordReset } from './reset.js';
 import { migratePassword } from './migrate.js';
 import { backendResetBySession, backendResetStart } from './backend.js';
+import { discoverByPassword } from './discovery.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import { refuseCustomClaims } from '../../http/backend-caller.js';
 import { memberEmailId } from '../../tenancy/members/store.js';
@@ -47,6 +48,12 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
       request,
       unwrap(await authenticatePassword(ctx, caller.project, body, presented, request.ip)),
     );
+  });
+
+  route(ENDPOINTS.passwordsDiscoveryAuthenticate, async (request, { caller, parse }) => {
+    const body = parse();
+    await limitGuesses(ctx, request);
+    return ok(request, unwrap(await discoverByPassword(ctx, caller.project, body, request.ip)));
   });
 
   route(ENDPOINTS.passwordsResetStart, async (request, { caller, parse }) => {
@@ -128,6 +135,15 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
       organization_id: outcome.organization.organization_id,
     });
   });
+
+  route(
+    ENDPOINTS.backendPasswordsDiscoveryAuthenticate,
+    async (request, { caller: project, parse }) => {
+      const body = parse();
+      // No per-IP limit, as for the backend's sign-in; the per-address throttle still applies.
+      return ok(request, unwrap(await discoverByPassword(ctx, project, body, request.ip)));
+    },
+  );
 
   route(ENDPOINTS.backendPasswordsResetExisting, async (request, { caller: project, parse }) => {
     const body = parse();

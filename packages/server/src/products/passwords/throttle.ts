@@ -1,4 +1,4 @@
-/** Throttling of password guesses per organization and e-mail address typed: a back-off per client IP, and a ceiling across all IPs. */
+/** Throttling of password guesses per organization (or discovery) and e-mail address typed: a back-off per client IP, and a ceiling across all IPs. */
 import { LOGIN_LINK_MINUTES, type Organization } from '@gatehouse/protocol';
 import type { Context, Db } from '../../context.js';
 import { passwordPausedEmail } from '../../delivery/templates.js';
@@ -59,8 +59,37 @@ export async function reserveGuess(
   email: string,
   ip: string,
 ): Promise<ReservedGuess | Failure> {
-  const config = ctx.config.passwordThrottle;
   const scope = scopeOf(project.id, organization.organization_id, email);
+  return reserveIn(ctx, scope, ip, (retryAfter) =>
+    tellMember(ctx, project, organization, email, retryAfter),
+  );
+}
+
+/**
+ * Reserves one guess of a password sign-in in discovery (§7.3), for `email` (normalized) across
+ * the project's organizations, from `ip`: the same back-off and ceiling as {@link reserveGuess},
+ * under counters of their own, kept for the address typed whether or not anyone has it.
+ *
+ * @example
+ * const guess = await reserveDiscoveryGuess(ctx, project, 'ada@acme.test', request.ip);
+ */
+export function reserveDiscoveryGuess(
+  ctx: Context,
+  project: Project,
+  email: string,
+  ip: string,
+): Promise<ReservedGuess | Failure> {
+  return reserveIn(ctx, `password:${project.id}:discovery:${email}`, ip, async () => {});
+}
+
+/** One guess under `scope` from `ip`; `paused` runs when the ceiling refuses it. */
+async function reserveIn(
+  ctx: Context,
+  scope: string,
+  ip: string,
+  paused: (retryAfter: number) => Promise<void>,
+): Promise<ReservedGuess | Failure> {
+  const config = ctx.config.passwordThrottle;
   const window = config.windowMinutes * 60;
   const now = ctx.now();
   const backoff = await reserveWithBackoff(
@@ -86,7 +115,7 @@ export async function reserveGuess(
   }
   const ceiling = await countHit(ctx.db, scope, config.attemptsPerEmail, window, now);
   if (!ceiling.allowed) {
-    await tellMember(ctx, project, organization, email, ceiling.retryAfter);
+    await paused(ceiling.retryAfter);
     const wait = waitText(ceiling.retryAfter);
     return fail(
       'too_many_requests',
