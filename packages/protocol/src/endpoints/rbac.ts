@@ -91,6 +91,15 @@ const memberSearchOperand = z.discriminatedUnion('filter_name', [
     filter_value: list(z.enum(['active', 'invited', 'pending', 'deleted']), 4),
   }),
   z.object({ filter_name: z.literal('member_roles'), filter_value: list(rbacId, 100) }),
+  // Part of an address or a name, any case: what an admin types into a search box.
+  z.object({
+    filter_name: z.literal('member_email_fuzzy'),
+    filter_value: z.string().min(1).max(254),
+  }),
+  z.object({
+    filter_name: z.literal('member_name_fuzzy'),
+    filter_value: z.string().min(1).max(256),
+  }),
 ]);
 
 export const RBAC_ENDPOINTS = {
