@@ -35,6 +35,7 @@ import { registerServicesPage } from '../products/services-page/routes.js';
 import { registerSso, registerSsoConnections } from '../products/sso/routes.js';
 import { assertMailDeliverable } from '../delivery/email.js';
 import { mailBacklog } from '../delivery/mail-queue.js';
+import { answerJson } from './answer-json.js';
 import { registerOpenApi } from './openapi.js';
 import { registerOperations } from './operations.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
@@ -269,6 +270,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     });
     installMetrics(app, metrics);
     installBodyParsers(app);
+    app.setReplySerializer(answerJson);
     await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
     installNulGuard(app, [ENDPOINTS.events.path]);
     installCors(app, ctx);

@@ -1,12 +1,13 @@
 // Reads remembered while the database is unchanged: forgotten after any write of this connection
-// or a commit by another, never kept inside a transaction or for an empty result, and bounded.
+// or a commit by another, never kept inside a transaction or when nothing was found, bounded, and
+// frozen.
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './db.js';
-import { rowsUntilChanged } from './read-cache.js';
+import { readsUntilChanged } from './read-cache.js';
 
 let dir: string;
 let store: Store;
@@ -26,13 +27,13 @@ afterAll(async () => {
 
 /** A remembered read of `t` by key that counts how often it reached the database. */
 function counted(maxEntries = 10) {
-  const remembered = rowsUntilChanged<{ v: string }>(maxEntries);
+  const remembered = readsUntilChanged<{ v: string }>(maxEntries);
   let reads = 0;
   const read = (db: Store['db'], key: string) =>
     remembered(db, key, async () => {
       reads++;
       const { rows } = await sql<{ v: string }>`SELECT v FROM t WHERE k = ${key}`.execute(db);
-      return rows;
+      return rows[0] ?? null;
     });
   return { read, reads: () => reads };
 }
@@ -40,16 +41,18 @@ function counted(maxEntries = 10) {
 describe('rowsUntilChanged', () => {
   it('answers a repeated read from memory while nothing changes', async () => {
     const { read, reads } = counted();
-    expect(await read(store.db, 'a')).toEqual([{ v: '1' }]);
-    expect(await read(store.db, 'a')).toEqual([{ v: '1' }]);
+    expect(await read(store.db, 'a')).toEqual({ v: '1' });
+    const again = await read(store.db, 'a');
+    expect(again).toEqual({ v: '1' });
     expect(reads()).toBe(1);
+    expect(Object.isFrozen(again)).toBe(true);
   });
 
   it('reads again after a write of this connection', async () => {
     const { read, reads } = counted();
     await read(store.db, 'a');
     await sql`UPDATE t SET v = '2' WHERE k = 'a'`.execute(store.db);
-    expect(await read(store.db, 'a')).toEqual([{ v: '2' }]);
+    expect(await read(store.db, 'a')).toEqual({ v: '2' });
     expect(reads()).toBe(2);
   });
 
@@ -57,7 +60,7 @@ describe('rowsUntilChanged', () => {
     const { read, reads } = counted();
     await read(store.db, 'b');
     await sql`UPDATE t SET v = '3' WHERE k = 'b'`.execute(other.db);
-    expect(await read(store.db, 'b')).toEqual([{ v: '3' }]);
+    expect(await read(store.db, 'b')).toEqual({ v: '3' });
     expect(reads()).toBe(2);
   });
 
@@ -72,11 +75,18 @@ describe('rowsUntilChanged', () => {
     expect(reads()).toBe(3);
   });
 
-  it('does not keep empty results', async () => {
+  it('does not keep a read that found nothing', async () => {
     const { read, reads } = counted();
-    expect(await read(store.db, 'missing')).toEqual([]);
-    expect(await read(store.db, 'missing')).toEqual([]);
+    expect(await read(store.db, 'missing')).toBeNull();
+    expect(await read(store.db, 'missing')).toBeNull();
     expect(reads()).toBe(2);
+  });
+
+  it('freezes what it keeps, nested objects too', async () => {
+    const remembered = readsUntilChanged<{ inner: { list: number[] } }>(10);
+    const value = await remembered(store.db, 'x', () => Promise.resolve({ inner: { list: [1] } }));
+    expect(Object.isFrozen(value?.inner)).toBe(true);
+    expect(() => value?.inner.list.push(2)).toThrow(TypeError);
   });
 
   it('keeps at most its bound, the least recently used leaving first', async () => {

@@ -3,28 +3,29 @@ import type { Kysely } from 'kysely';
 import { changeVersionOf } from './db.js';
 import type { Database } from './schema.js';
 
-interface Remembered<R> {
-  /** The database's change version the rows were read at. */
+interface Remembered<V> {
+  /** The database's change version the values were read at. */
   version: string;
-  entries: Map<string, R[]>;
+  entries: Map<string, V>;
 }
 
 /**
- * A read of rows by key that is answered from memory while the database has not changed since it
- * was made: any statement of this process that could write, and any commit by another process,
+ * A read by key that is answered from memory while the database has not changed since it was
+ * made: any statement of this process that could write, and any commit by another process,
  * forgets every remembered read at once (`changeVersionOf`), so an answer from memory is always
  * the answer the database would give now. PostgreSQL and transactions always read. At most
- * `maxEntries` keys are kept, the least recently used leaving first; empty results are not kept,
- * so that unknown keys cannot push out known ones.
+ * `maxEntries` keys are kept, the least recently used leaving first; null (nothing found) is not
+ * kept, so that unknown keys cannot push out known ones. What is kept is frozen, deeply, so no
+ * caller can change what the next one is given.
  *
  * @example
- * const cached = rowsUntilChanged<Row>(1000);
- * const rows = await cached(db, tokenHash, () => byTokenHash(db, { tokenHash }));
+ * const cached = readsUntilChanged<SessionWithOwner>(1000);
+ * const found = await cached(db, tokenHash, () => lookUp(db, tokenHash));
  */
-export function rowsUntilChanged<R>(
+export function readsUntilChanged<V extends object>(
   maxEntries: number,
-): (db: Kysely<Database>, key: string, read: () => Promise<R[]>) => Promise<R[]> {
-  const byDatabase = new WeakMap<Kysely<Database>, Remembered<R>>();
+): (db: Kysely<Database>, key: string, read: () => Promise<V | null>) => Promise<V | null> {
+  const byDatabase = new WeakMap<Kysely<Database>, Remembered<V>>();
   return async (db, key, read) => {
     const changeVersion = changeVersionOf(db);
     if (!changeVersion) return read();
@@ -41,15 +42,42 @@ export function rowsUntilChanged<R>(
       entries.set(key, hit);
       return hit;
     }
-    const rows = await read();
+    const value = await read();
     // Kept only when nothing could have changed while it was read.
-    if (rows.length > 0 && changeVersion() === version && byDatabase.get(db) === remembered) {
+    if (value !== null && changeVersion() === version && byDatabase.get(db) === remembered) {
       if (entries.size >= maxEntries) {
         const oldest = entries.keys().next();
         if (!oldest.done) entries.delete(oldest.value);
       }
-      entries.set(key, rows);
+      entries.set(key, deepFreeze(value));
     }
-    return rows;
+    return value;
   };
+}
+
+/** Every object {@link deepFreeze} froze, with everything inside it. */
+const deeplyFrozen = new WeakSet<object>();
+
+/** Freezes a value and every object inside it. */
+function deepFreeze<T extends object>(value: T): T {
+  const pending: object[] = [value];
+  for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
+    Object.freeze(next);
+    deeplyFrozen.add(next);
+    for (const item of Object.values(next) as unknown[]) {
+      if (typeof item === 'object' && item !== null && !deeplyFrozen.has(item)) pending.push(item);
+    }
+  }
+  return value;
+}
+
+/**
+ * Whether a value is a remembered read or part of one: frozen with everything inside it, so its
+ * serialization can never change (`http/answer-json.ts` reuses it).
+ *
+ * @example
+ * if (isDeeplyFrozen(member)) json = remembered.get(member);
+ */
+export function isDeeplyFrozen(value: object): boolean {
+  return deeplyFrozen.has(value);
 }

@@ -3,12 +3,15 @@ import type { Member, Organization } from '@gatehouse/protocol';
 import { sql } from 'kysely';
 import type { Db } from '../../context.js';
 import { preparedQuery } from '../../store/prepared.js';
-import { rowsUntilChanged } from '../../store/read-cache.js';
+import { readsUntilChanged } from '../../store/read-cache.js';
 import type { MembersTable, OrganizationsTable, SessionsTable } from '../../store/schema.js';
 import { toMember } from '../../tenancy/members/store.js';
 import { toOrganization } from '../../tenancy/organizations/store.js';
 
-/** A session row with the member and organization it belongs to, as the wire shapes. */
+/**
+ * A session row with the member and organization it belongs to, as the wire shapes. Frozen: one
+ * answer may be remembered and given to the next checks too.
+ */
 export interface SessionWithOwner {
   row: SessionsTable;
   member: Member;
@@ -115,10 +118,10 @@ const byId = preparedQuery((db, p: { id: string }) =>
 
 // Answered from memory while the database is unchanged: any write of this process, or a commit
 // by another, forgets them all, so a revoked session, a deleted member or a changed role shows
-// at the very next check (docs/security.md, "Session checks"). About 5 KB per session.
+// at the very next check (docs/security.md, "Sessions end when they should"). A few KB each.
 const SESSIONS_REMEMBERED = 1000;
-const rememberedByTokenHash = rowsUntilChanged<JoinedRow>(SESSIONS_REMEMBERED);
-const rememberedById = rowsUntilChanged<JoinedRow>(SESSIONS_REMEMBERED);
+const rememberedByTokenHash = readsUntilChanged<SessionWithOwner>(SESSIONS_REMEMBERED);
+const rememberedById = readsUntilChanged<SessionWithOwner>(SESSIONS_REMEMBERED);
 
 /** Reads one table's columns back from their prefixed names (pairs made once, not per row). */
 function columnReader<T>(prefix: string, columns: (keyof T & string)[]): (row: JoinedRow) => T {
@@ -158,8 +161,8 @@ export async function sessionWithOwnerByTokenHash(
   db: Db,
   tokenHash: string,
 ): Promise<SessionWithOwner | null> {
-  return toSessionWithOwner(
-    await rememberedByTokenHash(db, tokenHash, () => byTokenHash(db, { tokenHash })),
+  return rememberedByTokenHash(db, tokenHash, async () =>
+    toSessionWithOwner(await byTokenHash(db, { tokenHash })),
   );
 }
 
@@ -170,7 +173,7 @@ export async function sessionWithOwnerByTokenHash(
  * const found = await sessionWithOwnerById(ctx.db, sessionId);
  */
 export async function sessionWithOwnerById(db: Db, id: string): Promise<SessionWithOwner | null> {
-  return toSessionWithOwner(await rememberedById(db, id, () => byId(db, { id })));
+  return rememberedById(db, id, async () => toSessionWithOwner(await byId(db, { id })));
 }
 
 /**
