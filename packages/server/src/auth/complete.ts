@@ -3,6 +3,7 @@ import type {
   AuthenticationFactor,
   FullSessionResult,
   Member,
+  MemberSession,
   MfaPendingResult,
   MfaRequired,
   Organization,
@@ -25,6 +26,7 @@ import {
   touchSession,
 } from './sessions.js';
 import type { SessionsTable } from '../store/schema.js';
+import { deepFreeze, isDeeplyFrozen } from '../store/read-cache.js';
 import { intermediateSessionNotFound } from './errors.js';
 
 /** Result data without the envelope's `request_id` and `status_code`. */
@@ -222,6 +224,33 @@ export async function completeAuthentication(
   return fullSession(ctx, project, organization, member, row, token);
 }
 
+/** The member sessions made of remembered (frozen) rows, with what they were made with. */
+const rememberedMemberSessions = new WeakMap<
+  SessionsTable,
+  { member: Member; organization: Organization; memberSession: MemberSession }
+>();
+
+/**
+ * The wire form of a session. A remembered session row that a refresh left as it was (the
+ * checks within the access resolution) gives the same frozen object to every check, so the
+ * answer reuses its JSON (`http/answer-json.ts`).
+ */
+function memberSessionOf(row: SessionsTable, member: Member, organization: Organization) {
+  if (!isDeeplyFrozen(row)) {
+    return toMemberSession(row, roleIds(member), organization.organization_slug);
+  }
+  const remembered = rememberedMemberSessions.get(row);
+  // The same frozen member and organization: the roles and slug it was made with are the same.
+  if (remembered?.member === member && remembered.organization === organization) {
+    return remembered.memberSession;
+  }
+  const memberSession = deepFreeze(
+    toMemberSession(row, roleIds(member), organization.organization_slug),
+  );
+  rememberedMemberSessions.set(row, { member, organization, memberSession });
+  return memberSession;
+}
+
 /** Renders result F for a session row and its token, with a freshly signed JWT. */
 export async function fullSession(
   ctx: Context,
@@ -231,7 +260,7 @@ export async function fullSession(
   row: SessionsTable,
   token: string,
 ): Promise<FullSession> {
-  const memberSession = toMemberSession(row, roleIds(member), organization.organization_slug);
+  const memberSession = memberSessionOf(row, member, organization);
   return {
     member_id: member.member_id,
     member,

@@ -58,8 +58,13 @@ export function readsUntilChanged<V extends object>(
 /** Every object {@link deepFreeze} froze, with everything inside it. */
 const deeplyFrozen = new WeakSet<object>();
 
-/** Freezes a value and every object inside it. */
-function deepFreeze<T extends object>(value: T): T {
+/**
+ * Freezes a value and every object inside it, and marks them so (see {@link isDeeplyFrozen}).
+ *
+ * @example
+ * const session = deepFreeze(toMemberSession(row, roles, slug));
+ */
+export function deepFreeze<T extends object>(value: T): T {
   const pending: object[] = [value];
   for (let next = pending.pop(); next !== undefined; next = pending.pop()) {
     Object.freeze(next);
