@@ -17,6 +17,15 @@ import {
 
 const path = (relative: string) => fileURLToPath(new URL(relative, import.meta.url));
 
+/** What the library builds leave to the host's bundler: React and the other dependencies. */
+const LIBRARY_EXTERNALS = [
+  /^react(\/.*)?$/,
+  /^react-dom(\/.*)?$/,
+  'react-hot-toast',
+  '@gatehouse/client',
+  '@gatehouse/protocol',
+];
+
 /** Also ships the style sheet as `dist/style.css` for hosts that prefer to link it themselves. */
 function emitStyleSheet(): Plugin {
   return {
@@ -52,6 +61,26 @@ function serverBuild(): UserConfig {
   };
 }
 
+/**
+ * `vite build --mode admin`: `@gatehouse/widget/admin`, the admin portal for React apps, built
+ * on its own so that the login widget's chunks stay as they are; the portal itself is a chunk
+ * its entry loads on first use.
+ */
+function adminBuild(): UserConfig {
+  return {
+    base: './',
+    oxc: { jsx: { runtime: 'automatic' } },
+    resolve: { conditions: ['source', ...defaultClientConditions] },
+    build: {
+      outDir: path('./dist/admin'),
+      emptyOutDir: true,
+      target: 'es2020',
+      lib: { entry: path('./src/admin-portal.tsx'), formats: ['es'], fileName: () => 'admin.js' },
+      rolldownOptions: { onLog: quietDirectives, external: LIBRARY_EXTERNALS },
+    },
+  };
+}
+
 type OnLog = NonNullable<NonNullable<BuildEnvironmentOptions['rolldownOptions']>['onLog']>;
 
 /** react-hot-toast marks itself "use client" for server frameworks; that means nothing here. */
@@ -61,6 +90,7 @@ const quietDirectives: OnLog = (level, log, handler) => {
 
 export default defineConfig(({ mode }) => {
   if (mode === 'server') return serverBuild();
+  if (mode === 'admin') return adminBuild();
   const standalone = mode === 'standalone';
   return {
     // Chunks load relative to the script, wherever a host serves it from.
@@ -104,13 +134,7 @@ export default defineConfig(({ mode }) => {
             // Everything the first screen needs goes in one chunk beside the entry, rather than
             // in the many small common chunks the lazy screens would otherwise split it into.
             output: { codeSplitting: { groups: [{ name: 'widget', tags: ['$initial'] }] } },
-            external: [
-              /^react(\/.*)?$/,
-              /^react-dom(\/.*)?$/,
-              'react-hot-toast',
-              '@gatehouse/client',
-              '@gatehouse/protocol',
-            ],
+            external: LIBRARY_EXTERNALS,
           },
         },
   };

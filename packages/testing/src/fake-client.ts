@@ -56,6 +56,8 @@ export interface FakeClient extends GatehouseClient {
   callsTo<M extends FakeMethod>(method: M): ArgsOfCall<M>[];
   setSession(session: SessionState | null): void;
   setBootstrap(bootstrap: Partial<BootstrapConfig>): void;
+  /** What the `rbac` checks grant: resource → action → granted (nothing by default). */
+  setPermissions(permissions: Record<string, Record<string, boolean>>): void;
 }
 
 /** An `ack` result. */
@@ -110,6 +112,9 @@ export function createFakeClient(publicToken = PUBLIC_TOKEN): FakeClient {
   const listeners = new Set<() => void>();
   let session: SessionState | null = null;
   let bootstrap: BootstrapConfig = { ...TEST_BOOTSTRAP };
+  let permissions: Record<string, Record<string, boolean>> = {};
+  const granted = (resourceId: string, action: string) =>
+    permissions[resourceId]?.[action] === true;
 
   const method =
     <A, R>(name: FakeMethod) =>
@@ -140,6 +145,9 @@ export function createFakeClient(publicToken = PUBLIC_TOKEN): FakeClient {
     },
     setBootstrap(partial) {
       bootstrap = { ...bootstrap, ...partial };
+    },
+    setPermissions(next) {
+      permissions = next;
     },
     bootstrap: () => Promise.resolve(bootstrap),
     getBootstrap: () => bootstrap,
@@ -211,9 +219,9 @@ export function createFakeClient(publicToken = PUBLIC_TOKEN): FakeClient {
       discovery: { authenticate: method('oauth.discovery.authenticate') },
     },
     rbac: {
-      isAuthorizedSync: () => false,
-      isAuthorized: () => Promise.resolve(false),
-      allPermissions: () => Promise.resolve({}),
+      isAuthorizedSync: (resourceId, action) => granted(resourceId, action),
+      isAuthorized: (resourceId, action) => Promise.resolve(granted(resourceId, action)),
+      allPermissions: () => Promise.resolve(permissions),
     },
     logEvent(name, details) {
       events.push({ name, details });

@@ -19,3 +19,8 @@ export {
   type FakeMethod,
   type RecordedCall,
 } from './fake-client.js';
+export {
+  createFakeAdminClient,
+  type FakeAdminClient,
+  type FakeAdminMethod,
+} from './fake-admin-client.js';

@@ -1,0 +1,126 @@
+/**
+ * Every user-visible string of the admin portal, in its own table so that the login widget's
+ * first screen does not carry them (they load with the portal's chunk). English is the only
+ * table shipped; a host passes its own words for any key (`messages`), the rest stay English.
+ */
+
+export const adminEn = {
+  'portal.label': 'Organization administration',
+  'portal.sections': 'Sections',
+  'portal.signedOut': 'Sign in to manage your organization.',
+  'portal.loading': 'Loading',
+  'portal.noSections': 'You have no administration rights in this organization.',
+  'section.members': 'Members',
+  'section.settings': 'Settings',
+  'section.sso': 'Single sign-on',
+  'common.save': 'Save',
+  'common.saved': 'Saved',
+  'common.cancel': 'Cancel',
+  'common.copy': 'Copy',
+  'common.copied': 'Copied',
+  'common.copyFailed': "Couldn't copy to clipboard",
+  'common.error': 'Something went wrong. Try again.',
+  'common.forbidden': 'You are not allowed to do this.',
+  'members.search': 'Search by email or name',
+  'members.status': 'Status',
+  'members.role': 'Role',
+  'members.any': 'Any',
+  'members.searchButton': 'Search',
+  'members.empty': 'No members match.',
+  'members.count': '{shown} of {total} members',
+  'members.more': 'Show more',
+  'members.email': 'Email',
+  'members.name': 'Name',
+  'members.roles': 'Roles',
+  'members.actions': 'Actions for {email}',
+  'members.changeRoles': 'Change roles',
+  'members.rolesFor': 'Roles of {email}',
+  'members.rolesSaved': 'Roles of {email} saved',
+  'members.deactivate': 'Deactivate',
+  'members.deactivated': '{email} deactivated',
+  'members.reactivate': 'Reactivate',
+  'members.reactivated': '{email} reactivated',
+  'members.confirmDeactivate': 'Deactivate {email}? Their sessions end now.',
+  'members.confirm': 'Confirm',
+  'members.roleNotHeld': 'You can give only roles you hold.',
+  'status.active': 'Active',
+  'status.invited': 'Invited',
+  'status.pending': 'Pending',
+  'status.deleted': 'Deactivated',
+  'invite.heading': 'Invite a member',
+  'invite.email': 'Email',
+  'invite.name': 'Name (optional)',
+  'invite.roles': 'Roles',
+  'invite.submit': 'Send invitation',
+  'invite.sent': 'Invitation sent to {email}',
+  'invite.invalidEmail': 'Invalid email address',
+  'settings.heading': 'Organization settings',
+  'settings.readOnly': 'Only members allowed to change the organization can edit these settings.',
+  'settings.name': 'Organization name',
+  'settings.slug': 'Slug',
+  'settings.slugHint': 'The slug is part of sign-in links and cannot be changed here.',
+  'settings.logo': 'Logo URL',
+  'settings.authMethods': 'Allowed sign-in methods',
+  'settings.allMethods': 'All methods',
+  'settings.someMethods': 'Only these methods',
+  'settings.method.sso': 'Single sign-on',
+  'settings.method.magic_link': 'Email login link',
+  'settings.method.password': 'Password',
+  'settings.method.google_oauth': 'Google',
+  'settings.method.microsoft_oauth': 'Microsoft',
+  'settings.mfaPolicy': 'Multi-factor authentication',
+  'settings.mfaOptional': 'Optional',
+  'settings.mfaRequired': 'Required for all members',
+  'settings.jit': 'Joining by email domain',
+  'settings.jitRestricted': 'Anyone with an address in an allowed domain may join',
+  'settings.jitNotAllowed': 'Only invited members may join',
+  'settings.domains': 'Allowed email domains',
+  'settings.domainsHint': 'One domain per line, such as example.com.',
+  'sso.heading': 'Single sign-on connections',
+  'sso.empty': 'No connections yet.',
+  'sso.status.active': 'Active',
+  'sso.status.pending': 'Pending',
+  'sso.kind.saml': 'SAML',
+  'sso.kind.oidc': 'OIDC',
+  'sso.entityId': 'SP entity ID',
+  'sso.acsUrl': 'ACS URL',
+  'sso.metadataUrl': 'SP metadata URL',
+  'sso.redirectUrl': 'Redirect URL',
+  'sso.newSaml': 'New SAML connection',
+  'sso.newOidc': 'New OIDC connection',
+  'sso.displayName': 'Display name',
+  'sso.metadata': 'IdP metadata XML',
+  'sso.metadataHint': 'Paste the metadata document your identity provider gives you.',
+  'sso.createSaml': 'Create SAML connection',
+  'sso.issuer': 'Issuer URL',
+  'sso.clientId': 'Client ID',
+  'sso.clientSecret': 'Client secret',
+  'sso.createOidc': 'Create OIDC connection',
+  'sso.created': 'Connection {name} created',
+} as const;
+
+/** A key of the admin portal's message table. */
+export type AdminMessageKey = keyof typeof adminEn;
+
+/** The admin portal's words: the text of a key, with `{name}` placeholders filled in. */
+export type AdminFormat = (key: AdminMessageKey, values?: Record<string, string>) => string;
+
+/**
+ * The format function over English with a host's words on top (unknown keys and non-text values
+ * are ignored, as in the login widget).
+ *
+ * @example
+ * const format = adminFormat({ 'members.deactivate': 'Suspend' });
+ * format('members.count', { shown: '20', total: '42' }); // '20 of 42 members'
+ */
+export function adminFormat(overrides: Partial<Record<string, unknown>> = {}): AdminFormat {
+  const table: Record<string, string> = { ...adminEn };
+  for (const [key, text] of Object.entries(overrides)) {
+    if (key in adminEn && typeof text === 'string') table[key] = text;
+  }
+  return (key, values) => {
+    const template = table[key] ?? key;
+    if (!values) return template;
+    return template.replace(/\{(\w+)\}/g, (whole, name: string) => values[name] ?? whole);
+  };
+}

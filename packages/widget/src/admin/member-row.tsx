@@ -1,0 +1,117 @@
+/** One member in the list: address, name, status and roles, and the actions the viewer may take. */
+import { useId, useState } from 'react';
+import type { Member } from '@gatehouse/protocol';
+import { Button } from '../parts/button.js';
+import { FormError } from '../parts/form-error.js';
+import { useAdmin } from './admin-context.js';
+import type { NoticeState } from './notice.js';
+import { RolesEditor } from './roles-editor.js';
+import { useAction } from './use-action.js';
+
+export function MemberRow({
+  member,
+  onChanged,
+  notice,
+}: {
+  member: Member;
+  onChanged: (member: Member) => void;
+  notice: NoticeState;
+}) {
+  const { admin, format, rights, session } = useAdmin();
+  const id = useId();
+  const [mode, setMode] = useState<'view' | 'roles' | 'confirm'>('view');
+  const email = member.email_address;
+  const deleted = member.status === 'deleted';
+  const self = member.member_id === session.member.member_id;
+
+  const deactivate = useAction(format, async () => {
+    await admin.organization.members.delete(member.member_id);
+    onChanged({ ...member, status: 'deleted' });
+    setMode('view');
+    notice.show(format('members.deactivated', { email }));
+  });
+  const reactivate = useAction(format, async () => {
+    const answer = await admin.organization.members.reactivate(member.member_id);
+    onChanged(answer.member);
+    notice.show(format('members.reactivated', { email }));
+  });
+
+  const roles = member.roles.map((r) => r.role_id).filter((r) => r !== 'member');
+  const canChangeRoles = rights.updateMembers && !deleted;
+  const canDeactivate = rights.deactivateMembers && !deleted && !self;
+  const canReactivate = rights.reactivateMembers && deleted;
+  const error = deactivate.error ?? reactivate.error;
+
+  return (
+    <li className="gh-admin-row" aria-labelledby={`${id}-email`}>
+      <div className="gh-admin-row-main">
+        <span id={`${id}-email`} className="gh-admin-email">
+          {email}
+        </span>
+        {member.name && <span className="gh-text-secondary">{member.name}</span>}
+        <span className={`gh-admin-badge gh-admin-status-${member.status}`}>
+          {format(`status.${member.status}`)}
+        </span>
+        <span className="gh-text-secondary gh-admin-roles">
+          <span className="gh-admin-visually-hidden">{format('members.roles')}: </span>
+          {['member', ...roles].join(', ')}
+        </span>
+      </div>
+      {(canChangeRoles || canDeactivate || canReactivate) && mode === 'view' && (
+        <div
+          className="gh-admin-actions"
+          role="group"
+          aria-label={format('members.actions', { email })}
+        >
+          {canChangeRoles && (
+            <Button variant="secondary" onClick={() => setMode('roles')}>
+              {format('members.changeRoles')}
+            </Button>
+          )}
+          {canDeactivate && (
+            <Button variant="secondary" onClick={() => setMode('confirm')}>
+              {format('members.deactivate')}
+            </Button>
+          )}
+          {canReactivate && (
+            <Button
+              variant="secondary"
+              loading={reactivate.busy}
+              onClick={() => void reactivate.run()}
+            >
+              {format('members.reactivate')}
+            </Button>
+          )}
+        </div>
+      )}
+      {mode === 'roles' && (
+        <RolesEditor
+          member={member}
+          onDone={(updated) => {
+            if (updated) {
+              onChanged(updated);
+              notice.show(format('members.rolesSaved', { email }));
+            }
+            setMode('view');
+          }}
+        />
+      )}
+      {mode === 'confirm' && (
+        <div className="gh-admin-confirm" role="group" aria-labelledby={`${id}-confirm`}>
+          <p id={`${id}-confirm`} className="gh-text">
+            {format('members.confirmDeactivate', { email })}
+          </p>
+          <div className="gh-admin-actions">
+            <Button autoFocus loading={deactivate.busy} onClick={() => void deactivate.run()}>
+              {format('members.confirm')}
+            </Button>
+            <Button variant="secondary" onClick={() => setMode('view')}>
+              {format('common.cancel')}
+            </Button>
+          </div>
+        </div>
+      )}
+      <FormError id={`${id}-error`} message={error} />
+    </li>
+  );
+}

@@ -1,0 +1,237 @@
+/** The settings section: the organization's name, logo, sign-in methods, MFA and joining rules. */
+import { useEffect, useId, useState, type FormEvent } from 'react';
+import type { ArgsOf } from '@gatehouse/client';
+import { AUTH_METHODS, type AuthMethod, type Organization } from '@gatehouse/protocol';
+import { Button } from '../parts/button.js';
+import { FormError } from '../parts/form-error.js';
+import { Spinner } from '../parts/spinner.js';
+import { useAdmin } from './admin-context.js';
+import { Notice, useNotice } from './notice.js';
+import { useAction } from './use-action.js';
+
+type Patch = ArgsOf<'organizationUpdateMe'>;
+
+/** The form's fields, as the member edits them. */
+interface Draft {
+  name: string;
+  logo: string;
+  authMethods: Organization['auth_methods'];
+  allowedAuthMethods: AuthMethod[];
+  mfaPolicy: Organization['mfa_policy'];
+  jit: Organization['email_jit_provisioning'];
+  domains: string;
+}
+
+const toDraft = (org: Organization): Draft => ({
+  name: org.organization_name,
+  logo: org.organization_logo_url,
+  authMethods: org.auth_methods,
+  allowedAuthMethods: org.allowed_auth_methods,
+  mfaPolicy: org.mfa_policy,
+  jit: org.email_jit_provisioning,
+  domains: org.email_allowed_domains.join('\n'),
+});
+
+const domainList = (text: string) =>
+  text
+    .split(/[\s,]+/)
+    .map((d) => d.trim().toLowerCase())
+    .filter(Boolean);
+
+/**
+ * Only what the member changed: a field sent back unchanged could still be refused (a domain
+ * rule the member may not touch), and two admins editing different fields do not undo each other.
+ */
+export function settingsPatch(org: Organization, draft: Draft): Patch {
+  const patch: Patch = {};
+  const before = toDraft(org);
+  if (draft.name.trim() !== before.name) patch.organization_name = draft.name.trim();
+  if (draft.logo.trim() !== before.logo) patch.organization_logo_url = draft.logo.trim();
+  if (draft.authMethods !== before.authMethods) patch.auth_methods = draft.authMethods;
+  if (
+    [...draft.allowedAuthMethods].sort().join() !== [...before.allowedAuthMethods].sort().join()
+  ) {
+    patch.allowed_auth_methods = draft.allowedAuthMethods;
+  }
+  if (draft.mfaPolicy !== before.mfaPolicy) patch.mfa_policy = draft.mfaPolicy;
+  if (draft.jit !== before.jit) patch.email_jit_provisioning = draft.jit;
+  const domains = domainList(draft.domains);
+  if (domains.join() !== org.email_allowed_domains.join()) patch.email_allowed_domains = domains;
+  return patch;
+}
+
+export function SettingsSection() {
+  const { admin, format, rights } = useAdmin();
+  const id = useId();
+  const [org, setOrg] = useState<Organization | null>(null);
+  const [draft, setDraft] = useState<Draft | null>(null);
+  const notice = useNotice();
+  const load = useAction(format, async () => {
+    const { organization } = await admin.organization.get();
+    setOrg(organization);
+    setDraft(toDraft(organization));
+  });
+  const save = useAction(format, async (patch: Patch) => {
+    const { organization } = await admin.organization.update(patch);
+    setOrg(organization);
+    setDraft(toDraft(organization));
+    notice.show(format('common.saved'));
+  });
+  const { run: runLoad } = load;
+  useEffect(() => {
+    void runLoad();
+  }, [runLoad]);
+
+  const readOnly = !rights.updateOrganization;
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    if (org && draft) void save.run(settingsPatch(org, draft));
+  };
+  const set = (change: Partial<Draft>) => setDraft((d) => (d ? { ...d, ...change } : d));
+
+  return (
+    <section className="gh-admin-section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="gh-admin-heading">
+        {format('settings.heading')}
+      </h2>
+      <Notice notice={notice} />
+      <FormError id={`${id}-load-error`} message={load.error} />
+      {!draft || !org ? (
+        !load.error && <Spinner />
+      ) : (
+        <form className="gh-admin-form" onSubmit={submit} aria-describedby={`${id}-error`}>
+          {readOnly && <p className="gh-text-secondary">{format('settings.readOnly')}</p>}
+          <fieldset className="gh-admin-plain" disabled={readOnly}>
+            <div className="gh-admin-field">
+              <label htmlFor={`${id}-name`}>{format('settings.name')}</label>
+              <input
+                id={`${id}-name`}
+                className="gh-input"
+                required
+                value={draft.name}
+                onChange={(e) => set({ name: e.target.value })}
+              />
+            </div>
+            <div className="gh-admin-field">
+              <label htmlFor={`${id}-slug`}>{format('settings.slug')}</label>
+              <input
+                id={`${id}-slug`}
+                className="gh-input"
+                readOnly
+                value={org.organization_slug}
+                aria-describedby={`${id}-slug-hint`}
+              />
+              <p id={`${id}-slug-hint`} className="gh-text-secondary gh-admin-hint">
+                {format('settings.slugHint')}
+              </p>
+            </div>
+            <div className="gh-admin-field">
+              <label htmlFor={`${id}-logo`}>{format('settings.logo')}</label>
+              <input
+                id={`${id}-logo`}
+                className="gh-input"
+                type="url"
+                value={draft.logo}
+                onChange={(e) => set({ logo: e.target.value })}
+              />
+            </div>
+            <fieldset className="gh-admin-fieldset">
+              <legend>{format('settings.authMethods')}</legend>
+              <label className="gh-admin-check">
+                <input
+                  type="radio"
+                  name={`${id}-auth`}
+                  checked={draft.authMethods === 'ALL_ALLOWED'}
+                  onChange={() => set({ authMethods: 'ALL_ALLOWED' })}
+                />
+                <span>{format('settings.allMethods')}</span>
+              </label>
+              <label className="gh-admin-check">
+                <input
+                  type="radio"
+                  name={`${id}-auth`}
+                  checked={draft.authMethods === 'RESTRICTED'}
+                  onChange={() => set({ authMethods: 'RESTRICTED' })}
+                />
+                <span>{format('settings.someMethods')}</span>
+              </label>
+              {draft.authMethods === 'RESTRICTED' &&
+                AUTH_METHODS.map((method) => (
+                  <label key={method} className="gh-admin-check gh-admin-indent">
+                    <input
+                      type="checkbox"
+                      checked={draft.allowedAuthMethods.includes(method)}
+                      onChange={(e) =>
+                        set({
+                          allowedAuthMethods: e.target.checked
+                            ? [...draft.allowedAuthMethods, method]
+                            : draft.allowedAuthMethods.filter((m) => m !== method),
+                        })
+                      }
+                    />
+                    <span>{format(`settings.method.${method}`)}</span>
+                  </label>
+                ))}
+            </fieldset>
+            <fieldset className="gh-admin-fieldset">
+              <legend>{format('settings.mfaPolicy')}</legend>
+              {(['OPTIONAL', 'REQUIRED_FOR_ALL'] as const).map((policy) => (
+                <label key={policy} className="gh-admin-check">
+                  <input
+                    type="radio"
+                    name={`${id}-mfa`}
+                    checked={draft.mfaPolicy === policy}
+                    onChange={() => set({ mfaPolicy: policy })}
+                  />
+                  <span>
+                    {format(
+                      policy === 'OPTIONAL' ? 'settings.mfaOptional' : 'settings.mfaRequired',
+                    )}
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+            <fieldset className="gh-admin-fieldset">
+              <legend>{format('settings.jit')}</legend>
+              {(['RESTRICTED', 'NOT_ALLOWED'] as const).map((jit) => (
+                <label key={jit} className="gh-admin-check">
+                  <input
+                    type="radio"
+                    name={`${id}-jit`}
+                    checked={draft.jit === jit}
+                    onChange={() => set({ jit })}
+                  />
+                  <span>
+                    {format(
+                      jit === 'RESTRICTED' ? 'settings.jitRestricted' : 'settings.jitNotAllowed',
+                    )}
+                  </span>
+                </label>
+              ))}
+            </fieldset>
+            <div className="gh-admin-field">
+              <label htmlFor={`${id}-domains`}>{format('settings.domains')}</label>
+              <textarea
+                id={`${id}-domains`}
+                className="gh-input gh-admin-textarea"
+                rows={3}
+                value={draft.domains}
+                aria-describedby={`${id}-domains-hint`}
+                onChange={(e) => set({ domains: e.target.value })}
+              />
+              <p id={`${id}-domains-hint`} className="gh-text-secondary gh-admin-hint">
+                {format('settings.domainsHint')}
+              </p>
+            </div>
+          </fieldset>
+          <FormError id={`${id}-error`} message={save.error} />
+          {!readOnly && (
+            <Button type="submit" loading={save.busy}>
+              {format('common.save')}
+            </Button>
+          )}
+        </form>
+      )}
+    </section>
+  );
+}

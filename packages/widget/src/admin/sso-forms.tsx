@@ -1,0 +1,110 @@
+/** Creating SSO connections: SAML from pasted IdP metadata, OIDC from the issuer and client. */
+import { useId, useState, type FormEvent } from 'react';
+import { Button } from '../parts/button.js';
+import { FormError } from '../parts/form-error.js';
+import { useAdmin } from './admin-context.js';
+import { useAction } from './use-action.js';
+
+export function SamlForm({ onCreated }: { onCreated: (name: string) => void }) {
+  const { admin, format } = useAdmin();
+  const id = useId();
+  const [name, setName] = useState('');
+  const [xml, setXml] = useState('');
+  const create = useAction(format, async () => {
+    const { connection } = await admin.sso.saml.createConnection({ display_name: name.trim() });
+    // The connection exists (pending) even if its metadata is refused: the error says why.
+    if (xml.trim()) {
+      await admin.sso.saml.updateConnectionByMetadata({
+        connection_id: connection.connection_id,
+        metadata_xml: xml.trim(),
+      });
+    }
+    setName('');
+    setXml('');
+    onCreated(connection.display_name);
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void create.run();
+  };
+  return (
+    <form className="gh-admin-form gh-admin-card" onSubmit={submit}>
+      <h3 className="gh-admin-subheading">{format('sso.newSaml')}</h3>
+      <div className="gh-admin-field">
+        <label htmlFor={`${id}-name`}>{format('sso.displayName')}</label>
+        <input
+          id={`${id}-name`}
+          className="gh-input"
+          required
+          value={name}
+          onChange={(e) => setName(e.target.value)}
+        />
+      </div>
+      <div className="gh-admin-field">
+        <label htmlFor={`${id}-xml`}>{format('sso.metadata')}</label>
+        <textarea
+          id={`${id}-xml`}
+          className="gh-input gh-admin-textarea"
+          rows={4}
+          value={xml}
+          aria-describedby={`${id}-hint`}
+          onChange={(e) => setXml(e.target.value)}
+        />
+        <p id={`${id}-hint`} className="gh-text-secondary gh-admin-hint">
+          {format('sso.metadataHint')}
+        </p>
+      </div>
+      <FormError id={`${id}-error`} message={create.error} />
+      <Button type="submit" loading={create.busy}>
+        {format('sso.createSaml')}
+      </Button>
+    </form>
+  );
+}
+
+export function OidcForm({ onCreated }: { onCreated: (name: string) => void }) {
+  const { admin, format } = useAdmin();
+  const id = useId();
+  const [fields, setFields] = useState({ name: '', issuer: '', clientId: '', secret: '' });
+  const create = useAction(format, async () => {
+    const { connection } = await admin.sso.oidc.createConnection({
+      display_name: fields.name.trim(),
+      issuer: fields.issuer.trim(),
+      client_id: fields.clientId.trim(),
+      client_secret: fields.secret,
+    });
+    setFields({ name: '', issuer: '', clientId: '', secret: '' });
+    onCreated(connection.display_name);
+  });
+  const submit = (event: FormEvent) => {
+    event.preventDefault();
+    void create.run();
+  };
+  const field = (key: keyof typeof fields, label: string, type = 'text') => (
+    <div className="gh-admin-field">
+      <label htmlFor={`${id}-${key}`}>{label}</label>
+      <input
+        id={`${id}-${key}`}
+        className="gh-input"
+        type={type}
+        required
+        autoComplete="off"
+        value={fields[key]}
+        onChange={(e) => setFields({ ...fields, [key]: e.target.value })}
+      />
+    </div>
+  );
+  return (
+    <form className="gh-admin-form gh-admin-card" onSubmit={submit}>
+      <h3 className="gh-admin-subheading">{format('sso.newOidc')}</h3>
+      {field('name', format('sso.displayName'))}
+      {field('issuer', format('sso.issuer'), 'url')}
+      {field('clientId', format('sso.clientId'))}
+      {field('secret', format('sso.clientSecret'), 'password')}
+      <FormError id={`${id}-error`} message={create.error} />
+      <Button type="submit" loading={create.busy}>
+        {format('sso.createOidc')}
+      </Button>
+    </form>
+  );
+}

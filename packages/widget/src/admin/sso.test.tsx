@@ -1,0 +1,119 @@
+// The SSO section: connections with our side's values to copy, and new SAML (from pasted IdP
+// metadata) and OIDC connections.
+import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
+import { afterEach, describe, expect, it, vi } from 'vitest';
+import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
+import { apiError } from '@gatehouse/testing';
+import { AdminSso } from './portal.js';
+import { renderAdmin } from '../test/render-admin.js';
+
+afterEach(() => {
+  cleanup();
+  vi.unstubAllGlobals();
+});
+
+const saml = {
+  connection_id: 'saml-connection-test-1',
+  display_name: 'Okta',
+  status: 'active',
+  audience_uri: 'https://auth.acme.test/v1/b2b/sso/saml/sp/saml-connection-test-1',
+  acs_url: 'https://auth.acme.test/v1/b2b/sso/saml/acs/saml-connection-test-1',
+  sp_metadata_url: 'https://auth.acme.test/v1/b2b/sso/saml/metadata/saml-connection-test-1',
+} as SamlConnection;
+const oidc = {
+  connection_id: 'oidc-connection-test-1',
+  display_name: 'Entra',
+  status: 'pending',
+  redirect_url: 'https://auth.acme.test/v1/b2b/sso/oidc/callback',
+} as OidcConnection;
+const ack = { request_id: 'r', status_code: 200 };
+
+function renderSso() {
+  return renderAdmin((props) => <AdminSso {...props} />, {
+    prepare(admin) {
+      admin.answer('sso.getConnections', async () => ({
+        ...ack,
+        saml_connections: [saml],
+        oidc_connections: [oidc],
+        external_connections: [],
+      }));
+    },
+  });
+}
+
+describe('the SSO section', () => {
+  it("lists connections with our side's values and copies them", async () => {
+    const writeText = vi.fn(() => Promise.resolve());
+    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    renderSso();
+    const okta = (await screen.findByRole('heading', { name: /Okta/ })).closest('li')!;
+    expect(within(okta).getByText('SAML')).toBeTruthy();
+    expect(within(okta).getByLabelText<HTMLInputElement>('ACS URL').value).toBe(saml.acs_url);
+    expect(within(okta).getByLabelText<HTMLInputElement>('SP entity ID').value).toBe(
+      saml.audience_uri,
+    );
+    fireEvent.click(within(okta).getByRole('button', { name: 'Copy: SP metadata URL' }));
+    await waitFor(() => expect(writeText).toHaveBeenCalledWith(saml.sp_metadata_url));
+    expect(await within(okta).findByText('Copied')).toBeTruthy();
+    const entra = screen.getByRole('heading', { name: /Entra/ }).closest('li')!;
+    expect(within(entra).getByText('Pending')).toBeTruthy();
+    expect(within(entra).getByLabelText<HTMLInputElement>('Redirect URL').value).toBe(
+      oidc.redirect_url,
+    );
+  });
+
+  it('creates a SAML connection from pasted metadata', async () => {
+    const { admin } = renderSso();
+    const form = (await screen.findByRole('heading', { name: 'New SAML connection' })).closest(
+      'form',
+    )!;
+    fireEvent.change(within(form).getByLabelText('Display name'), { target: { value: 'Okta 2' } });
+    fireEvent.change(within(form).getByLabelText('IdP metadata XML'), {
+      target: { value: '<EntityDescriptor/>' },
+    });
+    const created = { ...saml, connection_id: 'saml-connection-test-2', display_name: 'Okta 2' };
+    admin.answer('sso.saml.createConnection', async () => ({ ...ack, connection: created }));
+    admin.answer('sso.saml.updateConnectionByMetadata', async () => ({
+      ...ack,
+      connection: created,
+    }));
+    fireEvent.submit(form);
+    await waitFor(() =>
+      expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain(
+        'Connection Okta 2 created',
+      ),
+    );
+    expect(admin.callsTo('sso.saml.createConnection')).toEqual([{ display_name: 'Okta 2' }]);
+    expect(admin.callsTo('sso.saml.updateConnectionByMetadata')).toEqual([
+      { connection_id: 'saml-connection-test-2', metadata_xml: '<EntityDescriptor/>' },
+    ]);
+  });
+
+  it("creates an OIDC connection and shows the server's refusal in an alert", async () => {
+    const { admin } = renderSso();
+    const form = (await screen.findByRole('heading', { name: 'New OIDC connection' })).closest(
+      'form',
+    )!;
+    fireEvent.change(within(form).getByLabelText('Display name'), { target: { value: 'Entra' } });
+    fireEvent.change(within(form).getByLabelText('Issuer URL'), {
+      target: { value: 'https://login.example.test' },
+    });
+    fireEvent.change(within(form).getByLabelText('Client ID'), { target: { value: 'abc' } });
+    fireEvent.change(within(form).getByLabelText('Client secret'), { target: { value: 's3' } });
+    admin.answer('sso.oidc.createConnection', () =>
+      Promise.reject(apiError('invalid_request', 'The issuer has no discovery document.')),
+    );
+    fireEvent.submit(form);
+    expect((await within(form).findByRole('alert')).textContent).toBe(
+      'The issuer has no discovery document.',
+    );
+    expect(admin.callsTo('sso.oidc.createConnection')).toEqual([
+      {
+        display_name: 'Entra',
+        issuer: 'https://login.example.test',
+        client_id: 'abc',
+        client_secret: 's3',
+      },
+    ]);
+  });
+});
