@@ -1,7 +1,7 @@
 /** The benchmark server in its own process, and bounded autocannon runs against it on loopback. */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { dirname, join } from 'node:path';
+import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { threadPoolSize } from '@gatehouse/server';
@@ -32,12 +32,14 @@ export async function startBenchServer(
 ): Promise<{ child: ChildProcess; target: BenchTarget }> {
   // The pool size a deployment should run with; argon2-rate.ts measures with as many threads.
   const poolEnv = { UV_THREADPOOL_SIZE: String(threadPoolSize()), ...env };
-  const { child, line } = await startChild('session-server.ts', poolEnv, options);
+  const { child, line } = await startChild(options.file ?? 'session-server.ts', poolEnv, options);
   return { child, target: JSON.parse(line) as BenchTarget };
 }
 
 /** How a benchmark child process runs. */
 export interface ChildOptions {
+  /** The file to run, relative to bench/ or absolute (another checkout's `session-server.ts`). */
+  file?: string;
   /** Pins the process to these cores (`taskset -c`), e.g. '0'. */
   cpus?: string;
   /** Node's own flags, e.g. `--cpu-prof`. */
@@ -54,7 +56,7 @@ export async function startChild(
   env: Record<string, string>,
   { cpus, nodeFlags = [] }: ChildOptions = {},
 ): Promise<{ child: ChildProcess; line: string }> {
-  const node = [...nodeFlags, '--import', 'tsx', join(here, file)];
+  const node = [...nodeFlags, '--import', 'tsx', resolve(here, file)];
   const [command, args] = cpus
     ? ['taskset', ['-c', cpus, process.execPath, ...node]]
     : [process.execPath, node];

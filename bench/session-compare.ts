@@ -10,7 +10,9 @@
  * The Gatehouse server runs from its TypeScript sources (`--conditions=source`): no build needed.
  * `BENCH_ROUNDS` (3) and `BENCH_DURATION` (5 s) bound the run; `BENCH_PROFILE=<dir>` writes a
  * CPU profile of the Gatehouse server over the measured rounds there, read with
- * `profile-summary.ts`.
+ * `profile-summary.ts`. `BENCH_BASELINE=<path>` adds the `bench/session-server.ts` of another
+ * checkout (an earlier build, with its own node_modules) as a fourth server, so that before and
+ * after are measured in the same rounds.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
@@ -24,6 +26,7 @@ const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
 const CONNECTIONS = 32;
 const SERVER_CPU = '0';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
+const BASELINE = process.env.BENCH_BASELINE;
 
 /** One server under test: how to load it and how to recognise a right answer. */
 interface Target {
@@ -127,6 +130,11 @@ const p = JSON.parse(peer.line) as {
   organizationId: string;
 };
 
+const baseline = BASELINE
+  ? await startBenchServer({}, { ...pinned, file: BASELINE, nodeFlags: ['--conditions=source'] })
+  : null;
+if (baseline) children.push(baseline.child);
+
 const targets: Target[] = [
   {
     name: 'Gatehouse sessions/authenticate',
@@ -149,6 +157,21 @@ const targets: Target[] = [
       body.includes(`"activeOrganizationId":"${p.organizationId}"`),
   },
 ];
+if (baseline) {
+  const b = baseline.target;
+  targets.push({
+    name: 'Gatehouse baseline (BENCH_BASELINE)',
+    pid: baseline.child.pid!,
+    options: {
+      ...gatehouseOptions,
+      url: `${b.url}/sdk/v1/b2b/sessions/authenticate`,
+      headers: { ...gatehouseHeaders, authorization: basic(b.publicToken, b.sessionToken) },
+    },
+    verify: (body) =>
+      body.includes(`"member_id":"${b.memberId}"`) &&
+      body.includes(`"organization_id":"${b.organizationId}"`),
+  });
+}
 
 console.log(`# Session check against its ceiling and a peer — ${new Date().toISOString()}`);
 console.log(
@@ -197,10 +220,11 @@ for (const target of targets) {
       `${cpu.toFixed(0)} µs | ${loader.toFixed(0)} µs | ${rs.reduce((s, r) => s + r.failed, 0)} |`,
   );
 }
-const [own, top, other] = targets.map((t) => summary.get(t) ?? 0);
+const [own = 0, top = 1, other = 1, before] = targets.map((t) => summary.get(t) ?? 0);
 console.log(
-  `\nGatehouse / ceiling: **${(own! / top!).toFixed(2)}**; Gatehouse / peer: ` +
-    `**${(own! / other!).toFixed(2)}**.`,
+  `\nGatehouse / ceiling: **${(own / top).toFixed(2)}**; Gatehouse / peer: ` +
+    `**${(own / other).toFixed(2)}**` +
+    (before ? `; Gatehouse / baseline: **${(own / before).toFixed(2)}**.` : '.'),
 );
 if (PROFILE_DIR) {
   const before = new Set(readdirSync(PROFILE_DIR));
