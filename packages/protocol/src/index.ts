@@ -16,3 +16,4 @@ export * from './subsets.js';
 export * from './sso.js';
 export * from './oauth.js';
 export * from './captcha.js';
+export * from './session-list.js';

@@ -22,6 +22,7 @@ import { OAUTH_ENDPOINTS } from './oauth.js';
 import { RBAC_ENDPOINTS } from './rbac.js';
 import { SDK_ENDPOINTS } from './sdk.js';
 import { SSO_ENDPOINTS } from './sso.js';
+import { SESSION_LIST_ENDPOINTS } from './session-list.js';
 
 /** The JWKS of session JWTs, for host backends verifying JWTs themselves. */
 const jwks = endpoint<{ keys: Record<string, unknown>[] }>()({
@@ -136,6 +137,7 @@ export const ENDPOINTS = {
   ...SSO_ENDPOINTS,
   ...OAUTH_ENDPOINTS,
   ...RBAC_ENDPOINTS,
+  ...SESSION_LIST_ENDPOINTS,
   ...CAPTCHA_ENDPOINTS,
   jwks,
   jwksByProject,

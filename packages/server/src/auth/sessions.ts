@@ -12,6 +12,7 @@ import { hashToken, newId, newToken } from '../crypto/random.js';
 import { preparedQuery } from '../store/prepared.js';
 import type { SessionsTable } from '../store/schema.js';
 import type { Project } from '../tenancy/projects/service.js';
+import { currentClient } from './client-info.js';
 import { rememberJwt, reusableJwt } from './jwt-reuse.js';
 
 /**
@@ -60,7 +61,8 @@ export function cappedExpiry(
 /**
  * Starts a session and returns its token, which exists only in this return value: the table
  * keeps its hash. It expires after `durationMinutes`, at most `maxLifetimeMinutes` after
- * `startedAt` (now, unless it continues an earlier session).
+ * `startedAt` (now, unless it continues an earlier session). It records the browser of the
+ * call that starts it (IP address and user agent), when there is one.
  */
 export async function createSession(
   db: Db,
@@ -73,6 +75,7 @@ export async function createSession(
   startedAt: number = now,
 ): Promise<{ token: string; row: SessionsTable }> {
   const token = newToken();
+  const client = currentClient();
   const row: SessionsTable = {
     id: newId('member-session', project.environment),
     project_id: project.id,
@@ -84,6 +87,8 @@ export async function createSession(
     last_accessed_at: isoAt(now),
     expires_at: cappedExpiry(startedAt, now, durationMinutes, maxLifetimeMinutes),
     revoked_at: null,
+    ip_address: client.ip,
+    user_agent: client.userAgent,
   };
   await db.insertInto('sessions').values(row).execute();
   return { token, row };

@@ -1,8 +1,12 @@
-/** Session endpoints (§7.5), the JWKS of session JWTs and the management API's sessions.get and exchange. */
+/**
+ * Session endpoints (§7.5), the session lists of §7.10, the JWKS of session JWTs and the
+ * management API's sessions.get and exchange.
+ */
 import { ENDPOINTS, sessionsGetFields } from '@gatehouse/protocol/endpoints';
 import { rawRoute, router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
+import { memberCaller } from '../../http/auth.js';
 import { refuseCustomClaims, requireBackendMember } from '../../http/backend-caller.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { queryOf } from '../../http/pages.js';
@@ -15,6 +19,12 @@ import {
   presentedForBackend,
   revokeSessionById,
 } from './service.js';
+import {
+  organizationSessions,
+  ownSessions,
+  revokeOrganizationSessions,
+  revokeOwnSessions,
+} from './session-list.js';
 
 /** Registers the session routes and the JWKS. */
 export function registerSessions(app: FastifyInstance, ctx: Context): void {
@@ -44,6 +54,37 @@ export function registerSessions(app: FastifyInstance, ctx: Context): void {
       request,
       unwrap(await enterOrganization(ctx, caller.project, identity, body, session)),
     );
+  });
+
+  // Session lists of an admin screen and of a member's own account (§7.10).
+  route(ENDPOINTS.organizationSessionsSearch, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller, [
+      'stytch.member',
+      'revoke-sessions',
+    ]);
+    const viewer = { member, sessionId: caller.session.row.id };
+    return ok(request, unwrap(await organizationSessions(ctx, project, viewer, parse())));
+  });
+
+  route(ENDPOINTS.organizationSessionsRevoke, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller, [
+      'stytch.member',
+      'revoke-sessions',
+    ]);
+    const viewer = { member, sessionId: caller.session.row.id };
+    return ok(request, unwrap(await revokeOrganizationSessions(ctx, project, viewer, parse())));
+  });
+
+  route(ENDPOINTS.ownSessionsList, async (request, { caller }) => {
+    const { project, member } = await memberCaller(ctx, caller);
+    const viewer = { member, sessionId: caller.session.row.id };
+    return ok(request, { member_sessions: await ownSessions(ctx, project, viewer) });
+  });
+
+  route(ENDPOINTS.ownSessionsRevoke, async (request, { caller, parse }) => {
+    const { project, member } = await memberCaller(ctx, caller);
+    const viewer = { member, sessionId: caller.session.row.id };
+    return ok(request, unwrap(await revokeOwnSessions(ctx, project, viewer, parse())));
   });
 
   // The management API's `sessions.get` and `sessions.exchange` (secret key).

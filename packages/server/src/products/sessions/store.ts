@@ -31,6 +31,8 @@ const SESSION_COLUMNS = Object.keys({
   last_accessed_at: 1,
   expires_at: 1,
   revoked_at: 1,
+  ip_address: 1,
+  user_agent: 1,
 } satisfies Record<keyof SessionsTable, 1>) as (keyof SessionsTable)[];
 const MEMBER_COLUMNS = Object.keys({
   id: 1,

@@ -20,6 +20,7 @@ import * as captchaSettings from './0014-captcha-settings.js';
 import * as memberLocale from './0015-member-locale.js';
 import * as federatedIdentities from './0016-federated-identities.js';
 import * as mailQueue from './0017-mail-queue.js';
+import * as sessionClient from './0018-session-client.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -46,4 +47,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0015_member_locale': memberLocale,
   '0016_federated_identities': federatedIdentities,
   '0017_mail_queue': mailQueue,
+  '0018_session_client': sessionClient,
 };

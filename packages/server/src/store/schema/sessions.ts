@@ -13,6 +13,10 @@ export interface SessionsTable {
   last_accessed_at: Timestamp;
   expires_at: Timestamp;
   revoked_at: Timestamp | null;
+  /** The client IP address of the request that started the session; null before 0018. */
+  ip_address: string | null;
+  /** Its `User-Agent` header (at most 512 characters); null when absent or before 0018. */
+  user_agent: string | null;
 }
 
 const sessionsColumns = {
@@ -26,6 +30,8 @@ const sessionsColumns = {
   last_accessed_at: 'text not null',
   expires_at: 'text not null',
   revoked_at: 'text',
+  ip_address: 'text',
+  user_agent: 'text',
 } satisfies Columns<SessionsTable>;
 
 export interface IntermediateSessionsTable {

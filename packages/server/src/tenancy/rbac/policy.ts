@@ -42,7 +42,8 @@ export const DEFAULT_RBAC_POLICY: RbacPolicy = {
     {
       resource_id: 'stytch.member',
       description: 'Members of the organization.',
-      actions: ['create', 'update', 'delete', 'search'],
+      // `revoke-sessions`: list the organization's sessions and end them (docs/protocol.md §7.10).
+      actions: ['create', 'update', 'delete', 'search', 'revoke-sessions'],
     },
     {
       resource_id: 'stytch.sso',
