@@ -87,6 +87,7 @@ const client = Gatehouse.createClient(cfg.publicToken, Object.assign(
 const status = document.getElementById('session-status');
 const signOut = document.getElementById('sign-out');
 const account = document.getElementById('account-link');
+const adminLink = document.getElementById('admin-link');
 const widgetConfig = cfg.widgetConfig;
 let handle = null;
 // The first time, the server-rendered first screen is taken over rather than drawn again.
@@ -113,6 +114,8 @@ function render() {
   signOut.textContent = state ? 'Sign out' : '';
   account.hidden = !state;
   account.textContent = state ? 'Account' : '';
+  adminLink.hidden = !state;
+  adminLink.textContent = state ? 'Admin' : '';
 }
 signOut.addEventListener('click', () => {
   signOut.disabled = true;
@@ -140,6 +143,7 @@ export function renderAppPage(options: AppPageOptions): string {
   const header = `<nav>
 <span id="session-status" role="status" aria-live="polite">Not signed in</span>
 <a id="account-link" href="/account" hidden></a>
+<a id="admin-link" href="/_app/admin" hidden></a>
 <button id="sign-out" class="link" type="button" hidden></button>
 <a href="/_dev/inbox" target="_blank" rel="noopener">Dev inbox</a>
 </nav>`;

@@ -4,6 +4,7 @@ import { createServer as createNetServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { ADMIN_PAGE_INLINE_SCRIPTS } from './admin-page.js';
 import { APP_PAGE_INLINE_SCRIPTS } from './app-page.js';
 import { startDemo, type DemoHandle } from './demo.js';
 import { DEMO_ADMIN_EMAIL } from './seed.js';
@@ -86,6 +87,27 @@ describe('demo app', () => {
     expect(html).toContain('"authFlowType":"discovery"');
     const orgPage = await (await fetch(`${demo.url}/_app/org/acme`)).text();
     expect(orgPage).toContain('"organizationSlug":"acme"');
+  });
+
+  it('serves the admin page: the portal mounted from the widget bundle, its script allowed by hash', async () => {
+    const response = await fetch(`${demo.url}/_app/admin`);
+    expect(response.status).toBe(200);
+    const html = await response.text();
+    expect(html).toContain(demo.publicToken);
+    expect(html).toContain('<script type="module" src="/assets/gatehouse-widget.js">');
+    expect(html).toContain("Gatehouse.mountAdminPortal('#admin-portal'");
+    const inline = [...html.matchAll(/<script type="module">([\s\S]*?)<\/script>/g)].map((m) =>
+      sha256(m[1] ?? ''),
+    );
+    expect(inline).toHaveLength(1);
+    expect(cspOf(response).get('script-src')).toEqual([
+      "'self'",
+      ...ADMIN_PAGE_INLINE_SCRIPTS.map(sha256),
+    ]);
+    // The sign-in page links to it once signed in.
+    expect(await (await fetch(`${demo.url}/_app`)).text()).toContain(
+      '<a id="admin-link" href="/_app/admin" hidden></a>',
+    );
   });
 
   it('renders the discovery first screen on the server, styled, with the widget preloaded', async () => {

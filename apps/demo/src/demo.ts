@@ -12,6 +12,7 @@ import {
   type CaptchaProviderName,
 } from '@gatehouse/protocol';
 import { renderAccountPage, renderSignedOutPage } from './account-page.js';
+import { ADMIN_PAGE_INLINE_SCRIPTS, renderAdminPage } from './admin-page.js';
 import {
   APP_PAGE_INLINE_SCRIPTS,
   appWidgetConfig,
@@ -209,12 +210,13 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
     widget: boolean,
     oneTap = false,
     captchaOn = false,
+    inlineScripts: readonly string[] = APP_PAGE_INLINE_SCRIPTS,
   ) => {
     const settings = await app.gatehouse.getProject(project.project_id);
     applyPagePolicy(reply, {
       ...(widget
         ? {
-            inlineScripts: APP_PAGE_INLINE_SCRIPTS,
+            inlineScripts,
             widget: {
               apiOrigins: [new URL(publicUrl).origin],
               ...(oneTap ? { oneTapScriptUrl } : {}),
@@ -294,6 +296,17 @@ export async function startDemo(options: DemoOptions = {}): Promise<DemoHandle> 
   );
   // Where password reset e-mails (and the login links of first-time passwords) lead.
   app.get('/_app/reset', (request, reply) => widgetPage(request, reply, null, true));
+  // The admin portal for the member signed in at /_app (docs/widget.md §15).
+  app.get('/_app/admin', async (_request, reply) => {
+    await securePage(reply, true, false, false, ADMIN_PAGE_INLINE_SCRIPTS);
+    return reply.type('text/html').send(
+      renderAdminPage({
+        publicToken: project.public_token,
+        baseUrl: publicUrl,
+        widgetScriptUrl: WIDGET_SCRIPT_PATH,
+      }),
+    );
+  });
 
   app.get<{ Params: { '*': string } }>(`${ASSETS_PREFIX}*`, async (request, reply) => {
     const asset = widgetAssets.get(request.params['*']);

@@ -33,6 +33,8 @@ const STYLE = `
   dl { display: grid; grid-template-columns: max-content 1fr; gap: 8px 16px; }
   dt { color: #5b6673; }
   dd { margin: 0; word-break: break-all; }
+  .admin-page { width: 100%; max-width: 960px; }
+  .admin-title { margin: 0 0 16px; font-size: 24px; }
   /* A phone: the header's links wrap under the title, and the page keeps its width. */
   @media (max-width: 480px) {
     header { padding: 12px 16px; }
