@@ -9,6 +9,9 @@ const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 // never in production); the hashing suites turn it off and hash at full cost.
 const env = { GATEHOUSE_TEST_FAST_HASH: '1' };
 
+/** Empties the page between the files of the browser-side projects, which share their modules. */
+const BETWEEN_FILES = 'packages/client/src/test/between-files.ts';
+
 const alias = {
   // Subpath entries first: an alias also matches longer specifiers that start with it.
   '@gatehouse/protocol/endpoints': src('./packages/protocol/src/endpoints/index.ts'),
@@ -52,6 +55,9 @@ export default defineConfig({
         test: {
           name: 'client',
           env,
+          // One worker's files share the modules; each starts from an empty page (see the file).
+          isolate: false,
+          setupFiles: [BETWEEN_FILES],
           include: ['packages/client/src/**/*.test.ts'],
           environment: 'happy-dom',
         },
@@ -61,6 +67,9 @@ export default defineConfig({
         oxc: { jsx: { runtime: 'automatic' } },
         test: {
           name: 'widget',
+          // One worker's files share the modules; each starts from an empty page (see the files).
+          isolate: false,
+          setupFiles: [BETWEEN_FILES, 'packages/widget/src/test/between-files.ts'],
           include: ['packages/widget/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
         },
