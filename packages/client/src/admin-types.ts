@@ -6,6 +6,9 @@
 import type {
   InviteResult,
   MemberDeleteResult,
+  OrganizationSessionsResult,
+  OwnSessionsResult,
+  SessionsRevokeResult,
   MemberSelfResult,
   OidcConnectionResult,
   OrganizationMembersSearchResult,
@@ -21,9 +24,14 @@ import type { ArgsOf } from './types.js';
  * client's own groups (`organization`, `organization.members`, `magicLinks.email`, `sso`).
  */
 export interface AdminClient {
-  organization: OrganizationAdminMethods & { members: MemberAdminMethods };
-  magicLinks: { email: { invite: InviteMethod } };
+  organization: OrganizationAdminMethods & {
+    members: MemberAdminMethods;
+    sessions: OrganizationSessionMethods;
+  };
+  magicLinks: { email: InvitationMethods };
   sso: SsoAdminMethods;
+  /** The signed-in member's own account: every member may use it, whatever their roles. */
+  self: { sessions: OwnSessionMethods };
 }
 
 /** The signed-in member's organization. */
@@ -51,6 +59,66 @@ export interface MemberAdminMethods {
 
 /** Inviting by e-mail into the signed-in member's organization (`stytch.member` `create`). */
 export type InviteMethod = (args: ArgsOf<'magicLinksInvite'>) => Promise<InviteResult>;
+
+/** Invitations into the signed-in member's organization (`stytch.member` `create`). */
+export interface InvitationMethods {
+  /** Invites an address into the organization with an e-mailed link. */
+  invite: InviteMethod;
+  /**
+   * E-mails an invited member a new invitation link, keeping their name and roles; 400
+   * `member_already_active` once they joined.
+   *
+   * @example
+   * await admin.magicLinks.email.resendInvite({ member_id: member.member_id });
+   */
+  resendInvite(args: ArgsOf<'magicLinksInviteResend'>): Promise<InviteResult>;
+  /**
+   * Revokes a pending invitation: the invited member is removed and their links stop working.
+   *
+   * @example
+   * await admin.magicLinks.email.revokeInvite({ member_id: member.member_id });
+   */
+  revokeInvite(args: ArgsOf<'magicLinksInviteRevoke'>): Promise<MemberDeleteResult>;
+}
+
+/** The live sessions of the signed-in member's organization (`stytch.member` `revoke-sessions`). */
+export interface OrganizationSessionMethods {
+  /**
+   * One page of the organization's live sessions (or one member's with `member_id`), most
+   * recently used first, each with the IP address and user agent that started it; pass the
+   * previous page's `next_cursor` as `cursor` for the next.
+   *
+   * @example
+   * const { member_sessions } = await admin.organization.sessions.list({ member_id, limit: 20 });
+   */
+  list(args?: ArgsOf<'organizationSessionsSearch'>): Promise<OrganizationSessionsResult>;
+  /**
+   * Ends one session (`member_session_id`) or every session of a member (`member_id`).
+   *
+   * @example
+   * await admin.organization.sessions.revoke({ member_id });
+   */
+  revoke(args: ArgsOf<'organizationSessionsRevoke'>): Promise<SessionsRevokeResult>;
+}
+
+/** The signed-in member's own live sessions. */
+export interface OwnSessionMethods {
+  /**
+   * The member's live sessions, the one asking marked `current`.
+   *
+   * @example
+   * const { member_sessions } = await admin.self.sessions.list();
+   */
+  list(): Promise<OwnSessionsResult>;
+  /**
+   * Ends one of the member's sessions (`member_session_id`) or all but this one
+   * (`all_others: true`).
+   *
+   * @example
+   * await admin.self.sessions.revoke({ all_others: true });
+   */
+  revoke(args: ArgsOf<'ownSessionsRevoke'>): Promise<SessionsRevokeResult>;
+}
 
 /** The SSO connections of the signed-in member's organization (`stytch.sso`). */
 export interface SsoAdminMethods {

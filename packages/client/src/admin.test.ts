@@ -79,6 +79,49 @@ const CASES = [
     body: { email_address: 'new@acme.test', roles: ['admin'] },
   },
   {
+    name: 'magicLinks.email.resendInvite',
+    endpoint: ENDPOINTS.magicLinksInviteResend,
+    path: '/b2b/magic_links/email/invite/resend',
+    call: (c: AdminClient) =>
+      c.magicLinks.email.resendInvite({ member_id: 'member-1', invite_expiration_minutes: 60 }),
+    body: { member_id: 'member-1', invite_expiration_minutes: 60 },
+  },
+  {
+    name: 'magicLinks.email.revokeInvite',
+    endpoint: ENDPOINTS.magicLinksInviteRevoke,
+    path: '/b2b/magic_links/email/invite/revoke',
+    call: (c: AdminClient) => c.magicLinks.email.revokeInvite({ member_id: 'member-1' }),
+    body: { member_id: 'member-1' },
+  },
+  {
+    name: 'organization.sessions.list',
+    endpoint: ENDPOINTS.organizationSessionsSearch,
+    path: '/b2b/organizations/me/sessions/search',
+    call: (c: AdminClient) => c.organization.sessions.list({ member_id: 'member-1', limit: 20 }),
+    body: { member_id: 'member-1', limit: 20 },
+  },
+  {
+    name: 'organization.sessions.revoke',
+    endpoint: ENDPOINTS.organizationSessionsRevoke,
+    path: '/b2b/organizations/me/sessions/revoke',
+    call: (c: AdminClient) => c.organization.sessions.revoke({ member_session_id: 'session-1' }),
+    body: { member_session_id: 'session-1' },
+  },
+  {
+    name: 'self.sessions.list',
+    endpoint: ENDPOINTS.ownSessionsList,
+    path: '/b2b/organizations/members/me/sessions',
+    call: (c: AdminClient) => c.self.sessions.list(),
+    body: undefined,
+  },
+  {
+    name: 'self.sessions.revoke',
+    endpoint: ENDPOINTS.ownSessionsRevoke,
+    path: '/b2b/organizations/members/me/sessions/revoke',
+    call: (c: AdminClient) => c.self.sessions.revoke({ all_others: true }),
+    body: { all_others: true },
+  },
+  {
     name: 'sso.getConnections',
     endpoint: ENDPOINTS.sdkSsoList,
     path: '/b2b/sso',
@@ -153,6 +196,22 @@ describe('organization management calls', () => {
     expect((error as GatehouseAPIError).error_type).toBe('unauthorized_action');
   });
 
+  it('rejects a stale edit with 409 stale_update, the precondition sent as given', async () => {
+    const api = installFakeApi({
+      '/b2b/organizations/me': () =>
+        apiError(409, 'stale_update', 'The organization was changed by someone else.'),
+    });
+    const error = await createAdminClient(makeClient())
+      .organization.update({ organization_name: 'Acme', updated_at: '2026-01-01T00:00:00.000Z' })
+      .catch((e: unknown) => e);
+    expect((error as GatehouseAPIError).error_type).toBe('stale_update');
+    expect((error as GatehouseAPIError).status_code).toBe(409);
+    expect(api.calls()[0]?.body).toEqual({
+      organization_name: 'Acme',
+      updated_at: '2026-01-01T00:00:00.000Z',
+    });
+  });
+
   it('refuses misuse before any request', async () => {
     const api = installFakeApi();
     const client = createAdminClient(makeClient());
@@ -163,6 +222,13 @@ describe('organization management calls', () => {
       () => client.organization.update(null as never),
       () => client.magicLinks.email.invite({ email_address: 7 } as never),
       () => client.sso.deleteConnection(undefined as never),
+      () => client.magicLinks.email.resendInvite({ member_id: '' }),
+      () => client.magicLinks.email.revokeInvite({} as never),
+      () => client.organization.sessions.list({ limit: '20' } as never),
+      () => client.organization.sessions.revoke({}),
+      () => client.organization.sessions.revoke({ member_id: 'm', member_session_id: 's' }),
+      () => client.self.sessions.revoke({ all_others: false } as never),
+      () => client.self.sessions.revoke({}),
     ];
     for (const misuse of misuses) {
       await expect(misuse()).rejects.toBeInstanceOf(GatehouseUsageError);

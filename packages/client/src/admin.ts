@@ -5,6 +5,9 @@
 import type {
   InviteResult,
   MemberDeleteResult,
+  OrganizationSessionsResult,
+  OwnSessionsResult,
+  SessionsRevokeResult,
   MemberSelfResult,
   OidcConnectionResult,
   OrganizationMembersSearchResult,
@@ -15,8 +18,11 @@ import type {
 } from '@gatehouse/protocol';
 import type {
   AdminClient,
+  InvitationMethods,
   InviteMethod,
   MemberAdminMethods,
+  OrganizationSessionMethods,
+  OwnSessionMethods,
   OrganizationAdminMethods,
   SsoAdminMethods,
 } from './admin-types.js';
@@ -33,6 +39,12 @@ const ADMIN_PATHS = {
   membersSearch: '/b2b/organizations/me/members/search',
   member: (id: string) => `/b2b/organizations/members/${encodeURIComponent(id)}`,
   invite: '/b2b/magic_links/email/invite',
+  inviteResend: '/b2b/magic_links/email/invite/resend',
+  inviteRevoke: '/b2b/magic_links/email/invite/revoke',
+  sessionsSearch: '/b2b/organizations/me/sessions/search',
+  sessionsRevoke: '/b2b/organizations/me/sessions/revoke',
+  ownSessions: '/b2b/organizations/members/me/sessions',
+  ownSessionsRevoke: '/b2b/organizations/members/me/sessions/revoke',
   sso: '/b2b/sso',
   ssoConnection: (id: string) => `/b2b/sso/${encodeURIComponent(id)}`,
   samlCreate: '/b2b/sso/saml',
@@ -64,7 +76,8 @@ function id(method: string, value: unknown, field: string): string {
  * @example
  * const admin = createAdminClient(client);
  * const page = await admin.organization.members.list({ limit: 20 });
- * await admin.organization.members.update({ member_id, roles: ['admin'] });
+ * await admin.organization.members.update({ member_id, roles: ['admin'], updated_at });
+ * await admin.organization.sessions.revoke({ member_id });
  */
 export function createAdminClient(client: GatehouseClient): AdminClient {
   const session = () => client.session.getSnapshot();
@@ -86,9 +99,11 @@ export function createAdminClient(client: GatehouseClient): AdminClient {
     organization: {
       ...createOrganizationAdminMethods(ctx),
       members: createMemberAdminMethods(ctx),
+      sessions: createOrganizationSessionMethods(ctx),
     },
-    magicLinks: { email: { invite: createInviteMethod(ctx) } },
+    magicLinks: { email: createInvitationMethods(ctx) },
     sso: createSsoAdminMethods(ctx),
+    self: { sessions: createOwnSessionMethods(ctx) },
   };
 }
 
@@ -144,6 +159,69 @@ function createInviteMethod(ctx: AdminTransport): InviteMethod {
       locale: 'string?',
     });
     return ctx.post<InviteResult>(ADMIN_PATHS.invite, args);
+  };
+}
+
+function createInvitationMethods(ctx: AdminTransport): InvitationMethods {
+  return {
+    invite: createInviteMethod(ctx),
+    async resendInvite(args) {
+      check('magicLinks.email.resendInvite', args, {
+        member_id: 'string',
+        invite_redirect_url: 'string?',
+        invite_expiration_minutes: 'number?',
+        locale: 'string?',
+      });
+      id('magicLinks.email.resendInvite', args.member_id, 'member_id');
+      return ctx.post<InviteResult>(ADMIN_PATHS.inviteResend, args);
+    },
+    async revokeInvite(args) {
+      check('magicLinks.email.revokeInvite', args, { member_id: 'string' });
+      id('magicLinks.email.revokeInvite', args.member_id, 'member_id');
+      return ctx.post<MemberDeleteResult>(ADMIN_PATHS.inviteRevoke, args);
+    },
+  };
+}
+
+/** A usage error unless exactly one of `fields` is given (as the server requires). */
+function exactlyOne(method: string, args: object, fields: readonly string[]): void {
+  const given = fields.filter((f) => (args as Record<string, unknown>)[f] !== undefined);
+  if (given.length !== 1) {
+    throw new GatehouseUsageError(`${method}: pass exactly one of ${fields.join(' and ')}.`);
+  }
+}
+
+function createOrganizationSessionMethods(ctx: AdminTransport): OrganizationSessionMethods {
+  return {
+    async list(args = {}) {
+      check('organization.sessions.list', args, {
+        member_id: 'string?',
+        cursor: 'string?',
+        limit: 'number?',
+      });
+      return ctx.post<OrganizationSessionsResult>(ADMIN_PATHS.sessionsSearch, args);
+    },
+    async revoke(args) {
+      const method = 'organization.sessions.revoke';
+      check(method, args, { member_session_id: 'string?', member_id: 'string?' });
+      exactlyOne(method, args, ['member_session_id', 'member_id']);
+      return ctx.post<SessionsRevokeResult>(ADMIN_PATHS.sessionsRevoke, args);
+    },
+  };
+}
+
+function createOwnSessionMethods(ctx: AdminTransport): OwnSessionMethods {
+  return {
+    list: () => ctx.get<OwnSessionsResult>(ADMIN_PATHS.ownSessions),
+    async revoke(args) {
+      const method = 'self.sessions.revoke';
+      check(method, args, { member_session_id: 'string?', all_others: 'boolean?' });
+      exactlyOne(method, args, ['member_session_id', 'all_others']);
+      if (args.all_others !== undefined && args.all_others !== true) {
+        throw new GatehouseUsageError(`${method}: all_others may only be true.`);
+      }
+      return ctx.post<SessionsRevokeResult>(ADMIN_PATHS.ownSessionsRevoke, args);
+    },
   };
 }
 

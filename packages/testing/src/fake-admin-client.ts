@@ -62,8 +62,21 @@ export function createFakeAdminClient(): FakeAdminClient {
         delete: method('organization.members.delete'),
         reactivate: method('organization.members.reactivate'),
       },
+      sessions: {
+        list: method('organization.sessions.list'),
+        revoke: method('organization.sessions.revoke'),
+      },
     },
-    magicLinks: { email: { invite: method('magicLinks.email.invite') } },
+    magicLinks: {
+      email: {
+        invite: method('magicLinks.email.invite'),
+        resendInvite: method('magicLinks.email.resendInvite'),
+        revokeInvite: method('magicLinks.email.revokeInvite'),
+      },
+    },
+    self: {
+      sessions: { list: method('self.sessions.list'), revoke: method('self.sessions.revoke') },
+    },
     sso: {
       getConnections: method('sso.getConnections'),
       deleteConnection: method('sso.deleteConnection'),
