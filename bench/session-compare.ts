@@ -226,6 +226,20 @@ console.log(
     `**${(own / other).toFixed(2)}**` +
     (before ? `; Gatehouse / baseline: **${(own / before).toFixed(2)}**.` : '.'),
 );
+// Other work on the machine slows whole rounds: each round's own ratios are steadier.
+const perRound = (other: Target) => {
+  const mine = runs.get(targets[0]!)!;
+  const theirs = runs.get(other)!;
+  const ratios = mine.map(
+    (r, i) => r.requests / r.seconds / (theirs[i]!.requests / theirs[i]!.seconds),
+  );
+  return `${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(', ')})`;
+};
+console.log(
+  `Per round, median (each round): Gatehouse / ceiling ${perRound(targets[1]!)}; ` +
+    `Gatehouse / peer ${perRound(targets[2]!)}` +
+    (targets[3] ? `; Gatehouse / baseline ${perRound(targets[3])}.` : '.'),
+);
 if (PROFILE_DIR) {
   const before = new Set(readdirSync(PROFILE_DIR));
   gatehouse.child.kill('SIGUSR2');
