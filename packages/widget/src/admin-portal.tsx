@@ -64,6 +64,15 @@ export const AdminSettings = lazyView<AdminViewProps>((m) => m.AdminSettings);
 export const AdminSso = lazyView<AdminViewProps>((m) => m.AdminSso);
 
 /**
+ * The sessions section alone: the organization's live sessions for members who may end them,
+ * otherwise the member's own.
+ *
+ * @example
+ * <AdminSessions client={client} />
+ */
+export const AdminSessions = lazyView<AdminViewProps>((m) => m.AdminSessions);
+
+/**
  * Renders the admin portal into an element of any page, once its code has loaded.
  *
  * @throws Error when the target element is not on the page, TypeError without a client or token.

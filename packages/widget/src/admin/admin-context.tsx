@@ -14,6 +14,8 @@ export interface AdminRights {
   updateOrganization: boolean;
   viewSso: boolean;
   createSso: boolean;
+  /** List and end the organization's sessions; without it, a member sees only their own. */
+  revokeSessions: boolean;
 }
 
 export interface AdminContextValue {
@@ -51,5 +53,6 @@ export function rightsFrom(permissions: Record<string, Record<string, boolean>>)
     updateOrganization: can('stytch.organization', 'update'),
     viewSso: can('stytch.sso', 'get'),
     createSso: can('stytch.sso', 'create'),
+    revokeSessions: can('stytch.member', 'revoke-sessions'),
   };
 }

@@ -36,11 +36,22 @@ export function MemberRow({
     notice.show(format('members.reactivated', { email }));
   });
 
+  const resend = useAction(format, async () => {
+    await admin.magicLinks.email.resendInvite({ member_id: member.member_id });
+    notice.show(format('invite.resent', { email }));
+  });
+  const revoke = useAction(format, async () => {
+    await admin.magicLinks.email.revokeInvite({ member_id: member.member_id });
+    onChanged({ ...member, status: 'deleted' });
+    notice.show(format('invite.revoked', { email }));
+  });
+
   const roles = member.roles.map((r) => r.role_id).filter((r) => r !== 'member');
   const canChangeRoles = rights.updateMembers && !deleted;
   const canDeactivate = rights.deactivateMembers && !deleted && !self;
   const canReactivate = rights.reactivateMembers && deleted;
-  const error = deactivate.error ?? reactivate.error;
+  const canManageInvite = rights.inviteMembers && member.status === 'invited';
+  const error = deactivate.error ?? reactivate.error ?? resend.error ?? revoke.error;
 
   return (
     <li className="gh-admin-row" aria-labelledby={`${id}-email`}>
@@ -57,7 +68,7 @@ export function MemberRow({
           {['member', ...roles].join(', ')}
         </span>
       </div>
-      {(canChangeRoles || canDeactivate || canReactivate) && mode === 'view' && (
+      {(canChangeRoles || canDeactivate || canReactivate || canManageInvite) && mode === 'view' && (
         <div
           className="gh-admin-actions"
           role="group"
@@ -71,6 +82,16 @@ export function MemberRow({
           {canDeactivate && (
             <Button variant="secondary" onClick={() => setMode('confirm')}>
               {format('members.deactivate')}
+            </Button>
+          )}
+          {canManageInvite && (
+            <Button variant="secondary" loading={resend.busy} onClick={() => void resend.run()}>
+              {format('invite.resend')}
+            </Button>
+          )}
+          {canManageInvite && (
+            <Button variant="secondary" loading={revoke.busy} onClick={() => void revoke.run()}>
+              {format('invite.revoke')}
             </Button>
           )}
           {canReactivate && (

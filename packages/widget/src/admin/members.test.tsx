@@ -236,8 +236,48 @@ describe('changing roles, deactivating and reactivating', () => {
     renderMembers({ roles: [], permissions: MEMBER_PERMISSIONS });
     await screen.findByText('3 of 3 members');
     expect(screen.queryByRole('heading', { name: 'Invite a member' })).toBeNull();
-    for (const name of ['Change roles', 'Deactivate', 'Reactivate']) {
+    for (const name of [
+      'Change roles',
+      'Deactivate',
+      'Reactivate',
+      'Resend invitation',
+      'Revoke invitation',
+    ]) {
       expect(screen.queryByRole('button', { name })).toBeNull();
     }
+  });
+
+  it('resends and revokes a pending invitation', async () => {
+    const { admin } = renderMembers();
+    await screen.findByText('3 of 3 members');
+    expect(
+      within(row('cy@acme.test')).queryByRole('button', { name: 'Resend invitation' }),
+    ).toBeNull();
+    admin.answer('magicLinks.email.resendInvite', async () => ({
+      request_id: 'r',
+      status_code: 200,
+      member_id: bob.member_id,
+      member: bob,
+      organization: (await import('@gatehouse/testing')).organization(),
+    }));
+    fireEvent.click(
+      within(row('bob@acme.test')).getByRole('button', { name: 'Resend invitation' }),
+    );
+    await waitFor(() =>
+      expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain(
+        'Invitation sent again to bob@acme.test',
+      ),
+    );
+    admin.answer('magicLinks.email.revokeInvite', async () => ({
+      request_id: 'r',
+      status_code: 200,
+      member_id: bob.member_id,
+    }));
+    fireEvent.click(
+      within(row('bob@acme.test')).getByRole('button', { name: 'Revoke invitation' }),
+    );
+    expect(await within(row('bob@acme.test')).findByText('Deactivated')).toBeTruthy();
+    expect(admin.callsTo('magicLinks.email.resendInvite')).toEqual([{ member_id: bob.member_id }]);
+    expect(admin.callsTo('magicLinks.email.revokeInvite')).toEqual([{ member_id: bob.member_id }]);
   });
 });

@@ -38,7 +38,12 @@ describe('the admin portal', () => {
     });
     const nav = await screen.findByRole('navigation', { name: 'Sections' });
     const tabs = nav.querySelectorAll('button');
-    expect([...tabs].map((t) => t.textContent)).toEqual(['Members', 'Settings', 'Single sign-on']);
+    expect([...tabs].map((t) => t.textContent)).toEqual([
+      'Members',
+      'Settings',
+      'Single sign-on',
+      'Sessions',
+    ]);
     expect(tabs[0]!.getAttribute('aria-current')).toBe('page');
     expect(await screen.findByRole('heading', { name: 'Members' })).toBeTruthy();
     // Buttons: Enter and Space activate them with the keyboard as a click.

@@ -9,13 +9,14 @@ import { useAdmin, type AdminRights } from './admin-context.js';
 import { AdminFrame, type AdminViewProps } from './admin-frame.js';
 import { MembersSection } from './members.js';
 import { SettingsSection } from './settings.js';
+import { SessionsSection } from './sessions.js';
 import { SsoSection } from './sso.js';
 
 /** The sections of the portal, in the order they are offered by default. */
-export type AdminSection = 'members' | 'settings' | 'sso';
+export type AdminSection = 'members' | 'settings' | 'sso' | 'sessions';
 
 interface SectionEntry {
-  label: 'section.members' | 'section.settings' | 'section.sso';
+  label: 'section.members' | 'section.settings' | 'section.sso' | 'section.sessions';
   component: ComponentType;
   /** Whether the member may see the section at all. */
   visible: (rights: AdminRights) => boolean;
@@ -26,9 +27,11 @@ const SECTIONS: Record<AdminSection, SectionEntry> = {
   // Everyone may read the organization's settings; only some may change them.
   settings: { label: 'section.settings', component: SettingsSection, visible: () => true },
   sso: { label: 'section.sso', component: SsoSection, visible: (r) => r.viewSso },
+  // Every member may see and end their own sessions; some, the organization's.
+  sessions: { label: 'section.sessions', component: SessionsSection, visible: () => true },
 };
 
-const ALL_SECTIONS: readonly AdminSection[] = ['members', 'settings', 'sso'];
+const ALL_SECTIONS: readonly AdminSection[] = ['members', 'settings', 'sso', 'sessions'];
 
 /** Props of {@link AdminPortal}. */
 export interface AdminPortalProps extends AdminViewProps {
@@ -103,6 +106,15 @@ export function AdminSso(props: AdminViewProps) {
   return (
     <AdminFrame {...props}>
       <SsoSection />
+    </AdminFrame>
+  );
+}
+
+/** The sessions section alone. */
+export function AdminSessions(props: AdminViewProps) {
+  return (
+    <AdminFrame {...props}>
+      <SessionsSection />
     </AdminFrame>
   );
 }

@@ -1,0 +1,170 @@
+/**
+ * The sessions section: the organization's live sessions for members who may end them (`stytch.member`
+ * `revoke-sessions`), otherwise the member's own, each with when and from which browser it began.
+ */
+import { useCallback, useEffect, useId, useState } from 'react';
+import type { ListedSession } from '@gatehouse/protocol';
+import { Button } from '../parts/button.js';
+import { FormError } from '../parts/form-error.js';
+import { Spinner } from '../parts/spinner.js';
+import { useAdmin } from './admin-context.js';
+import { PAGE_SIZE } from './members-query.js';
+import { Notice, useNotice } from './notice.js';
+import { useAction } from './use-action.js';
+
+/** A moment as the member's browser writes dates and times. */
+const when = (iso: string) => new Date(iso).toLocaleString();
+
+export function SessionsSection() {
+  const { admin, format, rights } = useAdmin();
+  const id = useId();
+  const whole = rights.revokeSessions;
+  const [sessions, setSessions] = useState<ListedSession[] | null>(null);
+  const [total, setTotal] = useState(0);
+  const [cursor, setCursor] = useState<string | null>(null);
+  const notice = useNotice();
+
+  const load = useAction(format, async (after: string | null) => {
+    if (!whole) {
+      const own = await admin.self.sessions.list();
+      setSessions(own.member_sessions);
+      setTotal(own.member_sessions.length);
+      return;
+    }
+    const page = await admin.organization.sessions.list({
+      limit: PAGE_SIZE,
+      ...(after ? { cursor: after } : {}),
+    });
+    setSessions((shown) =>
+      after && shown ? [...shown, ...page.member_sessions] : page.member_sessions,
+    );
+    setTotal(page.results_metadata.total);
+    setCursor(page.results_metadata.next_cursor);
+  });
+  const { run } = load;
+  useEffect(() => {
+    void run(null);
+  }, [run]);
+
+  const ended = useCallback(
+    (ids: readonly string[], text: string) => {
+      setSessions((shown) => shown?.filter((s) => !ids.includes(s.member_session_id)) ?? null);
+      setTotal((n) => Math.max(0, n - ids.length));
+      notice.show(text);
+    },
+    [notice],
+  );
+  const endOthers = useAction(format, async () => {
+    const answer = await admin.self.sessions.revoke({ all_others: true });
+    ended(answer.revoked_session_ids, format('sessions.othersEnded'));
+  });
+  const others = (sessions ?? []).filter((s) => !s.current);
+
+  return (
+    <section className="gh-admin-section" aria-labelledby={`${id}-heading`}>
+      <h2 id={`${id}-heading`} className="gh-admin-heading">
+        {format(whole ? 'sessions.heading' : 'sessions.ownHeading')}
+      </h2>
+      <Notice notice={notice} />
+      <FormError id={`${id}-error`} message={load.error ?? endOthers.error} />
+      {!sessions ? (
+        !load.error && <Spinner />
+      ) : (
+        <>
+          <p className="gh-text-secondary gh-admin-count" aria-live="polite">
+            {sessions.length === 0
+              ? format('sessions.empty')
+              : format('sessions.count', { shown: String(sessions.length), total: String(total) })}
+          </p>
+          {!whole && others.length > 0 && (
+            <div className="gh-admin-actions">
+              <Button
+                variant="secondary"
+                loading={endOthers.busy}
+                onClick={() => void endOthers.run()}
+              >
+                {format('sessions.endOthers')}
+              </Button>
+            </div>
+          )}
+          {sessions.length > 0 && (
+            <ul className="gh-admin-list">
+              {sessions.map((session) => (
+                <SessionRow
+                  key={session.member_session_id}
+                  session={session}
+                  own={!whole}
+                  onEnded={(ids) => ended(ids, format('sessions.ended'))}
+                />
+              ))}
+            </ul>
+          )}
+          {cursor && (
+            <Button variant="secondary" loading={load.busy} onClick={() => void run(cursor)}>
+              {format('members.more')}
+            </Button>
+          )}
+        </>
+      )}
+    </section>
+  );
+}
+
+function SessionRow({
+  session,
+  own,
+  onEnded,
+}: {
+  session: ListedSession;
+  /** Listed from the member's own sessions (ended through their own account). */
+  own: boolean;
+  onEnded: (ids: readonly string[]) => void;
+}) {
+  const { admin, format } = useAdmin();
+  const id = useId();
+  const end = useAction(format, async () => {
+    const args = { member_session_id: session.member_session_id };
+    const answer = own
+      ? await admin.self.sessions.revoke(args)
+      : await admin.organization.sessions.revoke(args);
+    onEnded(
+      answer.revoked_session_ids.length ? answer.revoked_session_ids : [args.member_session_id],
+    );
+  });
+  const started = when(session.started_at);
+  return (
+    <li className="gh-admin-row" aria-labelledby={`${id}-who`}>
+      <div className="gh-admin-row-main">
+        <span id={`${id}-who`} className="gh-admin-email">
+          {session.email_address}
+        </span>
+        {session.current && <span className="gh-admin-badge">{format('sessions.current')}</span>}
+        <span className="gh-text-secondary">{format('sessions.started', { time: started })}</span>
+        <span className="gh-text-secondary">
+          {format('sessions.lastUsed', { time: when(session.last_accessed_at) })}
+        </span>
+        {session.ip_address && (
+          <span className="gh-text-secondary">
+            {format('sessions.from', { ip: session.ip_address })}
+          </span>
+        )}
+        <span className="gh-text-secondary gh-admin-agent">
+          {session.user_agent ?? format('sessions.unknownBrowser')}
+        </span>
+      </div>
+      {!session.current && (
+        <div className="gh-admin-actions">
+          <Button
+            variant="secondary"
+            loading={end.busy}
+            aria-label={format('sessions.endFor', { email: session.email_address, time: started })}
+            onClick={() => void end.run()}
+          >
+            {format('sessions.end')}
+          </Button>
+        </div>
+      )}
+      <FormError id={`${id}-error`} message={end.error} />
+    </li>
+  );
+}
