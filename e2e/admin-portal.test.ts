@@ -99,7 +99,7 @@ describe.each(Object.entries(VIEWPORTS))('the admin portal at %s width', (label,
   });
 });
 
-test('a plain member sees the members but no admin action, and no SSO section', async () => {
+test('a plain member sees the members but no admin action, no SSO section, and their own sessions', async () => {
   const email = `plain-${Date.now()}@acme.test`;
   const acme = await env.demo.app.gatehouse.getOrganizationBySlug(env.demo.projectId, 'acme');
   const created = await manageDemo<MemberResult>(
@@ -117,8 +117,15 @@ test('a plain member sees the members but no admin action, and no SSO section', 
   const nav = page.getByRole('navigation', { name: 'Sections' });
   await expect
     .poll(() => nav.getByRole('button').allTextContents())
-    .toEqual(['Members', 'Settings']);
-  for (const name of ['Send invitation', 'Change roles', 'Deactivate', 'Reactivate']) {
+    .toEqual(['Members', 'Settings', 'Sessions']);
+  for (const name of [
+    'Send invitation',
+    'Change roles',
+    'Deactivate',
+    'Reactivate',
+    'Resend invitation',
+    'Revoke invitation',
+  ]) {
     expect(await page.getByRole('button', { name }).count(), name).toBe(0);
   }
   await nav.getByRole('button', { name: 'Settings' }).click();
@@ -126,6 +133,10 @@ test('a plain member sees the members but no admin action, and no SSO section', 
     .getByText('Only members allowed to change the organization can edit these settings.')
     .waitFor();
   expect(await page.getByRole('button', { name: 'Save' }).count()).toBe(0);
+  // Their own sessions only, this one marked.
+  await nav.getByRole('button', { name: 'Sessions' }).click();
+  await page.getByRole('heading', { name: 'Your active sessions' }).waitFor();
+  await page.getByText('This session').waitFor();
   await expectNoAxeViolations(page, 'the admin portal of a plain member');
   await context.close();
 });
