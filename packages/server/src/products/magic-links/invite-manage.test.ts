@@ -98,6 +98,27 @@ describe('revoking an invitation', () => {
     }
   });
 
+  it('never brings back an invitation revoked at the same moment as it is resent', async () => {
+    for (let round = 0; round < 4; round++) {
+      const member = await invited(`resend-race${round}@acme.test`);
+      // Either may start first.
+      const [revoked, resent] =
+        round % 2 === 0
+          ? await Promise.all([revoke(member.member_id), resend(member.member_id)])
+          : await Promise.all([resend(member.member_id), revoke(member.member_id)]).then(
+              ([b, a]) => [a, b] as const,
+            );
+      expect(revoked.status).toBe(200);
+      // Resent before the revocation, or refused after it: either way the invitation is gone.
+      if (resent.status !== 200) {
+        expect(['member_not_found', 'invitation_not_found']).toContain(
+          expectError(resent).error_type,
+        );
+      }
+      expect(await statusOf(`resend-race${round}@acme.test`)).toBe('deleted');
+    }
+  });
+
   it('revokes once when asked many times at once', async () => {
     const member = await invited('many@acme.test');
     const answers = await Promise.all(Array.from({ length: 5 }, () => revoke(member.member_id)));

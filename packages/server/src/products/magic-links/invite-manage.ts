@@ -41,7 +41,8 @@ export type ResendInput = Pick<
 
 /**
  * E-mails an invited member of the organization a new invitation link, as inviting their address
- * again does: the name, roles and metadata stay, earlier links stay valid until they expire.
+ * again does: the name, roles and metadata stay, earlier links stay valid until they expire. A
+ * revocation or acceptance that commits first wins: the resend is then refused.
  *
  * @example
  * const sent = await resendInvitation(ctx, project, org.organization_id, memberId, {}, grantor);
@@ -60,7 +61,7 @@ export async function resendInvitation(
     ctx,
     project,
     organizationId,
-    { ...input, email_address: invited.email_address },
+    { ...input, email_address: invited.email_address, resend_of: memberId },
     grantor,
   );
 }

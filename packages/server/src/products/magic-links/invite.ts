@@ -21,6 +21,7 @@ import {
   memberLocale,
   normalizeEmail,
   rememberMemberLocale,
+  touchInvitedMember,
   updateMemberRow,
 } from '../../tenancy/members/store.js';
 import { replaceRolesFrom } from '../../tenancy/members/store-roles.js';
@@ -31,7 +32,7 @@ import { resolveRedirectUrl, withToken } from '../../tenancy/projects/policy.js'
 import type { Project } from '../../tenancy/projects/service.js';
 import { refuseRolesNotHeld, type Grantor } from '../../tenancy/rbac/grants.js';
 import { checkRoleIdsForAssignment } from '../../tenancy/rbac/service.js';
-import { magicLinkNotFound } from './errors.js';
+import { invitationNotFound, magicLinkNotFound } from './errors.js';
 
 /** The most characters each metadata object of an invitation takes, as JSON. */
 const METADATA_MAX_CHARS = 4096;
@@ -47,6 +48,12 @@ export interface InviteInput {
   invited_by_member_id?: string | undefined;
   trusted_metadata?: Record<string, unknown> | undefined;
   untrusted_metadata?: Record<string, unknown> | undefined;
+  /**
+   * Set when resending the invitation of this member id: refused (404 `invitation_not_found`)
+   * unless that member is still invited when the invitation is written, so a resend never
+   * brings back an invitation revoked or accepted meanwhile.
+   */
+  resend_of?: string | undefined;
 }
 
 /** The invited member and its organization, as both invite endpoints answer. */
@@ -119,6 +126,13 @@ async function invitedMember(
 ): Promise<Member | Failure> {
   const existing = await memberByEmail(trx, organizationId, email);
   if (existing?.status === 'active') return memberAlreadyActive();
+  if (input.resend_of !== undefined) {
+    // Conditional on the status, so a revocation committed since the caller's check wins.
+    const still =
+      existing?.member_id === input.resend_of &&
+      (await touchInvitedMember(trx, input.resend_of, now));
+    if (!still) return invitationNotFound();
+  }
   let memberId: string;
   if (existing) {
     memberId = existing.member_id;

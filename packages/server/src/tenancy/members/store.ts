@@ -334,6 +334,20 @@ export async function markInvitedMemberDeleted(
   return Number(result.numUpdatedRows) === 1;
 }
 
+/**
+ * Marks an invited member changed now, locking their row; false when they are no longer invited
+ * (an invitation resent must not outlive a revocation or an acceptance).
+ */
+export async function touchInvitedMember(db: Db, memberId: string, now: number): Promise<boolean> {
+  const result = await db
+    .updateTable('members')
+    .set({ updated_at: isoAt(now) })
+    .where('id', '=', memberId)
+    .where('status', '=', 'invited')
+    .executeTakeFirst();
+  return Number(result.numUpdatedRows) === 1;
+}
+
 /** Where a member belongs and its address, by id alone (project checks are the caller's). */
 export async function memberAddress(
   db: Db,
