@@ -37,6 +37,7 @@ import { assertMailDeliverable } from '../delivery/email.js';
 import { mailBacklog } from '../delivery/mail-queue.js';
 import { answerJson } from './answer-json.js';
 import { registerOpenApi } from './openapi.js';
+import { parseJsonBody } from './json-body.js';
 import { registerOperations } from './operations.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
 import { applyCorsHeaders, installCors } from './cors.js';
@@ -143,13 +144,9 @@ function requestTimeouts(requestTimeoutMs: number): {
 function installBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const text = typeof body === 'string' ? body : body.toString('utf8');
-    if (text.trim() === '') return done(null, undefined);
-    try {
-      done(null, JSON.parse(text) as unknown);
-    } catch {
-      done(schemaError([{ dataPath: '', message: 'is not valid JSON' }]), undefined);
-    }
+    const parsed = parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'));
+    if (parsed.ok) return done(null, parsed.value);
+    done(schemaError([{ dataPath: '', message: parsed.message }]), undefined);
   });
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
