@@ -180,7 +180,7 @@ describe('changing roles, deactivating and reactivating', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(row('cy@acme.test').textContent).toContain('member, admin'));
     expect(admin.callsTo('organization.members.update')).toEqual([
-      { member_id: cy.member_id, roles: ['admin'] },
+      { member_id: cy.member_id, roles: ['admin'], updated_at: cy.updated_at },
     ]);
     expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain(
       'Roles of cy@acme.test saved',

@@ -22,6 +22,8 @@ export function RolesEditor({
     const answer = await admin.organization.members.update({
       member_id: member.member_id,
       roles: chosen,
+      // Refused with 409 stale_update if the member changed since the list was loaded.
+      updated_at: member.updated_at,
     });
     onDone(answer.member);
   });

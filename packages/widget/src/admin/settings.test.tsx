@@ -71,6 +71,7 @@ describe('the settings section', () => {
     );
     expect(admin.callsTo('organization.update')).toEqual([
       {
+        updated_at: acme.updated_at,
         organization_name: 'Acme Corp',
         auth_methods: 'RESTRICTED',
         allowed_auth_methods: ['sso'],
@@ -93,6 +94,32 @@ describe('the settings section', () => {
     expect((await screen.findByRole('alert')).textContent).toBe(
       'You may allow only your own domain.',
     );
+  });
+
+  it('reloads the stored values when someone else saved first (409 stale_update)', async () => {
+    const { admin } = renderSettings();
+    fireEvent.change(await screen.findByLabelText('Organization name'), {
+      target: { value: 'Mine' },
+    });
+    admin.answer('organization.update', () =>
+      Promise.reject(apiError('stale_update', 'Someone changed it since it was loaded.')),
+    );
+    admin.answer('organization.get', async () =>
+      answer({ ...acme, organization_name: 'Theirs', updated_at: '2030-01-02T00:00:00Z' }),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toBe(
+      'Someone changed it since it was loaded.',
+    );
+    expect(screen.getByLabelText<HTMLInputElement>('Organization name').value).toBe('Theirs');
+    fireEvent.change(screen.getByLabelText('Organization name'), { target: { value: 'Mine' } });
+    admin.answer('organization.update', async () => answer({ ...acme, organization_name: 'Mine' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(admin.callsTo('organization.update')).toHaveLength(2));
+    expect(admin.callsTo('organization.update')[1]).toEqual({
+      updated_at: '2030-01-02T00:00:00Z',
+      organization_name: 'Mine',
+    });
   });
 
   it('is read-only, without a save button, for a member who may not change the organization', async () => {

@@ -1,6 +1,6 @@
 /** The settings section: the organization's name, logo, sign-in methods, MFA and joining rules. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import type { ArgsOf } from '@gatehouse/client';
+import { GatehouseAPIError, type ArgsOf } from '@gatehouse/client';
 import { AUTH_METHODS, type AuthMethod, type Organization } from '@gatehouse/protocol';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
@@ -43,7 +43,9 @@ const domainList = (text: string) =>
  * rule the member may not touch), and two admins editing different fields do not undo each other.
  */
 export function settingsPatch(org: Organization, draft: Draft): Patch {
-  const patch: Patch = {};
+  // The precondition (docs/protocol.md §7.10): refused with 409 stale_update if someone else
+  // saved since this form loaded, rather than silently undoing their change.
+  const patch: Patch = { updated_at: org.updated_at };
   const before = toDraft(org);
   if (draft.name.trim() !== before.name) patch.organization_name = draft.name.trim();
   if (draft.logo.trim() !== before.logo) patch.organization_logo_url = draft.logo.trim();
@@ -72,7 +74,15 @@ export function SettingsSection() {
     setDraft(toDraft(organization));
   });
   const save = useAction(format, async (patch: Patch) => {
-    const { organization } = await admin.organization.update(patch);
+    const { organization } = await admin.organization.update(patch).catch(async (e: unknown) => {
+      // Someone else saved first: show what is stored now, and the server's explanation.
+      if (e instanceof GatehouseAPIError && e.error_type === 'stale_update') {
+        const fresh = await admin.organization.get();
+        setOrg(fresh.organization);
+        setDraft(toDraft(fresh.organization));
+      }
+      throw e;
+    });
     setOrg(organization);
     setDraft(toDraft(organization));
     notice.show(format('common.saved'));
