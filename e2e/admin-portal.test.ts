@@ -99,6 +99,32 @@ describe.each(Object.entries(VIEWPORTS))('the admin portal at %s width', (label,
   });
 });
 
+test.each(Object.entries(VIEWPORTS))(
+  'every section of an admin passes axe and fits the %s width',
+  async (label, viewport) => {
+    const context = await env.browser.newContext({ viewport });
+    const page = await context.newPage();
+    await signIn(page, DEMO_ADMIN_EMAIL);
+    await page.goto(`${env.demo.url}/_app/admin`);
+    const nav = page.getByRole('navigation', { name: 'Sections' });
+    const sections = {
+      Members: 'Members',
+      Settings: 'Organization settings',
+      'Single sign-on': 'Single sign-on connections',
+      Sessions: 'Active sessions',
+    };
+    for (const [tab, heading] of Object.entries(sections)) {
+      await nav.getByRole('button', { name: tab }).click();
+      await page.getByRole('heading', { name: heading }).waitFor();
+      // Each section's content has loaded (its spinner is gone).
+      await expect.poll(() => page.locator('.gh-admin .gh-spinner').count()).toBe(0);
+      await expectNoAxeViolations(page, `${tab} (${label})`);
+      expect(await overflows(page), `${tab} (${label})`).toBe(false);
+    }
+    await context.close();
+  },
+);
+
 test('a plain member sees the members but no admin action, no SSO section, and their own sessions', async () => {
   const email = `plain-${Date.now()}@acme.test`;
   const acme = await env.demo.app.gatehouse.getOrganizationBySlug(env.demo.projectId, 'acme');
