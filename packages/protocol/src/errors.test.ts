@@ -7,7 +7,11 @@ describe('error types', () => {
     for (const type of ERROR_TYPES) {
       const status = ERROR_STATUS[type];
       if (type === 'internal_server_error') expect(status).toBe(500);
-      else if (type === 'sms_delivery_failed' || type === 'captcha_unavailable') {
+      else if (
+        type === 'sms_delivery_failed' ||
+        type === 'captcha_unavailable' ||
+        type === 'dns_lookup_failed'
+      ) {
         expect(status).toBe(503);
       } else {
         expect(status, type).toBeGreaterThanOrEqual(400);

@@ -60,6 +60,21 @@ export const ERRORS = {
     status: 400,
     meaning: 'A public mail domain (gmail.com, outlook.com, …) cannot be a domain people join by.',
   },
+  invalid_domain: {
+    status: 400,
+    meaning:
+      'The domain is not a host name that can hold a DNS record: labels of letters, digits and dashes, at least two, at most 253 characters.',
+  },
+  domain_record_missing: {
+    status: 400,
+    meaning:
+      'The domain has no TXT record at `_gatehouse-verification.<domain>` yet (or DNS has not spread it); publish the record shown and verify again.',
+  },
+  domain_token_mismatch: {
+    status: 400,
+    meaning:
+      'The domain has a TXT record at `_gatehouse-verification.<domain>`, but none of its values is this domain’s token; publish the value shown and verify again.',
+  },
   invalid_saml_response: {
     status: 400,
     meaning:
@@ -227,6 +242,10 @@ export const ERRORS = {
     status: 404,
     meaning: 'The project has no secret key with this id.',
   },
+  domain_not_found: {
+    status: 404,
+    meaning: 'The caller’s organization has no domain with this id.',
+  },
   endpoint_not_found: {
     status: 404,
     meaning: 'No endpoint has this method and path.',
@@ -248,6 +267,15 @@ export const ERRORS = {
     meaning:
       'The change would leave the organization with no active member holding the admin role (removing, deactivating or demoting its last admin, oneself included). Nothing was changed; make another member an admin first.',
   },
+  domain_already_added: {
+    status: 409,
+    meaning: 'The organization already lists this domain; verify the one it has.',
+  },
+  domain_claimed: {
+    status: 409,
+    meaning:
+      'Another organization of the project has verified this domain; it must remove the domain before this one can be verified.',
+  },
   // 429
   too_many_requests: {
     status: 429,
@@ -266,6 +294,11 @@ export const ERRORS = {
     status: 503,
     meaning:
       'The captcha provider did not answer in time to check the token; trying again later may work.',
+  },
+  dns_lookup_failed: {
+    status: 503,
+    meaning:
+      'The DNS lookup of a domain’s TXT record failed or timed out (not an answer that the record is missing); trying again later may work.',
   },
 } as const satisfies Record<string, ErrorTypeRecord>;
 

@@ -16,4 +16,5 @@ export * from './subsets.js';
 export * from './sso.js';
 export * from './oauth.js';
 export * from './captcha.js';
+export * from './domains.js';
 export * from './session-list.js';

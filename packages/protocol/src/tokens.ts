@@ -40,7 +40,8 @@ export type IdKind =
   | 'member-email'
   | 'request-id'
   | 'project'
-  | 'secret';
+  | 'secret'
+  | 'email-domain';
 
 /** PKCE namespaces kept by the client (docs/protocol.md §10). */
 export type PkceNamespace = 'magic_links' | 'passwords' | 'oauth' | 'sso';

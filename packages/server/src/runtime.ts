@@ -7,6 +7,7 @@ import { hkdfSync } from 'node:crypto';
 import { createMailer } from './delivery/email.js';
 import { httpSmsProvider } from './delivery/sms.js';
 import { countingSmsProvider, DeliveryStats } from './delivery/stats.js';
+import { startDomainRecheck } from './products/domains/recheck.js';
 import { createAdmin, type Admin } from './products/management/admin.js';
 import { ProjectService } from './tenancy/projects/service.js';
 import { openStore, type DatabaseLocation, type PoolStats } from './store/db.js';
@@ -127,6 +128,8 @@ export async function openRuntime(
       });
     }, HOUSEKEEPING_INTERVAL_MS);
     housekeeping.unref();
+    // Verified domains are looked up again daily, in the background (docs/protocol.md §7.12).
+    const domainRecheck = startDomainRecheck(ctx);
     return {
       ctx,
       admin: createAdmin(ctx),
@@ -136,6 +139,7 @@ export async function openRuntime(
       delivery,
       async close() {
         clearInterval(housekeeping);
+        await domainRecheck.stop();
         await mailer.close();
         await store.close();
       },

@@ -16,6 +16,7 @@ import { BACKEND_ORGANIZATION_ENDPOINTS } from './backend-organizations.js';
 import { BACKEND_PASSWORD_ENDPOINTS } from './backend-passwords.js';
 export { MIGRATE_HASH_CONFIG } from './backend-passwords.js';
 import { CAPTCHA_ENDPOINTS } from './captcha.js';
+import { DOMAIN_ENDPOINTS } from './domains.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
 import { NAVIGATION_ENDPOINTS } from './navigation.js';
 import { OAUTH_ENDPOINTS } from './oauth.js';
@@ -139,6 +140,7 @@ export const ENDPOINTS = {
   ...RBAC_ENDPOINTS,
   ...SESSION_LIST_ENDPOINTS,
   ...CAPTCHA_ENDPOINTS,
+  ...DOMAIN_ENDPOINTS,
   jwks,
   jwksByProject,
   openApi,

@@ -5,6 +5,7 @@ import {
   BODY_LIMIT_BYTES,
   CAPTCHA_TIMEOUT_MS,
   DEFAULT_EMAIL_FROM,
+  DNS_SERVERS,
   DEFAULT_PUBLIC_URL,
   EVENT_RETENTION_DAYS,
   METRICS_TOKEN,
@@ -69,6 +70,7 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
     passwordBreachRangeUrl: config.passwordBreachRangeUrl ?? null,
     captchaVerifyUrl: config.captchaVerifyUrl ?? null,
     captchaTimeoutMs: wholeNumber(CAPTCHA_TIMEOUT_MS, config.captchaTimeoutMs),
+    dnsServers: resolveDnsServers(config.dnsServers),
     passwordThrottle: passwordThrottle(config),
     sessionMaxLifetimeMinutes: wholeNumber(
       SESSION_MAX_LIFETIME_MINUTES,
@@ -133,6 +135,26 @@ function metricsToken(token: string | null | undefined): string | null {
     );
   }
   return token;
+}
+
+/**
+ * Validates `dnsServers`: IP addresses, each with an optional port (`1.1.1.1:53`, `[::1]:53`), as
+ * node:dns `setServers` takes them; a host name is refused, as resolving it would need DNS.
+ */
+function resolveDnsServers(value: string[] | null | undefined): string[] | null {
+  if (!value || value.length === 0) return null;
+  for (const entry of value) {
+    const bracketed = /^\[([^\]]+)\](?::(\d{1,5}))?$/.exec(entry);
+    const plain = /^([^:]+)(?::(\d{1,5}))?$/.exec(entry);
+    const [, address, port] = bracketed ?? plain ?? (isIP(entry) === 6 ? [entry, entry] : []);
+    const portOk = port === undefined || (Number(port) >= 1 && Number(port) <= 65_535);
+    if (address === undefined || isIP(address) === 0 || !portOk) {
+      throw new TypeError(
+        `${label(DNS_SERVERS)} must be IP addresses with an optional port: "${entry}" is not one`,
+      );
+    }
+  }
+  return value;
 }
 
 /**

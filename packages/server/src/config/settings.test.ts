@@ -29,6 +29,7 @@ const ROUND_TRIP: Record<string, readonly [raw: string, resolved: unknown]> = {
   PASSWORD_BREACH_RANGE_URL: ['https://range.example', 'https://range.example'],
   CAPTCHA_VERIFY_URL: ['https://verify.example', 'https://verify.example'],
   CAPTCHA_TIMEOUT_MS: ['2000', 2000],
+  DNS_SERVERS: ['1.1.1.1, [::1]:5353', ['1.1.1.1', '[::1]:5353']],
   TRUST_PROXY: ['10.0.0.0/8, 127.0.0.1', ['10.0.0.0/8', '127.0.0.1']],
   SESSION_MAX_LIFETIME_MINUTES: ['1440', 1440],
   EVENT_RETENTION_DAYS: ['7', 7],
@@ -41,6 +42,7 @@ const ROUND_TRIP: Record<string, readonly [raw: string, resolved: unknown]> = {
 /** A value each validated variable refuses. */
 const BAD: Record<string, string> = {
   CAPTCHA_TIMEOUT_MS: '0',
+  DNS_SERVERS: 'dns.example',
   TRUST_PROXY: 'true',
   SESSION_MAX_LIFETIME_MINUTES: '4',
   EVENT_RETENTION_DAYS: 'a week',

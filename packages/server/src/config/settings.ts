@@ -321,6 +321,22 @@ export const CAPTCHA_TIMEOUT_MS = setting({
   example: '2000',
 });
 
+export const DNS_SERVERS = setting({
+  env: 'DNS_SERVERS',
+  path: 'dnsServers',
+  parse: (raw) =>
+    raw
+      .split(',')
+      .map((entry) => entry.trim())
+      .filter((entry) => entry !== ''),
+  type: 'string',
+  description:
+    'the DNS servers that verify organizations’ e-mail domains (their TXT records), ' +
+    'comma-separated IP addresses with an optional port (`1.1.1.1,[2606:4700::1111]:53`)',
+  fallback: 'the system’s resolvers',
+  example: '1.1.1.1,8.8.8.8',
+});
+
 export const TRUST_PROXY = setting({
   env: 'TRUST_PROXY',
   path: 'trustProxy',
@@ -454,6 +470,7 @@ export const SETTINGS = [
   PASSWORD_BREACH_RANGE_URL,
   CAPTCHA_VERIFY_URL,
   CAPTCHA_TIMEOUT_MS,
+  DNS_SERVERS,
   TRUST_PROXY,
   SESSION_MAX_LIFETIME_MINUTES,
   EVENT_RETENTION_DAYS,

@@ -123,6 +123,11 @@ export interface ServerConfig {
   /** How long a captcha provider may take to answer; default 5000 ms, then 503. */
   captchaTimeoutMs?: number;
   /**
+   * The DNS servers that domain verification asks for TXT records (`1.1.1.1`, `127.0.0.1:5353`,
+   * `[::1]:53`); default null: the system's resolvers.
+   */
+  dnsServers?: string[] | null;
+  /**
    * Password guessing overrides; default 5 free attempts per address and IP, then waits of 1 s
    * doubling up to 15 minutes, and at most 100 failed attempts per address per 60 minutes.
    */
@@ -182,6 +187,7 @@ export interface ResolvedConfig {
   passwordBreachRangeUrl: string | null;
   captchaVerifyUrl: string | null;
   captchaTimeoutMs: number;
+  dnsServers: string[] | null;
   passwordThrottle: PasswordThrottleConfig;
   sessionMaxLifetimeMinutes: number;
   eventRetentionDays: number;

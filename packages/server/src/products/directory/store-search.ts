@@ -110,8 +110,14 @@ function organizationCondition(
         domains().where((sub) => contains(sub.ref('organization_domains.domain'), o.filter_value)),
       );
     case 'claimed_email_domains':
-      // Gatehouse organizations claim no domains: no organization has one of these.
-      return NEVER;
+      // The domains its admins verified by DNS (docs/protocol.md §7.12).
+      return eb.exists(
+        eb
+          .selectFrom('domain_verifications')
+          .select('domain_verifications.id')
+          .whereRef('domain_verifications.organization_id', '=', 'organizations.id')
+          .where('domain_verifications.verified_domain', 'in', o.filter_value),
+      );
     case 'has_active_sso_connection': {
       const active = eb.exists(connections().where('sso_connections.status', '=', 'active'));
       return o.filter_value ? active : eb.not(active);

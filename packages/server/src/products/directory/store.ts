@@ -74,6 +74,10 @@ export async function deleteOrganizationRows(
     .where('organization_id', '=', organizationId)
     .execute();
   await db
+    .deleteFrom('domain_verifications')
+    .where('organization_id', '=', organizationId)
+    .execute();
+  await db
     .deleteFrom('organizations')
     .where('id', '=', organizationId)
     .where('project_id', '=', projectId)

@@ -104,6 +104,7 @@ async function refuseMemberPatch(
       member,
       current.email_allowed_domains,
       patch.email_allowed_domains,
+      current.claimed_email_domains,
     );
     if (refused) return refused;
   }

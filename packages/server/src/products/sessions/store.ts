@@ -78,6 +78,7 @@ const ORGANIZATION_COLUMNS = Object.keys({
   rbac_email_implicit_role_assignments: 1,
   oauth_tenant_jit_provisioning: 1,
   allowed_oauth_tenants: 1,
+  claimed_email_domains: 1,
 } satisfies Record<keyof OrganizationsTable, 1>) as (keyof OrganizationsTable)[];
 
 /** One row per role of the member (one with null roles when it has none). */

@@ -21,6 +21,7 @@ import * as memberLocale from './0015-member-locale.js';
 import * as federatedIdentities from './0016-federated-identities.js';
 import * as mailQueue from './0017-mail-queue.js';
 import * as sessionClient from './0018-session-client.js';
+import * as domainVerifications from './0019-domain-verifications.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -48,4 +49,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0016_federated_identities': federatedIdentities,
   '0017_mail_queue': mailQueue,
   '0018_session_client': sessionClient,
+  '0019_domain_verifications': domainVerifications,
 };

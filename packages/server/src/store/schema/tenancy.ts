@@ -90,6 +90,11 @@ export interface OrganizationsTable {
   oauth_tenant_jit_provisioning?: string;
   /** `{google?: [hd…], microsoft?: [tid…]}`: the provider tenants the organization trusts. */
   allowed_oauth_tenants?: Json;
+  /**
+   * `[domain…]`: the domains the organization has verified by DNS, kept in step with
+   * `domain_verifications` by the domains product. Optional as rows are written without it.
+   */
+  claimed_email_domains?: Json;
 }
 
 const organizationsColumns = {
@@ -115,6 +120,7 @@ const organizationsColumns = {
   rbac_email_implicit_role_assignments: 'text not null',
   oauth_tenant_jit_provisioning: 'text not null',
   allowed_oauth_tenants: 'text not null',
+  claimed_email_domains: 'text not null',
 } satisfies Columns<OrganizationsTable>;
 
 export interface OrganizationDomainsTable {
@@ -128,6 +134,40 @@ const organizationDomainsColumns = {
   organization_id: 'text not null',
   domain: 'text not null',
 } satisfies Columns<OrganizationDomainsTable>;
+
+/** A domain an organization proves by DNS (docs/protocol.md §7.12). */
+export interface DomainVerificationsTable {
+  id: string;
+  project_id: string;
+  organization_id: string;
+  /** Lower-case host name. */
+  domain: string;
+  /**
+   * The TXT value's random part, stored as is: it is published in public DNS anyway, proves
+   * nothing without control of the zone, and admins are shown it again until it is found.
+   */
+  token: string;
+  /** The domain while verified, else null: unique per project (one organization at a time). */
+  verified_domain: string | null;
+  verified_at: Timestamp | null;
+  last_checked_at: Timestamp | null;
+  /** Re-checks in a row that did not find the record; reset when it is found. */
+  check_failures: number;
+  created_at: Timestamp;
+}
+
+const domainVerificationsColumns = {
+  id: 'text not null',
+  project_id: 'text not null',
+  organization_id: 'text not null',
+  domain: 'text not null',
+  token: 'text not null',
+  verified_domain: 'text',
+  verified_at: 'text',
+  last_checked_at: 'text',
+  check_failures: 'integer not null',
+  created_at: 'text not null',
+} satisfies Columns<DomainVerificationsTable>;
 
 export interface MembersTable {
   id: string;
@@ -212,6 +252,7 @@ export interface TenancyTables {
   secrets: SecretsTable;
   organizations: OrganizationsTable;
   organization_domains: OrganizationDomainsTable;
+  domain_verifications: DomainVerificationsTable;
   members: MembersTable;
   member_roles: MemberRolesTable;
   rbac_policies: RbacPoliciesTable;
@@ -223,6 +264,7 @@ export const TENANCY_COLUMNS = {
   secrets: secretsColumns,
   organizations: organizationsColumns,
   organization_domains: organizationDomainsColumns,
+  domain_verifications: domainVerificationsColumns,
   members: membersColumns,
   member_roles: memberRolesColumns,
   rbac_policies: rbacPoliciesColumns,

@@ -96,21 +96,23 @@ export function refuseDiscoveryDomains(
 
 /**
  * Refuses JIT domains that a member adds to their organization through their session: as at
- * creation from discovery, only the domain of the member's own verified address (and never a
- * public provider's). Domains already listed may stay or go; the management API may add any.
- * Null when the change is acceptable.
+ * creation from discovery, only the domain of the member's own verified address, or a domain the
+ * organization verified by DNS (`claimed`, docs/protocol.md §7.12), and never a public
+ * provider's. Domains already listed may stay or go; the management API may add any. Null when
+ * the change is acceptable.
  *
  * @example
- * const refused = refuseMemberDomains(member, org.email_allowed_domains, patch.email_allowed_domains);
+ * const refused = refuseMemberDomains(member, org.email_allowed_domains, patch.email_allowed_domains, org.claimed_email_domains);
  */
 export function refuseMemberDomains(
   member: { email_address: string; email_address_verified: boolean },
   current: readonly string[],
   next: readonly string[],
+  claimed: readonly string[] = [],
 ): Failure | null {
   const publicRefusal = refusePublicDomains(next);
   if (publicRefusal) return publicRefusal;
-  const listed = new Set(current.map((domain) => domain.toLowerCase()));
+  const listed = new Set([...current, ...claimed].map((domain) => domain.toLowerCase()));
   const added = next.filter((domain) => !listed.has(domain.toLowerCase()));
   if (added.length === 0) return null;
   const email = member.email_address;
@@ -121,7 +123,7 @@ export function refuseMemberDomains(
     'invalid_email_domain',
     foreign === undefined
       ? `Verify your address before allowing ${own} for joining by e-mail.`
-      : `You may allow only ${own}, the domain of your own verified address, for joining by e-mail; "${foreign.toLowerCase()}" must be added by the organization's administrator through the management API.`,
+      : `You may allow only ${own}, the domain of your own verified address, for joining by e-mail; "${foreign.toLowerCase()}" must be verified by DNS first (Domains) or added through the management API.`,
   );
 }
 

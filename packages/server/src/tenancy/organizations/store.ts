@@ -48,8 +48,9 @@ export function toOrganization(row: OrganizationsTable): Organization {
     oauth_tenant_jit_provisioning: (row.oauth_tenant_jit_provisioning ??
       'NOT_ALLOWED') as EmailJitProvisioning,
     allowed_oauth_tenants: JSON.parse(row.allowed_oauth_tenants ?? '{}') as AllowedOAuthTenants,
+    // The domains it verified by DNS (products/domains), kept in step there.
+    claimed_email_domains: JSON.parse(row.claimed_email_domains ?? '[]') as string[],
     // Fields of the provider's organization that Gatehouse has no data for: its empty values.
-    claimed_email_domains: [],
     first_party_connected_apps_allowed_type: '',
     allowed_first_party_connected_apps: [],
     third_party_connected_apps_allowed_type: '',
