@@ -17,7 +17,12 @@ import type { RbacRole } from '@gatehouse/protocol';
 import { injectStyles } from '../inject-styles.js';
 import { Spinner } from '../parts/spinner.js';
 import { themeVariables, type WidgetStyles } from '../theme.js';
-import { adminFormat, type AdminMessageKey } from './admin-messages.js';
+import {
+  adminEn,
+  adminFormat,
+  type AdminMessageKey,
+  type AdminMessageTable,
+} from './admin-messages.js';
 import {
   AdminProvider,
   rightsFrom,
@@ -34,8 +39,21 @@ export interface AdminViewProps {
   admin?: AdminClient;
   /** The same theming as the login widget (docs/widget.md §10). */
   styles?: WidgetStyles;
-  /** Words to use instead of the English ones, by key; keys left out stay English. */
+  /**
+   * The portal's language, a BCP 47 tag: `es` (or `es-MX`, …) speaks Spanish, anything else
+   * English. Default: the page's `<html lang>`, else the browser's language.
+   */
+  locale?: string;
+  /** Words to use instead of the shipped ones, by key; keys left out keep the shipped words. */
   messages?: Partial<Record<AdminMessageKey, string>>;
+}
+
+/** Whether a language tag (or, without one, the page's or the browser's) is Spanish. */
+function speaksSpanish(locale: string | undefined): boolean {
+  const tag =
+    locale ?? (typeof document === 'undefined' ? '' : document.documentElement.lang) ?? '';
+  const chosen = tag || (typeof navigator === 'undefined' ? '' : navigator.language);
+  return chosen.split('-')[0]!.toLowerCase() === 'es';
 }
 
 interface Loaded {
@@ -47,15 +65,31 @@ export function AdminFrame({
   client,
   admin,
   styles,
+  locale,
   messages,
   children,
 }: AdminViewProps & { children: ReactNode }) {
+  const spanish = speaksSpanish(locale);
+  const [spanishTable, setSpanishTable] = useState<AdminMessageTable | null>(null);
+  useEffect(() => {
+    if (!spanish) return;
+    let live = true;
+    // Fetched only by portals that speak it; English when it cannot load.
+    import('./admin-es.js').then(
+      (m) => live && setSpanishTable(m.adminEs),
+      () => live && setSpanishTable(adminEn),
+    );
+    return () => {
+      live = false;
+    };
+  }, [spanish]);
+  const table = spanish ? spanishTable : adminEn;
   const session = useSyncExternalStore(
     (listener) => client.session.subscribe(listener),
     () => client.session.getSnapshot(),
   );
   const adminClient = useMemo(() => admin ?? createAdminClient(client), [admin, client]);
-  const format = useMemo(() => adminFormat(messages), [messages]);
+  const format = useMemo(() => adminFormat(messages, table ?? adminEn), [messages, table]);
   const [loaded, setLoaded] = useState<Loaded | null>(null);
   const memberId = session?.member.member_id;
   const roleKey = session?.session.roles.join(' ');
@@ -85,7 +119,9 @@ export function AdminFrame({
   }, []);
 
   let body: ReactNode;
-  if (!session) {
+  if (!table) {
+    body = <Spinner />;
+  } else if (!session) {
     body = <p className="gh-text">{format('portal.signedOut')}</p>;
   } else if (!loaded) {
     body = <Spinner />;

@@ -1,14 +1,13 @@
 /**
  * Every user-visible string of the admin portal, in its own table so that the login widget's
- * first screen does not carry them (they load with the portal's chunk). English is the only
- * table shipped; a host passes its own words for any key (`messages`), the rest stay English.
+ * first screen does not carry them (they load with the portal's chunk). English here, Spanish in
+ * `admin-es.ts` (fetched only by portals that speak it); a host passes its own words for any key
+ * (`messages`), the rest stay in the portal's language.
  */
 
 export const adminEn = {
-  'portal.label': 'Organization administration',
   'portal.sections': 'Sections',
   'portal.signedOut': 'Sign in to manage your organization.',
-  'portal.loading': 'Loading',
   'portal.noSections': 'You have no administration rights in this organization.',
   'section.members': 'Members',
   'section.settings': 'Settings',
@@ -44,8 +43,6 @@ export const adminEn = {
   'members.empty': 'No members match.',
   'members.count': '{shown} of {total} members',
   'members.more': 'Show more',
-  'members.email': 'Email',
-  'members.name': 'Name',
   'members.roles': 'Roles',
   'members.actions': 'Actions for {email}',
   'members.changeRoles': 'Change roles',
@@ -121,6 +118,9 @@ export const adminEn = {
 /** A key of the admin portal's message table. */
 export type AdminMessageKey = keyof typeof adminEn;
 
+/** The admin portal's words in one language: a string for every key. */
+export type AdminMessageTable = { readonly [K in AdminMessageKey]: string };
+
 /** The admin portal's words: the text of a key, with `{name}` placeholders filled in. */
 export type AdminFormat = (key: AdminMessageKey, values?: Record<string, string>) => string;
 
@@ -132,8 +132,11 @@ export type AdminFormat = (key: AdminMessageKey, values?: Record<string, string>
  * const format = adminFormat({ 'members.deactivate': 'Suspend' });
  * format('members.count', { shown: '20', total: '42' }); // '20 of 42 members'
  */
-export function adminFormat(overrides: Partial<Record<string, unknown>> = {}): AdminFormat {
-  const table: Record<string, string> = { ...adminEn };
+export function adminFormat(
+  overrides: Partial<Record<string, unknown>> = {},
+  base: AdminMessageTable = adminEn,
+): AdminFormat {
+  const table: Record<string, string> = { ...adminEn, ...base };
   for (const [key, text] of Object.entries(overrides)) {
     if (key in adminEn && typeof text === 'string') table[key] = text;
   }

@@ -69,9 +69,25 @@ describe('the admin portal', () => {
     ]);
   });
 
-  it('asks a signed-out visitor to sign in', () => {
-    renderAdmin((props) => <AdminPortal {...props} />, { signedOut: true, prepare });
-    expect(screen.getByText('Sign in to manage your organization.')).toBeTruthy();
+  it('speaks Spanish when asked, or when the page is in Spanish', async () => {
+    renderAdmin((props) => <AdminPortal {...props} locale="es-MX" />, { prepare });
+    expect(await screen.findByRole('navigation', { name: 'Secciones' })).toBeTruthy();
+    expect(await screen.findByRole('heading', { name: 'Miembros' })).toBeTruthy();
+    cleanup();
+    document.documentElement.lang = 'es';
+    try {
+      renderAdmin((props) => <AdminPortal {...props} />, { signedOut: true, prepare });
+      expect(
+        await screen.findByText('Inicia sesión para administrar tu organización.'),
+      ).toBeTruthy();
+    } finally {
+      document.documentElement.removeAttribute('lang');
+    }
+  });
+
+  it('asks a signed-out visitor to sign in', async () => {
+    renderAdmin((props) => <AdminPortal {...props} locale="en" />, { signedOut: true, prepare });
+    expect(await screen.findByText('Sign in to manage your organization.')).toBeTruthy();
   });
 
   it('mounts into a page element once its chunk has loaded, and unmounts', async () => {

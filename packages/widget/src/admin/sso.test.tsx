@@ -44,7 +44,7 @@ function renderSso() {
 describe('the SSO section', () => {
   it("lists connections with our side's values and copies them", async () => {
     const writeText = vi.fn(() => Promise.resolve());
-    vi.stubGlobal('navigator', { ...navigator, clipboard: { writeText } });
+    vi.stubGlobal('navigator', { language: 'en-US', clipboard: { writeText } });
     renderSso();
     const okta = (await screen.findByRole('heading', { name: /Okta/ })).closest('li')!;
     expect(within(okta).getByText('SAML')).toBeTruthy();
