@@ -4,6 +4,9 @@
  * call against the project's RBAC policy (403 `unauthorized_action`).
  */
 import type {
+  DomainDeleteResult,
+  DomainResult,
+  DomainsResult,
   InviteResult,
   MemberDeleteResult,
   OrganizationSessionsResult,
@@ -27,6 +30,7 @@ export interface AdminClient {
   organization: OrganizationAdminMethods & {
     members: MemberAdminMethods;
     sessions: OrganizationSessionMethods;
+    domains: DomainAdminMethods;
   };
   magicLinks: { email: InvitationMethods };
   sso: SsoAdminMethods;
@@ -40,6 +44,25 @@ export interface OrganizationAdminMethods {
   get(): Promise<OrganizationResult>;
   /** `PUT /b2b/organizations/me` (`stytch.organization` `update`). */
   update(args: ArgsOf<'organizationUpdateMe'>): Promise<OrganizationResult>;
+}
+
+/**
+ * The organization's e-mail domains proven by DNS (docs/protocol.md §7.12); every call needs
+ * `stytch.organization` `update`.
+ */
+export interface DomainAdminMethods {
+  /** `GET /b2b/organizations/me/domains`: every domain with its TXT record, oldest first. */
+  list(): Promise<DomainsResult>;
+  /** `POST /b2b/organizations/me/domains`: adds one, pending, with the TXT record to publish. */
+  add(args: ArgsOf<'organizationDomainAdd'>): Promise<DomainResult>;
+  /** `DELETE /b2b/organizations/me/domains/{domain_id}`: removes one, and its claim. */
+  delete(domainId: string): Promise<DomainDeleteResult>;
+  /**
+   * `POST /b2b/organizations/me/domains/{domain_id}/verify`: looks up its TXT record now;
+   * `domain_record_missing`, `domain_token_mismatch`, `domain_claimed` or `dns_lookup_failed`
+   * when it cannot be verified.
+   */
+  verify(domainId: string): Promise<DomainResult>;
 }
 
 /** The members of the signed-in member's organization. */

@@ -26,6 +26,7 @@ import type {
   OrganizationAdminMethods,
   SsoAdminMethods,
 } from './admin-types.js';
+import { createDomainAdminMethods } from './admin-domains.js';
 import { GatehouseUsageError } from './errors.js';
 import { createTransport } from './http.js';
 import { storageKeys } from './storage.js';
@@ -100,6 +101,7 @@ export function createAdminClient(client: GatehouseClient): AdminClient {
       ...createOrganizationAdminMethods(ctx),
       members: createMemberAdminMethods(ctx),
       sessions: createOrganizationSessionMethods(ctx),
+      domains: createDomainAdminMethods(ctx),
     },
     magicLinks: { email: createInvitationMethods(ctx) },
     sso: createSsoAdminMethods(ctx),

@@ -66,6 +66,12 @@ export function createFakeAdminClient(): FakeAdminClient {
         list: method('organization.sessions.list'),
         revoke: method('organization.sessions.revoke'),
       },
+      domains: {
+        list: method('organization.domains.list'),
+        add: method('organization.domains.add'),
+        delete: method('organization.domains.delete'),
+        verify: method('organization.domains.verify'),
+      },
     },
     magicLinks: {
       email: {
