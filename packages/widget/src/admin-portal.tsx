@@ -64,6 +64,14 @@ export const AdminSettings = lazyView<AdminViewProps>((m) => m.AdminSettings);
 export const AdminSso = lazyView<AdminViewProps>((m) => m.AdminSso);
 
 /**
+ * The domains section alone: add e-mail domains, publish their TXT record, verify them.
+ *
+ * @example
+ * <AdminDomains client={client} />
+ */
+export const AdminDomains = lazyView<AdminViewProps>((m) => m.AdminDomains);
+
+/**
  * The sessions section alone: the organization's live sessions for members who may end them,
  * otherwise the member's own.
  *

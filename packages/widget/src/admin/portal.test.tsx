@@ -42,6 +42,7 @@ describe('the admin portal', () => {
       'Members',
       'Settings',
       'Single sign-on',
+      'Domains',
       'Sessions',
     ]);
     expect(tabs[0]!.getAttribute('aria-current')).toBe('page');

@@ -7,16 +7,17 @@ import { createRoot } from 'react-dom/client';
 import { createClient } from '@gatehouse/client';
 import { useAdmin, type AdminRights } from './admin-context.js';
 import { AdminFrame, type AdminViewProps } from './admin-frame.js';
+import { DomainsSection } from './domains.js';
 import { MembersSection } from './members.js';
 import { SettingsSection } from './settings.js';
 import { SessionsSection } from './sessions.js';
 import { SsoSection } from './sso.js';
 
 /** The sections of the portal, in the order they are offered by default. */
-export type AdminSection = 'members' | 'settings' | 'sso' | 'sessions';
+export type AdminSection = 'members' | 'settings' | 'sso' | 'domains' | 'sessions';
 
 interface SectionEntry {
-  label: 'section.members' | 'section.settings' | 'section.sso' | 'section.sessions';
+  label: `section.${AdminSection}`;
   component: ComponentType;
   /** Whether the member may see the section at all. */
   visible: (rights: AdminRights) => boolean;
@@ -27,11 +28,16 @@ const SECTIONS: Record<AdminSection, SectionEntry> = {
   // Everyone may read the organization's settings; only some may change them.
   settings: { label: 'section.settings', component: SettingsSection, visible: () => true },
   sso: { label: 'section.sso', component: SsoSection, visible: (r) => r.viewSso },
+  domains: {
+    label: 'section.domains',
+    component: DomainsSection,
+    visible: (r) => r.updateOrganization,
+  },
   // Every member may see and end their own sessions; some, the organization's.
   sessions: { label: 'section.sessions', component: SessionsSection, visible: () => true },
 };
 
-const ALL_SECTIONS: readonly AdminSection[] = ['members', 'settings', 'sso', 'sessions'];
+const ALL_SECTIONS: readonly AdminSection[] = ['members', 'settings', 'sso', 'domains', 'sessions'];
 
 /** Props of {@link AdminPortal}. */
 export interface AdminPortalProps extends AdminViewProps {
@@ -106,6 +112,15 @@ export function AdminSso(props: AdminViewProps) {
   return (
     <AdminFrame {...props}>
       <SsoSection />
+    </AdminFrame>
+  );
+}
+
+/** The domains section alone. */
+export function AdminDomains(props: AdminViewProps) {
+  return (
+    <AdminFrame {...props}>
+      <DomainsSection />
     </AdminFrame>
   );
 }
