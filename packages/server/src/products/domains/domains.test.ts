@@ -291,6 +291,35 @@ describe('one organization per domain', () => {
   });
 });
 
+describe('claimed domains outside the member session', () => {
+  it('are found by the management API’s organization search, and freed when the organization is deleted', async () => {
+    const a = await team();
+    const b = await team();
+    const ofA = await published(a, 'searched.test');
+    expectOk(await verify(a, ofA.domain_id));
+    const found = expectOk(
+      await h.call(ENDPOINTS.searchOrganizations, {
+        body: {
+          query: {
+            operator: 'AND',
+            operands: [{ filter_name: 'claimed_email_domains', filter_value: ['Searched.TEST'] }],
+          },
+        },
+      }),
+    );
+    expect(found.organizations.map((o) => o.organization_id)).toEqual([a.org.organization_id]);
+    expect(found.organizations[0]?.claimed_email_domains).toEqual(['searched.test']);
+    const ofB = await published(b, 'searched.test');
+    expect((await verify(b, ofB.domain_id)).status).toBe(409);
+    expectOk(
+      await h.call(ENDPOINTS.deleteOrganization, {
+        params: { organization_id: a.org.organization_id },
+      }),
+    );
+    expect(expectOk(await verify(b, ofB.domain_id)).domain.status).toBe('verified');
+  });
+});
+
 describe('who may manage domains', () => {
   it('answers 403 unauthorized_action to a member without stytch.organization update', async () => {
     const t = await team();
