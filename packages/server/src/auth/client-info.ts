@@ -1,34 +1,28 @@
 /**
  * The browser a request comes from (its IP address and user agent), recorded on the sessions it
  * starts so that members and admins can tell their sessions apart (docs/protocol.md §7.10). The
- * HTTP layer sets it around each browser call's handler; every sign-in path then records it
- * where the session is made, without each product passing it down.
+ * HTTP layer reads it off each browser call (`http/auth.ts`) and every sign-in path passes it
+ * down to where the session is made; a host backend's call (secret key) passes {@link NO_CLIENT}.
  */
-import { AsyncLocalStorage } from 'node:async_hooks';
 
 /** What a session records of the browser that started it. */
 export interface ClientInfo {
-  ip: string | null;
+  ipAddress: string | null;
   userAgent: string | null;
 }
 
 /** The longest user agent kept: real ones are a few hundred characters. */
 const USER_AGENT_MAX = 512;
 
-const current = new AsyncLocalStorage<ClientInfo>();
+/** No browser: the CLI, or a host backend's call, which is not the browser of the member. */
+export const NO_CLIENT: ClientInfo = Object.freeze({ ipAddress: null, userAgent: null });
 
 /**
- * Runs `work` with `client` as the browser of the sessions it starts.
+ * The browser of a call, its user agent cut to a bounded length and empty values as null.
  *
  * @example
- * await withClient({ ip: request.ip, userAgent: request.headers['user-agent'] ?? null }, run);
+ * const client = clientInfo(request.ip, request.headers['user-agent']);
  */
-export function withClient<T>(client: ClientInfo, work: () => T): T {
-  const userAgent = client.userAgent?.slice(0, USER_AGENT_MAX) || null;
-  return current.run({ ip: client.ip || null, userAgent }, work);
-}
-
-/** The browser of the current call, or nulls outside one (the CLI, a host backend's call). */
-export function currentClient(): ClientInfo {
-  return current.getStore() ?? { ip: null, userAgent: null };
+export function clientInfo(ip: string | undefined, userAgent: string | undefined): ClientInfo {
+  return { ipAddress: ip || null, userAgent: userAgent?.slice(0, USER_AGENT_MAX) || null };
 }

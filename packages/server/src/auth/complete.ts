@@ -26,6 +26,7 @@ import {
   touchSession,
 } from './sessions.js';
 import type { SessionsTable } from '../store/schema.js';
+import type { ClientInfo } from './client-info.js';
 import { deepFreeze, isDeeplyFrozen } from '../store/read-cache.js';
 import { intermediateSessionNotFound } from './errors.js';
 
@@ -63,6 +64,8 @@ export interface CompletionInput {
    * code texted now.
    */
   locale?: string | undefined;
+  /** The browser of the call, recorded on a new session (`NO_CLIENT` for a host backend). */
+  client: ClientInfo;
 }
 
 /**
@@ -218,6 +221,7 @@ export async function completeAuthentication(
       input.durationMinutes,
       now,
       maxLifetimeMinutes,
+      input.client,
       input.continues ? Date.parse(input.continues.started_at) : now,
     ));
   }

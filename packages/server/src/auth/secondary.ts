@@ -8,6 +8,7 @@ import { fail, type Failure } from '../result.js';
 import { completeAuthentication, type FullSession, type PresentedSession } from './complete.js';
 import { consumeIntermediateSession, findIntermediateSession } from './intermediate.js';
 import { mergeFactors } from './sessions.js';
+import type { ClientInfo } from './client-info.js';
 import {
   intermediateSessionNotFound,
   memberGone,
@@ -27,6 +28,8 @@ export interface MfaCaller {
   intermediateSessionId: string | null;
   /** The live session from `Authorization`, if any. */
   presented: PresentedSession | null;
+  /** The browser of the call, recorded on a session it starts. */
+  client: ClientInfo;
 }
 
 /** What an MFA call names and carries. */
@@ -52,6 +55,7 @@ export async function resolveMfaCaller(
   project: Project,
   input: MfaCallInput,
   session: { presented: PresentedSession | null; sent: boolean },
+  client: ClientInfo,
 ): Promise<MfaCaller | Failure> {
   const now = ctx.now();
   const ist = input.intermediate_session_token
@@ -95,6 +99,7 @@ export async function resolveMfaCaller(
     factors,
     intermediateSessionId: ist?.id ?? null,
     presented: session.presented,
+    client,
   };
 }
 
@@ -147,6 +152,7 @@ export async function completeSecondFactor(
     durationMinutes: durationMinutes ?? keep ?? defaultDurationMinutes,
     presented,
     intermediateSessionId: null,
+    client: caller.client,
   });
   // A secondary factor is present, so completion never asks for another one.
   if (outcome.member_session === null) {

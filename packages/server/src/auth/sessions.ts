@@ -12,7 +12,7 @@ import { hashToken, newId, newToken } from '../crypto/random.js';
 import { preparedQuery } from '../store/prepared.js';
 import type { SessionsTable } from '../store/schema.js';
 import type { Project } from '../tenancy/projects/service.js';
-import { currentClient } from './client-info.js';
+import type { ClientInfo } from './client-info.js';
 import { rememberJwt, reusableJwt } from './jwt-reuse.js';
 
 /**
@@ -61,8 +61,8 @@ export function cappedExpiry(
 /**
  * Starts a session and returns its token, which exists only in this return value: the table
  * keeps its hash. It expires after `durationMinutes`, at most `maxLifetimeMinutes` after
- * `startedAt` (now, unless it continues an earlier session). It records the browser of the
- * call that starts it (IP address and user agent), when there is one.
+ * `startedAt` (now, unless it continues an earlier session). It records `client`, the browser
+ * of the call that starts it (IP address and user agent; nulls when there is none).
  */
 export async function createSession(
   db: Db,
@@ -72,10 +72,10 @@ export async function createSession(
   durationMinutes: number,
   now: number,
   maxLifetimeMinutes: number,
+  client: ClientInfo,
   startedAt: number = now,
 ): Promise<{ token: string; row: SessionsTable }> {
   const token = newToken();
-  const client = currentClient();
   const row: SessionsTable = {
     id: newId('member-session', project.environment),
     project_id: project.id,
@@ -87,7 +87,7 @@ export async function createSession(
     last_accessed_at: isoAt(now),
     expires_at: cappedExpiry(startedAt, now, durationMinutes, maxLifetimeMinutes),
     revoked_at: null,
-    ip_address: client.ip,
+    ip_address: client.ipAddress,
     user_agent: client.userAgent,
   };
   await db.insertInto('sessions').values(row).execute();

@@ -5,6 +5,7 @@ import { isOriginAllowed } from '../tenancy/projects/policy.js';
 import type { Project } from '../tenancy/projects/service.js';
 import type { PresentedSession } from '../auth/complete.js';
 import { findLiveSession } from '../auth/sessions.js';
+import { clientInfo, type ClientInfo } from '../auth/client-info.js';
 import type { Member } from '@gatehouse/protocol';
 import { memberById } from '../tenancy/members/store.js';
 import { authorize } from '../tenancy/rbac/service.js';
@@ -16,6 +17,13 @@ export interface SdkCaller {
   project: Project;
   /** The session token from `Authorization`, or null when the call is anonymous. */
   sessionToken: string | null;
+  /** The browser the call comes from, recorded on the sessions it starts. */
+  client: ClientInfo;
+}
+
+/** The browser of a request: its IP address and user agent. */
+function clientOf(request: FastifyRequest): ClientInfo {
+  return clientInfo(request.ip, request.headers['user-agent']);
 }
 
 /** Splits `Authorization: Basic base64(user:secret)` at the first colon; null if malformed. */
@@ -98,7 +106,11 @@ export async function sdkCaller(
     if (refused) unwrap(refused);
   }
   const anonymous = credential.secret === credential.user || credential.secret === '';
-  return { project, sessionToken: anonymous ? null : credential.secret };
+  return {
+    project,
+    sessionToken: anonymous ? null : credential.secret,
+    client: clientOf(request),
+  };
 }
 
 /**
@@ -116,7 +128,7 @@ export async function pathTokenCaller(
   const project = await ctx.projects.byPublicToken(publicToken);
   if (!project) throw badCredentials();
   checkOrigin(project, request);
-  return { project, sessionToken: null };
+  return { project, sessionToken: null, client: clientOf(request) };
 }
 
 /** The caller's live session, or null (anonymous-capable calls ignore a dead one, §2). */
@@ -159,7 +171,7 @@ export async function requiredSession(ctx: Context, caller: SdkCaller): Promise<
   const session = await optionalSession(ctx, caller);
   if (!session)
     throw new ApiError('session_not_found', 'The session is unknown, expired or revoked.');
-  return { project: caller.project, sessionToken, session };
+  return { project: caller.project, sessionToken, session, client: caller.client };
 }
 
 /**

@@ -6,6 +6,7 @@
 import type { Member, Organization } from '@gatehouse/protocol';
 import type { Context } from '../context.js';
 import type { PresentedSession } from '../auth/complete.js';
+import { NO_CLIENT } from '../auth/client-info.js';
 import { needsIstOrSession } from '../auth/errors.js';
 import { resolveMfaCaller, type MfaCaller } from '../auth/secondary.js';
 import { presentedForBackend } from '../products/sessions/service.js';
@@ -78,7 +79,14 @@ export async function requireBackendMfaCaller(
   }
   if (input.intermediate_session_token || presented) {
     return unwrap(
-      await resolveMfaCaller(ctx, ctx.db, project, input, { presented, sent: presented !== null }),
+      await resolveMfaCaller(
+        ctx,
+        ctx.db,
+        project,
+        input,
+        { presented, sent: presented !== null },
+        NO_CLIENT,
+      ),
     );
   }
   if (needs === 'proof') return unwrap<never>(needsIstOrSession());
@@ -95,6 +103,7 @@ export async function requireBackendMfaCaller(
     factors: [],
     intermediateSessionId: null,
     presented: null,
+    client: NO_CLIENT,
   };
 }
 

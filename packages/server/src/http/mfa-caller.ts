@@ -23,9 +23,16 @@ export async function requireMfaCaller(
 ): Promise<MfaCaller> {
   const presented = await optionalSession(ctx, sdk);
   return unwrap(
-    await resolveMfaCaller(ctx, ctx.db, sdk.project, body, {
-      presented,
-      sent: sdk.sessionToken !== null,
-    }),
+    await resolveMfaCaller(
+      ctx,
+      ctx.db,
+      sdk.project,
+      body,
+      {
+        presented,
+        sent: sdk.sessionToken !== null,
+      },
+      sdk.client,
+    ),
   );
 }

@@ -13,7 +13,6 @@ import type {
 import type { FastifyInstance, FastifyReply, FastifyRequest, RouteShorthandOptions } from 'fastify';
 import type { z } from 'zod';
 import type { Context } from '../context.js';
-import { withClient } from '../auth/client-info.js';
 import type { Project } from '../tenancy/projects/service.js';
 import {
   pathTokenCaller,
@@ -160,13 +159,7 @@ export function router(app: FastifyInstance, ctx: Context): Route {
           (endpoint.body === null
             ? undefined
             : parseBody(endpoint.body, request.body)) as BodyOf<E>;
-        // A browser's call records its browser on the sessions it starts; a host backend's call
-        // (secret key) is not the browser of the member it acts for.
-        const reply = await (endpoint.credential === 'secret'
-          ? handler(request, { caller, parse })
-          : withClient({ ip: request.ip, userAgent: request.headers['user-agent'] ?? null }, () =>
-              handler(request, { caller, parse }),
-            ));
+        const reply = await handler(request, { caller, parse });
         // The management API answers as the hosted provider's backend API does: the fields flat
         // beside `request_id` and `status_code` (docs/protocol.md §3), so its backend SDKs read
         // them; the browser API keeps its `{data}` envelope.

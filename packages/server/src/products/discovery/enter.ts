@@ -9,6 +9,7 @@ import {
   type AuthOutcome,
   type PresentedSession,
 } from '../../auth/complete.js';
+import type { ClientInfo } from '../../auth/client-info.js';
 import { primaryFactors } from '../../auth/factor-scope.js';
 import {
   addressNotVouched,
@@ -83,6 +84,7 @@ export async function createOrganizationByDiscovery(
   project: Project,
   identity: DiscoveryIdentity,
   input: DiscoveryCreateInput,
+  client: ClientInfo,
 ): Promise<AuthOutcome | Failure> {
   if (identity.boundMemberId !== null) {
     // An MFA-bound IST proves only a primary factor of a member who still owes a second one: it
@@ -149,6 +151,7 @@ export async function createOrganizationByDiscovery(
       factors: primaryFactors(identity.factors),
       durationMinutes: input.session_duration_minutes,
       intermediateSessionId: identity.intermediateSessionId,
+      client,
     });
   });
 }
@@ -195,6 +198,7 @@ export async function enterOrganization(
   identity: DiscoveryIdentity,
   input: { organization_id: string; session_duration_minutes: number },
   presented: PresentedSession | null,
+  client: ClientInfo,
 ): Promise<AuthOutcome | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
@@ -244,6 +248,7 @@ export async function enterOrganization(
       // Entering with a session proves nothing new: the new session inherits its lifetime.
       continues: identity.intermediateSessionId === null ? presented?.row : null,
       intermediateSessionId: identity.intermediateSessionId,
+      client,
     });
   });
 }

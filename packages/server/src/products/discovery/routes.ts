@@ -4,6 +4,7 @@ import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, type SdkCaller } from '../../http/auth.js';
+import { NO_CLIENT } from '../../auth/client-info.js';
 import { backendSignInSession, refuseCustomClaims } from '../../http/backend-caller.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
@@ -46,7 +47,9 @@ export function registerDiscovery(app: FastifyInstance, ctx: Context): void {
     const identity = await identityOf(ctx, caller, intermediate_session_token);
     return ok(
       request,
-      unwrap(await createOrganizationByDiscovery(ctx, caller.project, identity, input)),
+      unwrap(
+        await createOrganizationByDiscovery(ctx, caller.project, identity, input, caller.client),
+      ),
     );
   });
 
@@ -56,7 +59,9 @@ export function registerDiscovery(app: FastifyInstance, ctx: Context): void {
     const presented = await optionalSession(ctx, caller);
     return ok(
       request,
-      unwrap(await enterOrganization(ctx, caller.project, identity, body, presented)),
+      unwrap(
+        await enterOrganization(ctx, caller.project, identity, body, presented, caller.client),
+      ),
     );
   });
 
@@ -90,7 +95,7 @@ export function registerDiscovery(app: FastifyInstance, ctx: Context): void {
       );
       return ok(
         request,
-        unwrap(await createOrganizationByDiscovery(ctx, project, identity, input)),
+        unwrap(await createOrganizationByDiscovery(ctx, project, identity, input, NO_CLIENT)),
       );
     },
   );
@@ -100,6 +105,9 @@ export function registerDiscovery(app: FastifyInstance, ctx: Context): void {
     refuseCustomClaims(body.session_custom_claims);
     const ist = body.intermediate_session_token;
     const identity = unwrap(await discoveryIdentity(ctx, project, ist, null, false));
-    return ok(request, unwrap(await enterOrganization(ctx, project, identity, body, null)));
+    return ok(
+      request,
+      unwrap(await enterOrganization(ctx, project, identity, body, null, NO_CLIENT)),
+    );
   });
 }

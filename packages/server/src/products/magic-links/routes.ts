@@ -8,6 +8,7 @@ import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
 import { memberById, roleIds } from '../../tenancy/members/store.js';
+import { NO_CLIENT } from '../../auth/client-info.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import { backendLoginOrSignup } from './backend.js';
 import { inviteMember } from './invite.js';
@@ -83,7 +84,10 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.magicLinksAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
-    return ok(request, unwrap(await authenticateMagicLink(ctx, caller.project, body, presented)));
+    return ok(
+      request,
+      unwrap(await authenticateMagicLink(ctx, caller.project, body, presented, caller.client)),
+    );
   });
 
   // The management API's calls (secret key): a host backend sends and redeems links for its
@@ -104,7 +108,7 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.backendMagicLinksAuthenticate, async (request, { caller: project, parse }) => {
     const body = parse();
     const presented = await backendSignInSession(ctx, project, body);
-    const outcome = unwrap(await authenticateMagicLink(ctx, project, body, presented));
+    const outcome = unwrap(await authenticateMagicLink(ctx, project, body, presented, NO_CLIENT));
     return ok(request, {
       ...outcome,
       organization_id: outcome.organization.organization_id,

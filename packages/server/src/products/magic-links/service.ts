@@ -23,6 +23,7 @@ import type { Project } from '../../tenancy/projects/service.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
+import type { ClientInfo } from '../../auth/client-info.js';
 import { issueLinkToken, redeemForSignIn } from '../../auth/link-tokens.js';
 import { inviteRefusal } from './invite.js';
 import {
@@ -190,6 +191,7 @@ export async function authenticateMagicLink(
   project: Project,
   input: MagicLinkAuthenticateInput,
   presented: PresentedSession | null,
+  client: ClientInfo,
 ): Promise<(AuthOutcome & { method_id: string }) | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
@@ -248,6 +250,7 @@ export async function authenticateMagicLink(
         factors: [emailFactor(member.email_address, emailId, now)],
         durationMinutes: input.session_duration_minutes,
         presented,
+        client,
         intermediateSessionToken: input.intermediate_session_token,
         locale: input.locale,
       },

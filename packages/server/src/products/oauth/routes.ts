@@ -3,6 +3,7 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession } from '../../http/auth.js';
+import { NO_CLIENT } from '../../auth/client-info.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import {
   bindingToStart,
@@ -80,7 +81,9 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.oauthAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
-    const outcome = unwrap(await authenticateOAuth(ctx, caller.project, body, presented));
+    const outcome = unwrap(
+      await authenticateOAuth(ctx, caller.project, body, presented, caller.client),
+    );
     // The browser's answer is result AM with the provider's tokens (§7.6), nothing more.
     const { provider_type: _type, provider_subject: _subject, ...result } = outcome;
     return ok(request, result);
@@ -106,7 +109,7 @@ export function registerOAuth(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.backendOAuthAuthenticate, async (request, { caller: project, parse }) => {
     const body = parse();
     const presented = await backendSignInSession(ctx, project, body);
-    const outcome = unwrap(await authenticateOAuth(ctx, project, body, presented));
+    const outcome = unwrap(await authenticateOAuth(ctx, project, body, presented, NO_CLIENT));
     return ok(request, {
       ...outcome,
       organization_id: outcome.organization.organization_id,

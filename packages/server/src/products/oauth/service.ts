@@ -24,6 +24,7 @@ import {
   type FederatedClaims,
 } from '../../auth/federated/trust.js';
 import { completePrimary } from '../../auth/primary.js';
+import type { ClientInfo } from '../../auth/client-info.js';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { OAuthRequestsTable } from '../../store/schema.js';
@@ -184,6 +185,7 @@ export async function authenticateOAuth(
     intermediate_session_token?: string | undefined;
   },
   presented: PresentedSession | null,
+  client: ClientInfo,
 ): Promise<(AuthOutcome & OAuthSignInValues) | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
@@ -219,6 +221,7 @@ export async function authenticateOAuth(
         factors: [oauthFactor(details.provider, member.email_address, now)],
         durationMinutes: input.session_duration_minutes,
         presented,
+        client,
         intermediateSessionToken: input.intermediate_session_token,
       },
       now,

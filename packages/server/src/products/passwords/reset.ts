@@ -30,6 +30,7 @@ import type { Project } from '../../tenancy/projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import type { AuthOutcome } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
+import type { ClientInfo } from '../../auth/client-info.js';
 import { savePassword } from './store.js';
 import { passwordResetFactor } from './factors.js';
 import { acceptableNewPassword } from './rules.js';
@@ -180,6 +181,7 @@ export async function resetPasswordByEmail(
   ctx: Context,
   project: Project,
   input: ResetByEmailInput,
+  client: ClientInfo,
 ): Promise<AuthOutcome | Failure> {
   const peeked = await peekResetToken(ctx, project, input);
   if (typeof peeked === 'string') return tokenFailure(peeked);
@@ -235,6 +237,7 @@ export async function resetPasswordByEmail(
         durationMinutes: input.session_duration_minutes,
         intermediateSessionToken: input.intermediate_session_token,
         locale: input.locale,
+        client,
       },
       now,
     );

@@ -3,6 +3,7 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { router } from '../../http/route.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
+import { NO_CLIENT } from '../../auth/client-info.js';
 import { optionalSession } from '../../http/auth.js';
 import { unwrap } from '../../http/errors.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
@@ -46,7 +47,9 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     const presented = await optionalSession(ctx, caller);
     return ok(
       request,
-      unwrap(await authenticatePassword(ctx, caller.project, body, presented, request.ip)),
+      unwrap(
+        await authenticatePassword(ctx, caller.project, body, presented, request.ip, caller.client),
+      ),
     );
   });
 
@@ -66,7 +69,10 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.passwordsResetByEmail, async (request, { caller, parse }) => {
     const body = parse();
     // A session sent along is not extended: the new password ends it with all the others.
-    return ok(request, unwrap(await resetPasswordByEmail(ctx, caller.project, body)));
+    return ok(
+      request,
+      unwrap(await resetPasswordByEmail(ctx, caller.project, body, caller.client)),
+    );
   });
 
   route(ENDPOINTS.passwordsResetCheck, async (request, { caller, parse }) => {
@@ -81,7 +87,7 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     // A session sent along is not extended: the new password ends it with all the others.
     return ok(
       request,
-      unwrap(await resetByExistingPassword(ctx, caller.project, body, request.ip)),
+      unwrap(await resetByExistingPassword(ctx, caller.project, body, request.ip, caller.client)),
     );
   });
 
@@ -113,7 +119,7 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     const presented = await backendSignInSession(ctx, project, body);
     return ok(
       request,
-      unwrap(await authenticatePassword(ctx, project, body, presented, request.ip)),
+      unwrap(await authenticatePassword(ctx, project, body, presented, request.ip, NO_CLIENT)),
     );
   });
 
@@ -128,7 +134,7 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     const body = parse();
     refuseCustomClaims(body.session_custom_claims);
     // A session sent along is not extended: the new password ends it with all the others.
-    const outcome = unwrap(await resetPasswordByEmail(ctx, project, body));
+    const outcome = unwrap(await resetPasswordByEmail(ctx, project, body, NO_CLIENT));
     return ok(request, {
       ...outcome,
       member_email_id: await memberEmailId(ctx.db, outcome.member.member_id),
@@ -151,7 +157,10 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     // No per-IP limit, as for the backend's sign-in: the per-address throttle of the service
     // counts every guess of the current password. A session sent along is not extended: the new
     // password ends it with all the others.
-    return ok(request, unwrap(await resetByExistingPassword(ctx, project, body, request.ip)));
+    return ok(
+      request,
+      unwrap(await resetByExistingPassword(ctx, project, body, request.ip, NO_CLIENT)),
+    );
   });
 
   route(ENDPOINTS.backendPasswordsResetSession, async (request, { caller: project, parse }) => {

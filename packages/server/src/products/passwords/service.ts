@@ -27,6 +27,7 @@ import {
   type PresentedSession,
 } from '../../auth/complete.js';
 import { completePrimary } from '../../auth/primary.js';
+import type { ClientInfo } from '../../auth/client-info.js';
 import { sessionLifetime, touchSession } from '../../auth/sessions.js';
 import { isSupportedHash, savePassword, storedPassword, upgradePasswordHash } from './store.js';
 import { passwordFactor } from './factors.js';
@@ -120,6 +121,7 @@ export async function authenticatePassword(
   input: PasswordAuthenticateInput,
   presented: PresentedSession | null,
   clientIp: string,
+  client: ClientInfo,
 ): Promise<AuthOutcome | Failure> {
   const verified = await verifyCredentials(ctx, project, input, clientIp);
   if ('failure' in verified) return verified;
@@ -141,6 +143,7 @@ export async function authenticatePassword(
         presented,
         intermediateSessionToken: input.intermediate_session_token,
         locale: input.locale,
+        client,
       },
       now,
     );
@@ -167,6 +170,7 @@ export async function resetByExistingPassword(
   project: Project,
   input: ExistingPasswordResetInput,
   clientIp: string,
+  client: ClientInfo,
 ): Promise<AuthOutcome | Failure> {
   const verified = await verifyCredentials(
     ctx,
@@ -198,6 +202,7 @@ export async function resetByExistingPassword(
       factors: [passwordFactor(now)],
       durationMinutes: input.session_duration_minutes,
       locale: input.locale,
+      client,
     });
   });
 }

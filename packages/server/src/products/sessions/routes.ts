@@ -7,6 +7,7 @@ import { rawRoute, router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
 import { memberCaller } from '../../http/auth.js';
+import { NO_CLIENT } from '../../auth/client-info.js';
 import { refuseCustomClaims, requireBackendMember } from '../../http/backend-caller.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { queryOf } from '../../http/pages.js';
@@ -52,7 +53,7 @@ export function registerSessions(app: FastifyInstance, ctx: Context): void {
     const identity = unwrap(await discoveryIdentity(ctx, caller.project, undefined, session, true));
     return ok(
       request,
-      unwrap(await enterOrganization(ctx, caller.project, identity, body, session)),
+      unwrap(await enterOrganization(ctx, caller.project, identity, body, session, caller.client)),
     );
   });
 
@@ -110,7 +111,10 @@ export function registerSessions(app: FastifyInstance, ctx: Context): void {
       );
     }
     const identity = unwrap(await discoveryIdentity(ctx, project, undefined, session, true));
-    return ok(request, unwrap(await enterOrganization(ctx, project, identity, body, session)));
+    return ok(
+      request,
+      unwrap(await enterOrganization(ctx, project, identity, body, session, NO_CLIENT)),
+    );
   });
 
   rawRoute(app, ENDPOINTS.jwks, async () => ctx.keys.jwks());

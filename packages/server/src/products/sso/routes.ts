@@ -3,6 +3,7 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, type SessionCaller } from '../../http/auth.js';
+import { NO_CLIENT } from '../../auth/client-info.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import {
   bindingToStart,
@@ -160,14 +161,17 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.ssoAuthenticate, async (request, { caller, parse }) => {
     const body = parse();
     const presented = await optionalSession(ctx, caller);
-    return ok(request, unwrap(await authenticateSso(ctx, caller.project, body, presented)));
+    return ok(
+      request,
+      unwrap(await authenticateSso(ctx, caller.project, body, presented, caller.client)),
+    );
   });
 
   // The management API's `sso.authenticate` (secret key): a host backend redeems the token.
   route(ENDPOINTS.backendSsoAuthenticate, async (request, { caller: project, parse }) => {
     const body = parse();
     const presented = await backendSignInSession(ctx, project, body);
-    const outcome = unwrap(await authenticateSso(ctx, project, body, presented));
+    const outcome = unwrap(await authenticateSso(ctx, project, body, presented, NO_CLIENT));
     return ok(request, {
       ...outcome,
       organization_id: outcome.organization.organization_id,

@@ -12,6 +12,7 @@ import type { AuthOutcome, PresentedSession } from '../../auth/complete.js';
 import { findOrProvisionMember } from '../../auth/federated/provision.js';
 import { issueLinkToken, redeemForSignIn } from '../../auth/link-tokens.js';
 import { completePrimary } from '../../auth/primary.js';
+import type { ClientInfo } from '../../auth/client-info.js';
 import { isoAt, type Context, type Db } from '../../context.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import type { SsoConnectionsTable, SsoRequestsTable } from '../../store/schema.js';
@@ -175,6 +176,7 @@ export async function authenticateSso(
   project: Project,
   input: SsoAuthenticateInput,
   presented: PresentedSession | null,
+  client: ClientInfo,
 ): Promise<AuthOutcome | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
@@ -213,6 +215,7 @@ export async function authenticateSso(
         factors: [ssoFactor(details.connection_id, details.kind, member.email_address, now)],
         durationMinutes: input.session_duration_minutes,
         presented,
+        client,
         intermediateSessionToken: input.intermediate_session_token,
       },
       now,
