@@ -111,6 +111,7 @@ test.each(Object.entries(VIEWPORTS))(
       Members: 'Members',
       Settings: 'Organization settings',
       'Single sign-on': 'Single sign-on connections',
+      Domains: 'Email domains',
       Sessions: 'Active sessions',
     };
     for (const [tab, heading] of Object.entries(sections)) {
