@@ -3,17 +3,14 @@
 // @vitest-environment happy-dom
 // @vitest-environment-options {"url": "http://localhost:3000/"}
 import { startHarness, type Harness } from '@gatehouse/testing/server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createAdminClient } from './admin.js';
-import { createClient } from './client.js';
 import { GatehouseAPIError } from './errors.js';
-import { resetBrowserState } from './test/fake-api.js';
-import type { GatehouseClient } from './types.js';
+import { useSignedInClients } from './test/signed-in.js';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 let h: Harness;
-const clients: GatehouseClient[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
@@ -27,24 +24,7 @@ afterAll(async () => {
   await h.close();
 });
 
-afterEach(() => {
-  for (const client of clients.splice(0)) client.destroy();
-  resetBrowserState();
-});
-
-async function signedIn(email: string): Promise<GatehouseClient> {
-  const client = createClient(h.project.public_token, { baseUrl: h.url });
-  clients.push(client);
-  await client.magicLinks.email.loginOrSignup({
-    email_address: email,
-    organization_id: h.org.organization_id,
-  });
-  await client.magicLinks.authenticate({
-    magic_links_token: await h.lastToken(email),
-    session_duration_minutes: 60,
-  });
-  return client;
-}
+const signedIn = useSignedInClients(() => h);
 
 async function errorOf(call: Promise<unknown>): Promise<GatehouseAPIError> {
   const error = await call.then(

@@ -6,15 +6,12 @@
 import { request as httpRequest } from 'node:http';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { startHarness, type Harness } from '@gatehouse/testing/server';
-import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
-import { createClient } from './client.js';
-import { resetBrowserState } from './test/fake-api.js';
-import type { GatehouseClient } from './types.js';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
+import { useSignedInClients } from './test/signed-in.js';
 
 vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 
 let h: Harness;
-const clients: GatehouseClient[] = [];
 
 beforeAll(async () => {
   h = await startHarness();
@@ -59,24 +56,7 @@ afterAll(async () => {
   await h.close();
 });
 
-afterEach(() => {
-  for (const client of clients.splice(0)) client.destroy();
-  resetBrowserState();
-});
-
-async function signedIn(email: string): Promise<GatehouseClient> {
-  const client = createClient(h.project.public_token, { baseUrl: h.url });
-  clients.push(client);
-  await client.magicLinks.email.loginOrSignup({
-    email_address: email,
-    organization_id: h.org.organization_id,
-  });
-  await client.magicLinks.authenticate({
-    magic_links_token: await h.lastToken(email),
-    session_duration_minutes: 60,
-  });
-  return client;
-}
+const signedIn = useSignedInClients(() => h);
 
 describe('client RBAC against a server-defined policy', () => {
   it('grants the custom role exactly what the server says', async () => {
