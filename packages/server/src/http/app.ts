@@ -144,8 +144,9 @@ function requestTimeouts(requestTimeoutMs: number): {
 /** Parses JSON bodies; an empty body is no body (GET, DELETE and revoke send the JSON type anyway). */
 function installBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
-  app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
-    const parsed = parseJsonBody(typeof body === 'string' ? body : body.toString('utf8'));
+  app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
+    const text = typeof body === 'string' ? body : body.toString('utf8');
+    const parsed = parseJsonBody(text, request.routeOptions.config.maxJsonDepth);
     if (parsed.ok) return done(null, parsed.value);
     done(schemaError([{ dataPath: '', message: parsed.message }]), undefined);
   });

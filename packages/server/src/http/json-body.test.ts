@@ -42,6 +42,15 @@ describe('parseJsonBody', () => {
       message: `is nested deeper than ${MAX_JSON_DEPTH} levels`,
     });
     expect(parseJsonBody('{"a":')).toEqual({ ok: false, message: 'is not valid JSON' });
+    // A route may take deeper bodies.
+    expect(parseJsonBody(nested(100), 100)).toEqual({
+      ok: true,
+      value: expect.any(Array) as unknown,
+    });
+    expect(parseJsonBody(nested(101), 100)).toEqual({
+      ok: false,
+      message: 'is nested deeper than 100 levels',
+    });
   });
 });
 

@@ -8,14 +8,28 @@
 /** The deepest nesting of objects and arrays a request body may have. */
 export const MAX_JSON_DEPTH = 32;
 
+/**
+ * What a route may set about its body beside its size limit (kept in the route's `config`):
+ * a deeper nesting, for a route that takes any JSON and must answer it all the same.
+ */
+export interface BodyOptions {
+  maxJsonDepth?: number;
+}
+
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    maxJsonDepth?: number;
+  }
+}
+
 /** A body's parsed value, or why it was refused. */
 export type ParsedBody = { ok: true; value: unknown } | { ok: false; message: string };
 
 /** Parses a request body; an empty body is no body. */
-export function parseJsonBody(text: string): ParsedBody {
+export function parseJsonBody(text: string, maxDepth = MAX_JSON_DEPTH): ParsedBody {
   if (text.trim() === '') return { ok: true, value: undefined };
-  if (nestsDeeperThan(text, MAX_JSON_DEPTH)) {
-    return { ok: false, message: `is nested deeper than ${MAX_JSON_DEPTH} levels` };
+  if (nestsDeeperThan(text, maxDepth)) {
+    return { ok: false, message: `is nested deeper than ${maxDepth} levels` };
   }
   try {
     return { ok: true, value: JSON.parse(text) as unknown };

@@ -23,6 +23,7 @@ import {
   type SdkCaller,
   type SessionCaller,
 } from './auth.js';
+import type { BodyOptions } from './json-body.js';
 import { parseBody } from './validate.js';
 
 /** A request to an endpoint, with its path parameters typed from the entry's path. */
@@ -185,7 +186,7 @@ export function rawRoute<E extends OpenEndpoint>(
   app: FastifyInstance,
   endpoint: E,
   handler: (request: EndpointRequest<E>, reply: FastifyReply) => Promise<unknown>,
-  options: Pick<RouteShorthandOptions, 'bodyLimit'> = {},
+  { bodyLimit, maxJsonDepth }: Pick<RouteShorthandOptions, 'bodyLimit'> & BodyOptions = {},
 ): void {
   // The type says so already; this keeps a cast from registering an unauthenticated route.
   if ((endpoint.credential as Credential) !== 'none') {
@@ -194,7 +195,8 @@ export function rawRoute<E extends OpenEndpoint>(
   app.route<{ Params: ParamsOf<E['path']> }>({
     method: endpoint.method,
     url: endpoint.path,
-    ...options,
+    ...(bodyLimit === undefined ? {} : { bodyLimit }),
+    ...(maxJsonDepth === undefined ? {} : { config: { maxJsonDepth } }),
     handler,
   });
 }

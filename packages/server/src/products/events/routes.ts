@@ -34,6 +34,8 @@ export function registerEvents(app: FastifyInstance, ctx: Context): void {
       }
       return { data: {} };
     },
-    { bodyLimit: EVENTS_BODY_LIMIT },
+    // Telemetry never fails a page, so an item nested however deep is answered like any other
+    // (the service drops the nesting); the body limit bounds the parse to a few milliseconds.
+    { bodyLimit: EVENTS_BODY_LIMIT, maxJsonDepth: EVENTS_BODY_LIMIT / 2 },
   );
 }
