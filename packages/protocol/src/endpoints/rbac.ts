@@ -276,4 +276,31 @@ export const RBAC_ENDPOINTS = {
       "Removes a member of the caller's organization and ends their sessions (`stytch.member` `delete`).",
     body: null,
   }),
+  memberDeleteMfaPhoneNumber: endpoint<MemberSelfResult>()({
+    method: 'DELETE',
+    path: '/sdk/v1/b2b/organizations/members/mfa_phone_numbers/:member_id',
+    credential: 'S',
+    summary:
+      "Removes the MFA phone number of a member of the caller's organization (`stytch.member` " +
+      '`update`); a member without one is answered unchanged.',
+    body: null,
+  }),
+  memberDeleteTotp: endpoint<MemberSelfResult>()({
+    method: 'DELETE',
+    path: '/sdk/v1/b2b/organizations/members/totp/:member_id',
+    credential: 'S',
+    summary:
+      "Removes the authenticator app and recovery codes of a member of the caller's organization " +
+      '(`stytch.member` `update`; `totp_not_found` when there is none).',
+    body: null,
+  }),
+  memberDeletePassword: endpoint<MemberSelfResult>()({
+    method: 'DELETE',
+    path: '/sdk/v1/b2b/organizations/members/passwords/:member_password_id',
+    credential: 'S',
+    summary:
+      "Removes the password of a member of the caller's organization, by its member_password_id " +
+      '(`stytch.member` `update`).',
+    body: null,
+  }),
 } as const;

@@ -1,6 +1,7 @@
 /**
  * POST /sdk/v1/b2b/organizations/members/search: anonymous member lookup (§7.4); and the
- * member-session endpoints about members (§7.10), each guarded by the project's RBAC policy.
+ * member-session endpoints about members (§7.10), each guarded by the project's RBAC policy,
+ * removals of a member's MFA phone number, authenticator app and password included.
  */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { router } from '../../http/route.js';
@@ -17,7 +18,12 @@ import {
   roleIds,
   searchMembers,
 } from '../../tenancy/members/store.js';
-import { reactivateMember } from '../directory/service.js';
+import {
+  deleteMemberMfaPhoneNumber,
+  deleteMemberPassword,
+  deleteMemberTotp,
+  reactivateMember,
+} from '../directory/service.js';
 import {
   deleteOrganizationMember,
   organizationMember,
@@ -132,5 +138,33 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
       { memberRoles: roleIds(member) },
     );
     return ok(request, unwrap(deleted));
+  });
+
+  // An admin resetting a member's second factors and password: the management API's removals,
+  // within the caller's organization.
+  route(ENDPOINTS.memberDeleteMfaPhoneNumber, async (request, { caller }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
+    const { organization_id } = member;
+    const updated = await deleteMemberMfaPhoneNumber(
+      ctx,
+      project,
+      organization_id,
+      request.params.member_id,
+    );
+    return ok(request, unwrap(updated));
+  });
+
+  route(ENDPOINTS.memberDeleteTotp, async (request, { caller }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
+    const { organization_id } = member;
+    const updated = await deleteMemberTotp(ctx, project, organization_id, request.params.member_id);
+    return ok(request, unwrap(updated));
+  });
+
+  route(ENDPOINTS.memberDeletePassword, async (request, { caller }) => {
+    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
+    const passwordId = request.params.member_password_id;
+    const updated = await deleteMemberPassword(ctx, project, member.organization_id, passwordId);
+    return ok(request, unwrap(updated));
   });
 }
