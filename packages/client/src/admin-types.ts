@@ -78,6 +78,18 @@ export interface MemberAdminMethods {
   delete(memberId: string): Promise<MemberDeleteResult>;
   /** Makes a deactivated member active again (`stytch.member` `create`). */
   reactivate(memberId: string): Promise<MemberSelfResult>;
+  /** Removes a member's MFA phone number (`stytch.member` `update`). */
+  deleteMfaPhoneNumber(memberId: string): Promise<MemberSelfResult>;
+  /**
+   * Removes a member's authenticator app and recovery codes (`stytch.member` `update`); 404
+   * `totp_not_found` when there is none.
+   */
+  deleteTotp(memberId: string): Promise<MemberSelfResult>;
+  /**
+   * Removes a member's password by the Member's `member_password_id` (`stytch.member` `update`);
+   * 404 `member_not_found` when no member of the organization has it.
+   */
+  deletePassword(memberPasswordId: string): Promise<MemberSelfResult>;
 }
 
 /** Inviting by e-mail into the signed-in member's organization (`stytch.member` `create`). */

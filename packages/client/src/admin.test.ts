@@ -71,6 +71,27 @@ const CASES = [
     body: undefined,
   },
   {
+    name: 'organization.members.deleteMfaPhoneNumber',
+    endpoint: ENDPOINTS.memberDeleteMfaPhoneNumber,
+    path: '/b2b/organizations/members/mfa_phone_numbers/member-1',
+    call: (c: AdminClient) => c.organization.members.deleteMfaPhoneNumber('member-1'),
+    body: undefined,
+  },
+  {
+    name: 'organization.members.deleteTotp',
+    endpoint: ENDPOINTS.memberDeleteTotp,
+    path: '/b2b/organizations/members/totp/member-1',
+    call: (c: AdminClient) => c.organization.members.deleteTotp('member-1'),
+    body: undefined,
+  },
+  {
+    name: 'organization.members.deletePassword',
+    endpoint: ENDPOINTS.memberDeletePassword,
+    path: '/b2b/organizations/members/passwords/member-password-1',
+    call: (c: AdminClient) => c.organization.members.deletePassword('member-password-1'),
+    body: undefined,
+  },
+  {
     name: 'magicLinks.email.invite',
     endpoint: ENDPOINTS.magicLinksInvite,
     path: '/b2b/magic_links/email/invite',
@@ -218,6 +239,9 @@ describe('organization management calls', () => {
     const misuses = [
       () => client.organization.members.delete(''),
       () => client.organization.members.reactivate(42 as unknown as string),
+      () => client.organization.members.deleteMfaPhoneNumber(''),
+      () => client.organization.members.deleteTotp(undefined as never),
+      () => client.organization.members.deletePassword(7 as unknown as string),
       () => client.organization.members.update({ name: 'no id' } as never),
       () => client.organization.update(null as never),
       () => client.magicLinks.email.invite({ email_address: 7 } as never),

@@ -39,6 +39,10 @@ const ADMIN_PATHS = {
   organizationMe: '/b2b/organizations/me',
   membersSearch: '/b2b/organizations/me/members/search',
   member: (id: string) => `/b2b/organizations/members/${encodeURIComponent(id)}`,
+  memberMfaPhone: (id: string) =>
+    `/b2b/organizations/members/mfa_phone_numbers/${encodeURIComponent(id)}`,
+  memberTotp: (id: string) => `/b2b/organizations/members/totp/${encodeURIComponent(id)}`,
+  memberPassword: (id: string) => `/b2b/organizations/members/passwords/${encodeURIComponent(id)}`,
   invite: '/b2b/magic_links/email/invite',
   inviteResend: '/b2b/magic_links/email/invite/resend',
   inviteRevoke: '/b2b/magic_links/email/invite/revoke',
@@ -144,6 +148,19 @@ function createMemberAdminMethods(ctx: AdminTransport): MemberAdminMethods {
     async reactivate(memberId) {
       const checked = id('organization.members.reactivate', memberId, 'memberId');
       return ctx.send<MemberSelfResult>('PUT', `${ADMIN_PATHS.member(checked)}/reactivate`);
+    },
+    async deleteMfaPhoneNumber(memberId) {
+      const checked = id('organization.members.deleteMfaPhoneNumber', memberId, 'memberId');
+      return ctx.send<MemberSelfResult>('DELETE', ADMIN_PATHS.memberMfaPhone(checked));
+    },
+    async deleteTotp(memberId) {
+      const checked = id('organization.members.deleteTotp', memberId, 'memberId');
+      return ctx.send<MemberSelfResult>('DELETE', ADMIN_PATHS.memberTotp(checked));
+    },
+    async deletePassword(memberPasswordId) {
+      const method = 'organization.members.deletePassword';
+      const checked = id(method, memberPasswordId, 'memberPasswordId');
+      return ctx.send<MemberSelfResult>('DELETE', ADMIN_PATHS.memberPassword(checked));
     },
   };
 }

@@ -61,6 +61,9 @@ export function createFakeAdminClient(): FakeAdminClient {
         update: method('organization.members.update'),
         delete: method('organization.members.delete'),
         reactivate: method('organization.members.reactivate'),
+        deleteMfaPhoneNumber: method('organization.members.deleteMfaPhoneNumber'),
+        deleteTotp: method('organization.members.deleteTotp'),
+        deletePassword: method('organization.members.deletePassword'),
       },
       sessions: {
         list: method('organization.sessions.list'),
