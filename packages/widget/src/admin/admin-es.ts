@@ -50,6 +50,14 @@ export const adminEs: AdminMessageTable = {
   'members.reactivated': '{email} reactivado',
   'members.confirmDeactivate': '¿Desactivar a {email}? Sus sesiones terminan ahora.',
   'members.confirm': 'Confirmar',
+  'members.resetMfa': 'Restablecer MFA',
+  'members.confirmResetMfa':
+    '¿Restablecer el MFA de {email}? Se eliminan su teléfono y su app de autenticación.',
+  'members.mfaReset': 'MFA de {email} restablecido',
+  'members.removePassword': 'Quitar contraseña',
+  'members.confirmRemovePassword':
+    '¿Quitar la contraseña de {email}? Entrará de otra forma o creará una nueva.',
+  'members.passwordRemoved': 'Contraseña de {email} quitada',
   'members.roleNotHeld': 'Solo puedes dar los roles que tienes.',
   'status.active': 'Activo',
   'status.invited': 'Invitado',

@@ -54,6 +54,14 @@ export const adminEn = {
   'members.reactivated': '{email} reactivated',
   'members.confirmDeactivate': 'Deactivate {email}? Their sessions end now.',
   'members.confirm': 'Confirm',
+  'members.resetMfa': 'Reset MFA',
+  'members.confirmResetMfa':
+    'Reset MFA of {email}? Their phone number and authenticator app are removed.',
+  'members.mfaReset': 'MFA of {email} reset',
+  'members.removePassword': 'Remove password',
+  'members.confirmRemovePassword':
+    'Remove the password of {email}? They sign in another way or set a new one.',
+  'members.passwordRemoved': 'Password of {email} removed',
   'members.roleNotHeld': 'You can give only roles you hold.',
   'status.active': 'Active',
   'status.invited': 'Invited',

@@ -19,7 +19,9 @@ export function MemberRow({
 }) {
   const { admin, format, rights, session } = useAdmin();
   const id = useId();
-  const [mode, setMode] = useState<'view' | 'roles' | 'confirm'>('view');
+  const [mode, setMode] = useState<'view' | 'roles' | 'confirm' | 'confirmMfa' | 'confirmPassword'>(
+    'view',
+  );
   const email = member.email_address;
   const deleted = member.status === 'deleted';
   const self = member.member_id === session.member.member_id;
@@ -29,6 +31,23 @@ export function MemberRow({
     onChanged({ ...member, status: 'deleted' });
     setMode('view');
     notice.show(format('members.deactivated', { email }));
+  });
+  // Resetting MFA removes the phone number and the authenticator app, whichever the member has.
+  const resetMfa = useAction(format, async () => {
+    const members = admin.organization.members;
+    let answer = member;
+    if (answer.mfa_phone_number)
+      answer = (await members.deleteMfaPhoneNumber(answer.member_id)).member;
+    if (answer.totp_registration_id) answer = (await members.deleteTotp(answer.member_id)).member;
+    onChanged(answer);
+    setMode('view');
+    notice.show(format('members.mfaReset', { email }));
+  });
+  const removePassword = useAction(format, async () => {
+    const answer = await admin.organization.members.deletePassword(member.member_password_id);
+    onChanged(answer.member);
+    setMode('view');
+    notice.show(format('members.passwordRemoved', { email }));
   });
   const reactivate = useAction(format, async () => {
     const answer = await admin.organization.members.reactivate(member.member_id);
@@ -51,7 +70,25 @@ export function MemberRow({
   const canDeactivate = rights.deactivateMembers && !deleted && !self;
   const canReactivate = rights.reactivateMembers && deleted;
   const canManageInvite = rights.inviteMembers && member.status === 'invited';
-  const error = deactivate.error ?? reactivate.error ?? resend.error ?? revoke.error;
+  const hasMfa = member.mfa_phone_number !== '' || member.totp_registration_id !== '';
+  const canResetMfa = rights.updateMembers && !deleted && hasMfa;
+  const canRemovePassword = rights.updateMembers && !deleted && member.member_password_id !== '';
+  const error =
+    deactivate.error ??
+    reactivate.error ??
+    resend.error ??
+    revoke.error ??
+    resetMfa.error ??
+    removePassword.error;
+  const confirmations = {
+    confirm: { text: format('members.confirmDeactivate', { email }), action: deactivate },
+    confirmMfa: { text: format('members.confirmResetMfa', { email }), action: resetMfa },
+    confirmPassword: {
+      text: format('members.confirmRemovePassword', { email }),
+      action: removePassword,
+    },
+  };
+  const confirming = mode === 'view' || mode === 'roles' ? null : confirmations[mode];
 
   return (
     <li className="gh-admin-row" aria-labelledby={`${id}-email`}>
@@ -68,43 +105,59 @@ export function MemberRow({
           {['member', ...roles].join(', ')}
         </span>
       </div>
-      {(canChangeRoles || canDeactivate || canReactivate || canManageInvite) && mode === 'view' && (
-        <div
-          className="gh-admin-actions"
-          role="group"
-          aria-label={format('members.actions', { email })}
-        >
-          {canChangeRoles && (
-            <Button variant="secondary" onClick={() => setMode('roles')}>
-              {format('members.changeRoles')}
-            </Button>
-          )}
-          {canDeactivate && (
-            <Button variant="secondary" onClick={() => setMode('confirm')}>
-              {format('members.deactivate')}
-            </Button>
-          )}
-          {canManageInvite && (
-            <Button variant="secondary" loading={resend.busy} onClick={() => void resend.run()}>
-              {format('invite.resend')}
-            </Button>
-          )}
-          {canManageInvite && (
-            <Button variant="secondary" loading={revoke.busy} onClick={() => void revoke.run()}>
-              {format('invite.revoke')}
-            </Button>
-          )}
-          {canReactivate && (
-            <Button
-              variant="secondary"
-              loading={reactivate.busy}
-              onClick={() => void reactivate.run()}
-            >
-              {format('members.reactivate')}
-            </Button>
-          )}
-        </div>
-      )}
+      {(canChangeRoles ||
+        canDeactivate ||
+        canReactivate ||
+        canManageInvite ||
+        canResetMfa ||
+        canRemovePassword) &&
+        mode === 'view' && (
+          <div
+            className="gh-admin-actions"
+            role="group"
+            aria-label={format('members.actions', { email })}
+          >
+            {canChangeRoles && (
+              <Button variant="secondary" onClick={() => setMode('roles')}>
+                {format('members.changeRoles')}
+              </Button>
+            )}
+            {canResetMfa && (
+              <Button variant="secondary" onClick={() => setMode('confirmMfa')}>
+                {format('members.resetMfa')}
+              </Button>
+            )}
+            {canRemovePassword && (
+              <Button variant="secondary" onClick={() => setMode('confirmPassword')}>
+                {format('members.removePassword')}
+              </Button>
+            )}
+            {canDeactivate && (
+              <Button variant="secondary" onClick={() => setMode('confirm')}>
+                {format('members.deactivate')}
+              </Button>
+            )}
+            {canManageInvite && (
+              <Button variant="secondary" loading={resend.busy} onClick={() => void resend.run()}>
+                {format('invite.resend')}
+              </Button>
+            )}
+            {canManageInvite && (
+              <Button variant="secondary" loading={revoke.busy} onClick={() => void revoke.run()}>
+                {format('invite.revoke')}
+              </Button>
+            )}
+            {canReactivate && (
+              <Button
+                variant="secondary"
+                loading={reactivate.busy}
+                onClick={() => void reactivate.run()}
+              >
+                {format('members.reactivate')}
+              </Button>
+            )}
+          </div>
+        )}
       {mode === 'roles' && (
         <RolesEditor
           member={member}
@@ -117,13 +170,17 @@ export function MemberRow({
           }}
         />
       )}
-      {mode === 'confirm' && (
+      {confirming && (
         <div className="gh-admin-confirm" role="group" aria-labelledby={`${id}-confirm`}>
           <p id={`${id}-confirm`} className="gh-text">
-            {format('members.confirmDeactivate', { email })}
+            {confirming.text}
           </p>
           <div className="gh-admin-actions">
-            <Button autoFocus loading={deactivate.busy} onClick={() => void deactivate.run()}>
+            <Button
+              autoFocus
+              loading={confirming.action.busy}
+              onClick={() => void confirming.action.run()}
+            >
               {format('members.confirm')}
             </Button>
             <Button variant="secondary" onClick={() => setMode('view')}>
