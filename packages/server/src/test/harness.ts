@@ -215,6 +215,8 @@ export interface Harness {
   databaseUrl: string;
   /** Signs `email` in to the seeded organization by magic link; returns result F's data. */
   login(email?: string): Promise<LoginResult>;
+  /** Adds a member with `roles` to the seeded organization, or to `organizationId`. */
+  addMember(email: string, roles?: string[], organizationId?: string): Promise<Member>;
   close(): Promise<void>;
 }
 
@@ -576,6 +578,12 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
       if (res.status !== 200 || !res.ok) throw new Error(`authenticate failed: ${res.text}`);
       if (!res.data.member_authenticated) throw new Error(`MFA required: ${res.text}`);
       return res.data;
+    },
+    async addMember(email, roles, organizationId = org.organization_id) {
+      return admin.createMember(project.project_id, organizationId, {
+        email_address: email,
+        ...(roles ? { roles } : {}),
+      });
     },
     serverKey: config.serverKey ?? '',
     databaseUrl: database.url,

@@ -34,9 +34,9 @@ beforeAll(async () => {
       await h.call(ENDPOINTS.rbacRoleSet, { params: { role_id: roleId }, body: { permissions } }),
     );
   }
-  await addMember('boss@acme.test', ['admin']);
-  await addMember('plain@acme.test');
-  await addMember('editor@acme.test', ['editor']);
+  await h.addMember('boss@acme.test', ['admin']);
+  await h.addMember('plain@acme.test');
+  await h.addMember('editor@acme.test', ['editor']);
   const sessionOf = async (email: string) => (await h.login(email)).session_token;
   boss = await sessionOf('boss@acme.test');
   plain = await sessionOf('plain@acme.test');
@@ -46,21 +46,12 @@ beforeAll(async () => {
       body: { organization_name: 'Next Door', organization_slug: 'next-door-admin' },
     }),
   ).organization;
-  neighbour = await addMember('next@door.test', [], theirs.organization_id);
+  neighbour = await h.addMember('next@door.test', [], theirs.organization_id);
 });
 
 afterAll(async () => {
   await h?.close();
 });
-
-async function addMember(email: string, roles: string[] = [], orgId = h.org.organization_id) {
-  return expectOk(
-    await h.call(ENDPOINTS.createMember, {
-      params: { organization_id: orgId },
-      body: { email_address: email, roles },
-    }),
-  ).member;
-}
 
 const roleIdsOf = (m: Member) => m.roles.map((r) => r.role_id).sort();
 
@@ -72,7 +63,7 @@ const reactivate = (token: string, memberId: string) =>
 
 describe("changing a member's roles with a session", () => {
   it('lets an admin give and take away roles; `member` stays', async () => {
-    const target = await addMember('promoted@acme.test');
+    const target = await h.addMember('promoted@acme.test');
     const promoted = expectOk(await setRoles(boss, target.member_id, ['admin'])).member;
     expect(roleIdsOf(promoted)).toEqual(['admin', 'member']);
     expect(promoted.is_admin).toBe(true);
@@ -81,7 +72,7 @@ describe("changing a member's roles with a session", () => {
   });
 
   it('refuses a plain member with 403 unauthorized_action and changes nothing', async () => {
-    const target = await addMember('untouched@acme.test');
+    const target = await h.addMember('untouched@acme.test');
     const denied = await setRoles(plain, target.member_id, ['admin']);
     expect(denied.status).toBe(403);
     expect(expectError(denied).error_type).toBe('unauthorized_action');
@@ -94,7 +85,7 @@ describe("changing a member's roles with a session", () => {
   });
 
   it('lets a caller add or take away only roles they hold', async () => {
-    const target = await addMember('reader@acme.test', ['reports']);
+    const target = await h.addMember('reader@acme.test', ['reports']);
     // The editor may update members but holds neither admin nor reports.
     for (const roles of [['admin'], [], ['reports', 'editor', 'admin']]) {
       const denied = await setRoles(editor, target.member_id, roles);
@@ -107,7 +98,7 @@ describe("changing a member's roles with a session", () => {
   });
 
   it('refuses an unknown role and a malformed one with a 4xx', async () => {
-    const target = await addMember('typo@acme.test');
+    const target = await h.addMember('typo@acme.test');
     const unknown = await setRoles(boss, target.member_id, ['no-such-role']);
     expect(unknown.status).toBeGreaterThanOrEqual(400);
     expect(unknown.status).toBeLessThan(500);
@@ -133,7 +124,7 @@ describe("changing a member's roles with a session", () => {
 
 describe('reactivating a member with a session', () => {
   async function deactivated(email: string): Promise<Member> {
-    const member = await addMember(email);
+    const member = await h.addMember(email);
     expectOk(
       await h.call(ENDPOINTS.memberDelete, {
         token: boss,
@@ -214,17 +205,17 @@ describe('searching members by part of an address or a name', () => {
       .sort();
 
   beforeAll(async () => {
-    await addMember('grace.hopper@acme.test');
+    await h.addMember('grace.hopper@acme.test');
     expectOk(
       await h.call(ENDPOINTS.updateMember, {
         params: {
           organization_id: h.org.organization_id,
-          member_id: (await addMember('odd_100%@acme.test')).member_id,
+          member_id: (await h.addMember('odd_100%@acme.test')).member_id,
         },
         body: { name: 'Percy Underscore' },
       }),
     );
-    await addMember('grace@door.test', [], neighbour.organization_id);
+    await h.addMember('grace@door.test', [], neighbour.organization_id);
   });
 
   it('finds members whose address contains the text, in any case, in the caller’s organization only', async () => {

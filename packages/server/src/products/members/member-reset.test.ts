@@ -21,8 +21,8 @@ let serial = 0;
 
 beforeAll(async () => {
   h = await startHarness();
-  await addMember('boss@acme.test', ['admin']);
-  await addMember('plain@acme.test');
+  await h.addMember('boss@acme.test', ['admin']);
+  await h.addMember('plain@acme.test');
   boss = (await h.login('boss@acme.test')).session_token;
   plain = (await h.login('plain@acme.test')).session_token;
   const theirs = expectOk(
@@ -30,23 +30,14 @@ beforeAll(async () => {
       body: { organization_name: 'Next Door', organization_slug: 'next-door-reset' },
     }),
   ).organization;
-  neighbour = await addMember('next@door.test', [], theirs.organization_id);
+  neighbour = await h.addMember('next@door.test', [], theirs.organization_id);
 });
 
 afterAll(async () => {
   await h?.close();
 });
 
-async function addMember(email: string, roles: string[] = [], orgId = h.org.organization_id) {
-  return expectOk(
-    await h.call(ENDPOINTS.createMember, {
-      params: { organization_id: orgId },
-      body: { email_address: email, roles },
-    }),
-  ).member;
-}
-
-const fresh = () => addMember(`reset${(serial += 1)}@acme.test`);
+const fresh = () => h.addMember(`reset${(serial += 1)}@acme.test`);
 
 const current = async (member: Member) =>
   (

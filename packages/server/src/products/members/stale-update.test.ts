@@ -11,21 +11,12 @@ let boss: string;
 let plain: string;
 let target: Member;
 
-async function addMember(email: string, roles?: string[], organizationId = h.org.organization_id) {
-  return expectOk(
-    await h.call(ENDPOINTS.createMember, {
-      params: { organization_id: organizationId },
-      body: { email_address: email, ...(roles ? { roles } : {}) },
-    }),
-  ).member;
-}
-
 beforeAll(async () => {
   h = await startHarness();
-  await addMember('boss@acme.test', ['admin']);
+  await h.addMember('boss@acme.test', ['admin']);
   boss = (await h.login('boss@acme.test')).session_token;
   plain = (await h.login('ada@acme.test')).session_token;
-  target = await addMember('target@acme.test');
+  target = await h.addMember('target@acme.test');
 });
 
 afterAll(async () => {
@@ -152,7 +143,7 @@ describe('member update with an updated_at precondition', () => {
         body: { organization_name: 'Neighbours', organization_slug: 'neighbours-member-stale' },
       }),
     ).organization;
-    const neighbour = await addMember('next@door.test', undefined, theirs.organization_id);
+    const neighbour = await h.addMember('next@door.test', undefined, theirs.organization_id);
     for (const updated_at of [neighbour.updated_at, 'stale']) {
       const res = await h.call(ENDPOINTS.memberUpdate, {
         token: boss,

@@ -3,7 +3,6 @@
 // may give only roles the caller holds. And a member may allow for joining by e-mail only the
 // domain of their own verified address.
 import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
-import type { Member } from '@gatehouse/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { expectOk, expectSession, startHarness, type Harness } from '../../test/harness.js';
 
@@ -23,7 +22,7 @@ beforeAll(async () => {
     { resource_id: 'stytch.organization', actions: ['update.settings.implicit-roles'] },
   ]);
   await setRole('sso-only', [{ resource_id: 'stytch.sso', actions: ['*'] }]);
-  await addMember('boss@acme.test', ['admin']);
+  await h.addMember('boss@acme.test', ['admin']);
   boss = (await h.login('boss@acme.test')).session_token;
 });
 
@@ -40,18 +39,9 @@ async function setRole(
   );
 }
 
-async function addMember(email: string, roles: string[]): Promise<Member> {
-  return expectOk(
-    await h.call(ENDPOINTS.createMember, {
-      params: { organization_id: h.org.organization_id },
-      body: { email_address: email, roles },
-    }),
-  ).member;
-}
-
 /** A member with these roles, signed in: their session token and member id. */
 async function signedIn(email: string, roles: string[]) {
-  const member = await addMember(email, roles);
+  const member = await h.addMember(email, roles);
   return { token: (await h.login(email)).session_token, id: member.member_id };
 }
 
@@ -79,7 +69,7 @@ const updateMe = (token: string, body: RequestOf<typeof ENDPOINTS.organizationUp
 describe('e-mail role rules through PUT /organizations/me', () => {
   it('refuse a role that may only update the organization making its own domain admin', async () => {
     const eve = await signedIn('eve@acme.test', ['org-editor']);
-    const victim = await addMember('victim@acme.test', []);
+    const victim = await h.addMember('victim@acme.test', []);
     const res = await updateMe(eve.token, {
       rbac_email_implicit_role_assignments: [{ domain: 'acme.test', role_id: 'admin' }],
     });
@@ -104,7 +94,7 @@ describe('e-mail role rules through PUT /organizations/me', () => {
     });
     expect(ok.status).toBe(200);
     expect(await emailRules()).toEqual([{ domain: 'partners.test', role_id: 'org-steward' }]);
-    const partner = await addMember('pat@partners.test', []);
+    const partner = await h.addMember('pat@partners.test', []);
     expect(await rolesOf(partner.member_id)).toEqual(['member', 'org-steward']);
 
     for (const role_id of ['admin', 'org-editor']) {

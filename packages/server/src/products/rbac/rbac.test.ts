@@ -46,15 +46,6 @@ async function policy(): Promise<RbacPolicyResult['policy']> {
 
 const roleIdsOf = (m: Member) => m.roles.map((r) => r.role_id).sort();
 
-async function addMember(email: string, roles?: string[], organizationId = h.org.organization_id) {
-  return expectOk(
-    await h.call(ENDPOINTS.createMember, {
-      params: { organization_id: organizationId },
-      body: { email_address: email, ...(roles ? { roles } : {}) },
-    }),
-  ).member;
-}
-
 describe('the policy through the management API', () => {
   it('starts with the built-in roles and resources, and bootstrap publishes them', async () => {
     const start = await policy();
@@ -271,7 +262,7 @@ describe('the policy through the management API', () => {
 
 describe('roles of members', () => {
   it('are given directly, appear in the member object and the session JWT, and refuse unknown ids', async () => {
-    const made = await addMember('bill@acme.test', ['billing-admin']);
+    const made = await h.addMember('bill@acme.test', ['billing-admin']);
     expect(made.roles).toEqual(
       expect.arrayContaining([
         { role_id: 'billing-admin', sources: [{ type: 'direct_assignment', details: {} }] },
@@ -291,7 +282,7 @@ describe('roles of members', () => {
   });
 
   it('are replaced by roles on update, keeping member', async () => {
-    const made = await addMember('rota@acme.test', ['billing-admin']);
+    const made = await h.addMember('rota@acme.test', ['billing-admin']);
     const updated = expectOk(
       await h.call(ENDPOINTS.updateMember, {
         params: { organization_id: h.org.organization_id, member_id: made.member_id },
@@ -312,7 +303,7 @@ describe('roles of members', () => {
         body: { organization_name: 'Ledger', organization_slug: 'ledger-rbac' },
       }),
     ).organization;
-    const before = await addMember('old@ledger.test', undefined, org.organization_id);
+    const before = await h.addMember('old@ledger.test', undefined, org.organization_id);
     expect(roleIdsOf(before)).toEqual(['member']);
     const updated = expectOk(
       await h.call(ENDPOINTS.updateOrganization, {
@@ -336,9 +327,9 @@ describe('roles of members', () => {
       role_id: 'billing-admin',
       sources: [{ type: 'email_assignment', details: {} }],
     });
-    const fresh = await addMember('new@ledger.test', undefined, org.organization_id);
+    const fresh = await h.addMember('new@ledger.test', undefined, org.organization_id);
     expect(roleIdsOf(fresh)).toEqual(['billing-admin', 'member']);
-    const elsewhere = await addMember('guest@other.test', undefined, org.organization_id);
+    const elsewhere = await h.addMember('guest@other.test', undefined, org.organization_id);
     expect(roleIdsOf(elsewhere)).toEqual(['member']);
 
     for (const rules of [
@@ -394,7 +385,7 @@ describe('roles of members', () => {
         body: { permissions: [] },
       }),
     );
-    const made = await addMember('temp@acme.test', ['temp']);
+    const made = await h.addMember('temp@acme.test', ['temp']);
     expect(roleIdsOf(made)).toContain('temp');
     expectOk(await h.call(ENDPOINTS.rbacRoleDelete, { params: { role_id: 'temp' } }));
     const after = expectOk(
@@ -413,7 +404,7 @@ describe('member-session endpoints (§7.10)', () => {
   let neighbour: Member;
 
   beforeAll(async () => {
-    await addMember('boss@acme.test', ['admin']);
+    await h.addMember('boss@acme.test', ['admin']);
     boss = (await h.login('boss@acme.test')).session_token;
     ada = (await h.login('ada@acme.test')).session_token;
     bill = (await h.login('bill@acme.test')).session_token;
@@ -422,7 +413,7 @@ describe('member-session endpoints (§7.10)', () => {
         body: { organization_name: 'Neighbours', organization_slug: 'neighbours-rbac' },
       }),
     ).organization;
-    neighbour = await addMember('next@door.test', undefined, theirs.organization_id);
+    neighbour = await h.addMember('next@door.test', undefined, theirs.organization_id);
   });
 
   it('show the caller and their organization', async () => {
@@ -536,7 +527,7 @@ describe('member-session endpoints (§7.10)', () => {
   });
 
   it('let a custom role update and delete members, answer 403 to plain members, 404 across organizations', async () => {
-    const target = await addMember('leaver@acme.test');
+    const target = await h.addMember('leaver@acme.test');
     const denied = await h.call(ENDPOINTS.memberDelete, {
       token: ada,
       params: { member_id: target.member_id },
@@ -590,7 +581,7 @@ describe('member-session endpoints (§7.10)', () => {
   });
 
   it('delete a member once when asked many times at once', async () => {
-    const target = await addMember('twice@acme.test');
+    const target = await h.addMember('twice@acme.test');
     const answers = await Promise.all(
       Array.from({ length: 6 }, () =>
         h.call(ENDPOINTS.memberDelete, { token: boss, params: { member_id: target.member_id } }),
@@ -601,7 +592,7 @@ describe('member-session endpoints (§7.10)', () => {
   });
 
   it('apply a permission taken away at once, whatever the session says', async () => {
-    const target = await addMember('stays@acme.test');
+    const target = await h.addMember('stays@acme.test');
     expectOk(
       await h.call(ENDPOINTS.rbacRoleSet, {
         params: { role_id: 'billing-admin' },
