@@ -43,6 +43,13 @@ async function expectNoAxeViolationsInPlace(page: Page, label: string): Promise<
   if (!(await page.evaluate(() => 'axe' in window)))
     await page.addScriptTag({ content: AXE_SOURCE });
   const violations = await page.evaluate(async (tags) => {
+    // A toast sliding in is checked where it comes to rest, not halfway through its fade.
+    await Promise.all(
+      document
+        .getAnimations()
+        .filter((a) => Number.isFinite(a.effect?.getComputedTiming().endTime))
+        .map((a) => a.finished.catch(() => undefined)),
+    );
     const { axe } = window as unknown as {
       axe: { run: (...args: unknown[]) => Promise<AxeResults> };
     };

@@ -261,11 +261,15 @@ const VARIANT_CASES: Record<string, FixtureCase> = {
       failed('Invalid passcode, please try again.'),
     ),
   },
+  /** The code ran out: entering the screen sends a new one, which is still on its way. */
   'SMSOTPEntry-expired': {
     config: MFA_CONFIG,
     state: onMfa('SMSOTPEntry', (mfa) => ({
       smsOtp: { ...mfa.smsOtp, codeExpiration: Date.now() - 1 },
     })),
+    prepare: (client) => {
+      client.answer('otps.sms.send', () => new Promise(() => {}));
+    },
   },
   'TOTPEntry-error': {
     config: MFA_CONFIG,

@@ -4,6 +4,7 @@
  * a fresh widget, so that a sweep of every case loads the page once. The accessibility suite
  * (e2e/accessibility.test.ts) serves it with Vite and checks every case with axe.
  */
+import toast from 'react-hot-toast';
 import { createRoot, type Root } from 'react-dom/client';
 import { WidgetApp } from '../widget-app.js';
 import { FIXTURE_CASES, fixtureClient } from './screen-cases.js';
@@ -18,6 +19,8 @@ function render(name: string) {
     return;
   }
   mounted?.unmount();
+  // A toast of the case before (still shown, or fading out) belongs to no screen of this one.
+  toast.remove();
   mounted = createRoot(root);
   mounted.render(
     <WidgetApp
