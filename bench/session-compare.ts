@@ -12,14 +12,19 @@
  * CPU profile of the Gatehouse server over the measured rounds there, read with
  * `profile-summary.ts`. `BENCH_BASELINE=<path>` adds the `bench/session-server.ts` of another
  * checkout (an earlier build, with its own node_modules) as a fourth server, so that before and
- * after are measured in the same rounds.
+ * after are measured in the same rounds. `BENCH_POSTGRES=1` adds Gatehouse over a throwaway
+ * PostgreSQL cluster (durable, as deployed) as another server in the same rounds, the cluster
+ * pinned to the server core too, and its backends' CPU counted per request.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
+import { randomBytes } from 'node:crypto';
+import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
 import { basic, startBenchServer, startChild } from './load.js';
+import { pinProcessTree, treeCpuMicros } from './process-tree.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
 const SECONDS = Number(process.env.BENCH_DURATION ?? 5);
@@ -27,6 +32,7 @@ const CONNECTIONS = 32;
 const SERVER_CPU = '0';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 const BASELINE = process.env.BENCH_BASELINE;
+const POSTGRES = process.env.BENCH_POSTGRES === '1';
 
 /** One server under test: how to load it and how to recognise a right answer. */
 interface Target {
@@ -34,6 +40,8 @@ interface Target {
   pid: number;
   options: autocannon.Options;
   verify: (body: string) => boolean;
+  /** CPU time of the database server's processes so far (PostgreSQL), in microseconds. */
+  databaseCpu?: () => number;
 }
 
 /** A run's figures. */
@@ -45,6 +53,7 @@ interface Run {
   failed: number;
   serverCpuUs: number;
   loaderCpuUs: number;
+  databaseCpuUs: number;
 }
 
 /** User + system CPU time of a process so far, in microseconds (`/proc/<pid>/stat`). */
@@ -58,6 +67,7 @@ function cpuMicros(pid: number): number {
 
 async function run(target: Target, seconds: number): Promise<Run> {
   const serverBefore = cpuMicros(target.pid);
+  const databaseBefore = target.databaseCpu?.() ?? 0;
   const loaderBefore = process.cpuUsage();
   const result = await autocannon({
     ...target.options,
@@ -74,13 +84,17 @@ async function run(target: Target, seconds: number): Promise<Run> {
     failed: result.non2xx + result.errors + result.mismatches + result.timeouts,
     serverCpuUs: cpuMicros(target.pid) - serverBefore,
     loaderCpuUs: loader.user + loader.system,
+    databaseCpuUs: (target.databaseCpu?.() ?? 0) - databaseBefore,
   };
 }
 
 const children: ChildProcess[] = [];
 const stopAll = () => {
   for (const child of children.splice(0)) child.kill('SIGTERM');
+  cluster?.stop();
+  cluster = null;
 };
+let cluster: Awaited<ReturnType<typeof startPostgresCluster>> | null = null;
 process.on('exit', stopAll);
 
 const pinned = { cpus: SERVER_CPU };
@@ -135,6 +149,32 @@ const baseline = BASELINE
   : null;
 if (baseline) children.push(baseline.child);
 
+// PostgreSQL shares the server's core: Gatehouse and its database get one core between them.
+let postgres: {
+  child: ChildProcess;
+  target: (typeof gatehouse)['target'];
+  cluster: number;
+} | null = null;
+if (POSTGRES) {
+  cluster = await startPostgresCluster({ durable: true });
+  const postmaster = Number(
+    readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0],
+  );
+  pinProcessTree(postmaster, SERVER_CPU);
+  const server = await startBenchServer(
+    {
+      DATABASE_URL: cluster.url,
+      GATEHOUSE_SERVER_KEY: randomBytes(32).toString('hex'),
+      ...(PROFILE_DIR
+        ? { BENCH_PROFILE: PROFILE_DIR, BENCH_PROFILE_NAME: 'gatehouse-postgres' }
+        : {}),
+    },
+    { ...pinned, nodeFlags: ['--conditions=source'] },
+  );
+  children.push(server.child);
+  postgres = { child: server.child, target: server.target, cluster: postmaster };
+}
+
 const targets: Target[] = [
   {
     name: 'Gatehouse sessions/authenticate',
@@ -173,6 +213,27 @@ if (baseline) {
   });
 }
 
+if (postgres) {
+  const pgTarget = postgres.target;
+  const postmaster = postgres.cluster;
+  targets.push({
+    name: 'Gatehouse on PostgreSQL (BENCH_POSTGRES)',
+    pid: postgres.child.pid!,
+    options: {
+      ...gatehouseOptions,
+      url: `${pgTarget.url}/sdk/v1/b2b/sessions/authenticate`,
+      headers: {
+        ...gatehouseHeaders,
+        authorization: basic(pgTarget.publicToken, pgTarget.sessionToken),
+      },
+    },
+    verify: (body) =>
+      body.includes(`"member_id":"${pgTarget.memberId}"`) &&
+      body.includes(`"organization_id":"${pgTarget.organizationId}"`),
+    databaseCpu: () => treeCpuMicros(postmaster),
+  });
+}
+
 console.log(`# Session check against its ceiling and a peer — ${new Date().toISOString()}`);
 console.log(
   `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ` +
@@ -184,7 +245,8 @@ for (const target of targets) await run(target, 2); // JIT, caches, SQLite's pag
 
 const runs = new Map<Target, Run[]>(targets.map((t) => [t, []]));
 // The profile covers the measured rounds only (the other servers' turns show as idle).
-if (PROFILE_DIR) gatehouse.child.kill('SIGUSR2');
+const profiled = [gatehouse.child, ...(postgres ? [postgres.child] : [])];
+if (PROFILE_DIR) for (const child of profiled) child.kill('SIGUSR2');
 console.log('| round | server | requests/s | p50 | p99 | server CPU/request | failed |');
 console.log('|---|---|---|---|---|---|---|');
 for (let round = 0; round < ROUNDS; round++) {
@@ -204,9 +266,9 @@ const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.len
 const summary = new Map<Target, number>();
 console.log(
   '\n| server | requests/s | p50 (median) | p99 (median · worst) | server CPU/request | ' +
-    'load generator CPU/request | failed |',
+    'load generator CPU/request | database CPU/request | failed |',
 );
-console.log('|---|---|---|---|---|---|---|');
+console.log('|---|---|---|---|---|---|---|---|');
 for (const target of targets) {
   const rs = runs.get(target)!;
   const requests = rs.reduce((s, r) => s + r.requests, 0);
@@ -214,38 +276,52 @@ for (const target of targets) {
   summary.set(target, rate);
   const cpu = rs.reduce((s, r) => s + r.serverCpuUs, 0) / requests;
   const loader = rs.reduce((s, r) => s + r.loaderCpuUs, 0) / requests;
+  const database = rs.reduce((s, r) => s + r.databaseCpuUs, 0) / requests;
   console.log(
     `| ${target.name} | ${rate.toFixed(0)} | ${median(rs.map((r) => r.p50))} ms | ` +
       `${median(rs.map((r) => r.p99))} · ${Math.max(...rs.map((r) => r.p99))} ms | ` +
-      `${cpu.toFixed(0)} µs | ${loader.toFixed(0)} µs | ${rs.reduce((s, r) => s + r.failed, 0)} |`,
+      `${cpu.toFixed(0)} µs | ${loader.toFixed(0)} µs | ` +
+      `${target.databaseCpu ? `${database.toFixed(0)} µs` : 'in process'} | ` +
+      `${rs.reduce((s, r) => s + r.failed, 0)} |`,
   );
 }
-const [own = 0, top = 1, other = 1, before] = targets.map((t) => summary.get(t) ?? 0);
+const [mine, top, other] = targets;
+const rateOf = (t: Target | undefined) => summary.get(t!) ?? 0;
+const baselineTarget = targets.find((t) => t.name.includes('BENCH_BASELINE'));
+const postgresTarget = targets.find((t) => t.name.includes('BENCH_POSTGRES'));
+const vs = (t: Target | undefined, label: string) =>
+  t ? `; Gatehouse / ${label}: **${(rateOf(mine) / rateOf(t)).toFixed(2)}**` : '';
 console.log(
-  `\nGatehouse / ceiling: **${(own / top).toFixed(2)}**; Gatehouse / peer: ` +
-    `**${(own / other).toFixed(2)}**` +
-    (before ? `; Gatehouse / baseline: **${(own / before).toFixed(2)}**.` : '.'),
+  `\nGatehouse / ceiling: **${(rateOf(mine) / rateOf(top)).toFixed(2)}**` +
+    vs(other, 'peer') +
+    vs(baselineTarget, 'baseline') +
+    (postgresTarget
+      ? `; PostgreSQL / SQLite: **${(rateOf(postgresTarget) / rateOf(mine)).toFixed(2)}**`
+      : '') +
+    '.',
 );
 // Other work on the machine slows whole rounds: each round's own ratios are steadier.
-const perRound = (other: Target) => {
-  const mine = runs.get(targets[0]!)!;
-  const theirs = runs.get(other)!;
-  const ratios = mine.map(
+const perRound = (a: Target, b: Target) => {
+  const ours = runs.get(a)!;
+  const theirs = runs.get(b)!;
+  const ratios = ours.map(
     (r, i) => r.requests / r.seconds / (theirs[i]!.requests / theirs[i]!.seconds),
   );
   return `${median(ratios).toFixed(2)} (${ratios.map((x) => x.toFixed(2)).join(', ')})`;
 };
 console.log(
-  `Per round, median (each round): Gatehouse / ceiling ${perRound(targets[1]!)}; ` +
-    `Gatehouse / peer ${perRound(targets[2]!)}` +
-    (targets[3] ? `; Gatehouse / baseline ${perRound(targets[3])}.` : '.'),
+  `Per round, median (each round): Gatehouse / ceiling ${perRound(mine!, top!)}; ` +
+    `Gatehouse / peer ${perRound(mine!, other!)}` +
+    (baselineTarget ? `; Gatehouse / baseline ${perRound(mine!, baselineTarget)}` : '') +
+    (postgresTarget ? `; PostgreSQL / SQLite ${perRound(postgresTarget, mine!)}` : '') +
+    '.',
 );
 if (PROFILE_DIR) {
   const before = new Set(readdirSync(PROFILE_DIR));
-  gatehouse.child.kill('SIGUSR2');
-  while (readdirSync(PROFILE_DIR).every((f) => before.has(f))) {
+  for (const child of profiled) child.kill('SIGUSR2');
+  while (readdirSync(PROFILE_DIR).filter((f) => !before.has(f)).length < profiled.length) {
     await new Promise((resolve) => setTimeout(resolve, 200));
   }
-  console.log(`\nProfile of the Gatehouse server written to ${PROFILE_DIR}.`);
+  console.log(`\nProfiles of the Gatehouse servers written to ${PROFILE_DIR}.`);
 }
 stopAll();

@@ -3,7 +3,8 @@
  * database when unset), gives a member a password, signs them in through the real magic-link
  * endpoints, sends `LINKS` more login links, and prints what the load generator needs. With
  * `SEED=false` it only starts (a second instance over a seeded database) and prints its URL; with
- * `BENCH_PROFILE=<dir>`, SIGUSR2 starts and stops a CPU profile written there.
+ * `BENCH_PROFILE=<dir>`, SIGUSR2 starts and stops a CPU profile written there (named after
+ * `BENCH_PROFILE_NAME`, 'gatehouse' by default).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -11,7 +12,9 @@ import { join } from 'node:path';
 import { createServer } from '@gatehouse/server';
 import { profileOnSignal } from './profile-on-signal.js';
 
-if (process.env.BENCH_PROFILE) profileOnSignal(process.env.BENCH_PROFILE, 'gatehouse');
+if (process.env.BENCH_PROFILE) {
+  profileOnSignal(process.env.BENCH_PROFILE, process.env.BENCH_PROFILE_NAME ?? 'gatehouse');
+}
 
 const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
 const app = await createServer({

@@ -1,4 +1,4 @@
 /** A throwaway PostgreSQL cluster (see postgres-cluster.mjs). */
 export function startPostgresCluster(options?: {
   durable?: boolean;
-}): Promise<{ url: string; stop: () => void }>;
+}): Promise<{ url: string; data: string; stop: () => void }>;

@@ -53,7 +53,7 @@ async function freePort() {
  * Starts a cluster. `durable: false` turns fsync and synchronous commits off, for tests whose
  * data dies with the cluster; benchmarks keep PostgreSQL's defaults.
  *
- * @returns {Promise<{ url: string, stop: () => void }>}
+ * @returns {Promise<{ url: string, data: string, stop: () => void }>}
  */
 export async function startPostgresCluster({ durable = false } = {}) {
   const bin = ensurePostgres();
@@ -94,5 +94,5 @@ export async function startPostgresCluster({ durable = false } = {}) {
     stop();
     throw error;
   }
-  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, stop };
+  return { url: `postgres://postgres@127.0.0.1:${port}/postgres`, data, stop };
 }
