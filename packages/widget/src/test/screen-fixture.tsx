@@ -4,7 +4,8 @@
  * a fresh widget, so that a sweep of every case loads the page once. The accessibility suite
  * (e2e/accessibility.test.ts) serves it with Vite and checks every case with axe.
  */
-import toast from 'react-hot-toast';
+import { useEffect } from 'react';
+import toast, { useToaster } from 'react-hot-toast';
 import { createRoot, type Root } from 'react-dom/client';
 import { WidgetApp } from '../widget-app.js';
 import { FIXTURE_CASES, fixtureClient } from './screen-cases.js';
@@ -35,7 +36,18 @@ declare global {
   interface Window {
     gatehouseFixtureCases?: string[];
     gatehouseShowCase?: (name: string) => void;
+    /** Stops the toasts' timers, as a pointer resting on them does, until the page reloads. */
+    gatehouseHoldToasts?: () => void;
   }
+}
+
+/** Hands the page the toasts' pause, which only the toaster's own hook offers. */
+function ToastHold() {
+  const { handlers } = useToaster();
+  useEffect(() => {
+    window.gatehouseHoldToasts = handlers.startPause;
+  }, [handlers]);
+  return null;
 }
 
 window.gatehouseFixtureCases = Object.keys(FIXTURE_CASES);
@@ -43,4 +55,7 @@ window.gatehouseShowCase = (name) => {
   history.replaceState(null, '', `?case=${encodeURIComponent(name)}`);
   render(name);
 };
+const hold = document.createElement('div');
+document.body.append(hold);
+createRoot(hold).render(<ToastHold />);
 render(new URLSearchParams(window.location.search).get('case') ?? 'Main');
