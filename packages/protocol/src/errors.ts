@@ -181,6 +181,16 @@ export const ERRORS = {
     meaning: 'The OAuth provider has not verified the e-mail address.',
   },
   // 404
+  session_authorization_error: {
+    status: 403,
+    meaning:
+      'The member whose session a management call was made with may not do this: their roles do not allow it.',
+  },
+  session_authorization_tenancy_error: {
+    status: 403,
+    meaning:
+      'The member whose session a management call was made with belongs to another organization than the one the call is about.',
+  },
   session_not_found: {
     status: 404,
     meaning: 'The session is unknown, expired or revoked.',
@@ -200,6 +210,10 @@ export const ERRORS = {
   connection_not_found: {
     status: 404,
     meaning: 'No SSO connection of this organization has this id.',
+  },
+  sso_test_not_found: {
+    status: 404,
+    meaning: 'No test sign-in of this SSO connection has this id, or it has expired.',
   },
   certificate_not_found: {
     status: 404,

@@ -156,3 +156,66 @@ export interface SsoConnectionDeleteResult extends Ack {
 export interface SsoConnectionResult extends Ack {
   connection: SamlConnection | OidcConnection;
 }
+
+/**
+ * The checks of a test sign-in, in the order they are shown: the response's signature, its
+ * issuer, audience, recipient (destination and ACS), times against the server's clock, the
+ * NameID, the e-mail (the mapped attribute, else an e-mail NameID) and the other mapped
+ * attributes.
+ */
+export const SSO_TEST_CHECKS = [
+  'signature',
+  'issuer',
+  'audience',
+  'recipient',
+  'clock',
+  'name_id',
+  'email',
+  'attributes',
+] as const;
+
+export type SsoTestCheckName = (typeof SSO_TEST_CHECKS)[number];
+
+/**
+ * One check's outcome: `not_checked` when an earlier failure ended the verification; `warning`
+ * when sign-in would work but something is missing (a mapped attribute the IdP did not send).
+ */
+export interface SsoTestCheck {
+  check: SsoTestCheckName;
+  status: 'passed' | 'failed' | 'warning' | 'not_checked';
+  /** What was found, in English (the widget shows its own words for `check` and `status`). */
+  message: string;
+}
+
+/** A test sign-in of a SAML connection: nobody is signed in and no member is created. */
+export interface SsoConnectionTest {
+  test_id: string;
+  connection_id: string;
+  /** `pending` until the IdP's response reaches the ACS. */
+  status: 'pending' | 'passed' | 'failed';
+  started_at: string;
+  /** Until when the IdP may still answer. */
+  expires_at: string;
+  finished_at: string | null;
+  checks: SsoTestCheck[];
+  /** Why the response was refused, in English; null while pending or when it was accepted. */
+  error: string | null;
+  /** The NameID the IdP sent; `""` while pending or when the response was refused. */
+  name_id: string;
+  /** Every attribute the IdP sent, by name; `{}` while pending or when refused. */
+  attributes: Record<string, string[]>;
+  /** The member fields the connection's attribute mapping reads from them. */
+  mapped: { email: string; first_name: string; last_name: string; groups: string[] };
+  /** The roles the connection's group mapping would give this person. */
+  roles: string[];
+}
+
+export interface SsoConnectionTestStartResult extends Ack {
+  test: SsoConnectionTest;
+  /** The IdP URL to open (in a popup): an AuthnRequest answered to this connection's ACS. */
+  idp_url: string;
+}
+
+export interface SsoConnectionTestResult extends Ack {
+  test: SsoConnectionTest;
+}

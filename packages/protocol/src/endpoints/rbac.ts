@@ -213,6 +213,9 @@ export const RBAC_ENDPOINTS = {
         rbac_email_implicit_role_assignments: emailRoleAssignments.optional(),
         oauth_tenant_jit_provisioning: f.jitChoice.optional(),
         allowed_oauth_tenants: f.allowedOAuthTenants.optional(),
+        sso_jit_provisioning: f.ssoJitChoice.optional(),
+        sso_jit_provisioning_allowed_connections: z.array(f.id).max(100).optional(),
+        sso_default_connection_id: f.id.nullable().optional(),
         updated_at: updatedAtPrecondition.optional(),
       })
       .strict(),

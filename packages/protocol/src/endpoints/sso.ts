@@ -10,6 +10,8 @@ import type {
   SsoConnectionDeleteResult,
   SsoConnectionResult,
   SsoConnectionsResult,
+  SsoConnectionTestResult,
+  SsoConnectionTestStartResult,
 } from '../sso.js';
 import { endpoint } from './endpoint.js';
 import * as f from './fields.js';
@@ -164,6 +166,20 @@ export const SSO_ENDPOINTS = {
     path: '/sdk/v1/b2b/sso/saml/:connection_id/verification_certificates/:certificate_id',
     credential: 'S',
     summary: 'Removes a verification certificate (§7.10).',
+    body: null,
+  }),
+  sdkSsoTestSaml: endpoint<SsoConnectionTestStartResult>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/sso/saml/:connection_id/test',
+    credential: 'S',
+    summary: 'Starts a test sign-in of a SAML connection: checks only, nobody signed in (§7.10).',
+    body: z.object({}).strict(),
+  }),
+  sdkSsoTestSamlResult: endpoint<SsoConnectionTestResult>()({
+    method: 'GET',
+    path: '/sdk/v1/b2b/sso/saml/:connection_id/test/:test_id',
+    credential: 'S',
+    summary: "Reads a test sign-in's report: pending until the IdP answers (§7.10).",
     body: null,
   }),
   sdkSsoCreateOidc: endpoint<OidcConnectionResult>()({

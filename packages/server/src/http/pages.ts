@@ -64,6 +64,37 @@ export function sendErrorPage(
 }
 
 /**
+ * Answers a page that only informs (200): a title and one paragraph, no scripts.
+ *
+ * @example
+ * return sendNoticePage(reply, 'Test finished', 'Return to the admin portal to see the report.');
+ */
+export function sendNoticePage(reply: FastifyReply, title: string, text: string): FastifyReply {
+  const html = `<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>${escapeHtml(title)}</title>
+<style>body{font:16px/1.5 system-ui,sans-serif;max-width:36rem;margin:4rem auto;padding:0 1rem;color:#1f2328}</style>
+</head>
+<body>
+<main>
+<h1>${escapeHtml(title)}</h1>
+<p>${escapeHtml(text)}</p>
+</main>
+</body>
+</html>
+`;
+  return reply
+    .code(200)
+    .header('Content-Security-Policy', PAGE_CSP)
+    .header('Cache-Control', 'no-store')
+    .type('text/html; charset=utf-8')
+    .send(html);
+}
+
+/**
  * Answers a browser's navigation to a path nothing serves: a 404 page instead of the JSON error
  * body the APIs answer.
  *

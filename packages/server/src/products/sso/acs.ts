@@ -14,6 +14,7 @@ import {
   otherBrowser,
   unknownInResponseTo,
 } from './errors.js';
+import { finishSamlTest, testAnsweredBy, type SsoTestFinished } from './connection-test.js';
 import { sameBrowser, samlProvider, type SsoRedirect } from './flow.js';
 import { verifySamlResponse } from './saml.js';
 import { signInFederated } from './sign-in.js';
@@ -23,14 +24,15 @@ import { claimRequest, connectionRowById, liveRequestById, recordAssertion } fro
  * The SAML ACS: verifies the response (signature, issuer, audience, destination, recipient,
  * times), matches `InResponseTo` to a request we sent and have not seen answered, refuses
  * unprompted responses unless the connection allows them, records the assertion ID so it is
- * never accepted twice (on any instance), then signs the member in to the app.
+ * never accepted twice (on any instance), then signs the member in to the app. The answer to a
+ * test sign-in is stored as the test's report instead (connection-test.ts).
  */
 export async function finishSaml(
   ctx: Context,
   connectionId: string,
   samlResponse: string,
   browser: string | null,
-): Promise<SsoRedirect | Failure> {
+): Promise<SsoRedirect | SsoTestFinished | Failure> {
   const row = await connectionRowById(ctx.db, connectionId);
   if (!row || row.kind !== 'saml') {
     return connectionNotFound();
@@ -40,6 +42,9 @@ export async function finishSaml(
   const now = ctx.now();
   const provider = await samlProvider(ctx, row);
   const assertion = await verifySamlResponse(provider, samlResponse, now);
+  // A test's answer, accepted or refused, becomes its report and never signs anyone in.
+  const testId = await testAnsweredBy(ctx, row.id, samlResponse, assertion);
+  if (testId !== null) return finishSamlTest(ctx, row, provider.settings, testId, assertion);
   if (isFailure(assertion)) return assertion;
 
   return allOrNothing(ctx.db, async (trx) => {
@@ -78,6 +83,7 @@ export async function finishSaml(
       groups: assertion.groups,
       issuer: provider.settings.idp_entity_id,
       subject: assertion.subject,
+      attributes: assertion.attributes,
     });
   });
 }

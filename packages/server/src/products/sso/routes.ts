@@ -13,7 +13,7 @@ import {
 } from '../../http/browser-binding.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { parseForm } from '../../http/form.js';
-import { queryOf, redirectOrPage, sendErrorPage } from '../../http/pages.js';
+import { queryOf, redirectOrPage, sendErrorPage, sendNoticePage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, router } from '../../http/route.js';
 import { fail, isFailure, type Failure } from '../../result.js';
@@ -23,6 +23,7 @@ import { finishSaml } from './acs.js';
 import { samlMetadata, startSso } from './flow.js';
 import { finishOidc } from './oidc-callback.js';
 import { authenticateSso } from './sign-in.js';
+import { readSamlTest, startSamlTest } from './connection-test.js';
 import {
   createOidcConnection,
   createSamlConnection,
@@ -49,6 +50,9 @@ const ACS_BODY_LIMIT = 1024 * 1024;
 
 const acsBodyTooLarge = (): Failure =>
   fail('invalid_request', 'The SAML response is larger than the 1 MiB the ACS accepts.');
+
+const TEST_FINISHED =
+  'The identity provider answered this test sign-in. Nobody was signed in. Return to the admin portal to see the report; you can close this window.';
 
 /** Room for `metadata_xml` at its 1,000,000-character cap once JSON has escaped its quotes. */
 const METADATA_BODY_LIMIT = 2 * 1024 * 1024;
@@ -152,6 +156,9 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
           samlResponse,
           browserBinding(request, SSO_BINDING),
         );
+        if ('test' in result) {
+          return sendNoticePage(reply, 'Test finished', TEST_FINISHED);
+        }
         return answer(request, reply, result);
       },
       { bodyLimit: ACS_BODY_LIMIT },
@@ -321,6 +328,23 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
         await deleteSamlCertificate(ctx, project, organizationId, connection_id, certificate_id),
       ),
     );
+  });
+  // A test sign-in is part of setting a connection up: starting and reading one need `update`.
+  route(ENDPOINTS.sdkSsoTestSaml, async (request, { caller, parse }) => {
+    const { project, organizationId } = await member(caller, 'update');
+    parse();
+    const { connection_id } = request.params;
+    const memberId = caller.session.row.member_id;
+    return ok(
+      request,
+      unwrap(await startSamlTest(ctx, project, organizationId, memberId, connection_id)),
+    );
+  });
+  route(ENDPOINTS.sdkSsoTestSamlResult, async (request, { caller }) => {
+    const { project, organizationId } = await member(caller, 'update');
+    const { connection_id, test_id } = request.params;
+    const test = await readSamlTest(ctx, project, organizationId, connection_id, test_id);
+    return ok(request, { test: unwrap(test) });
   });
   route(ENDPOINTS.sdkSsoCreateOidc, async (request, { caller, parse }) => {
     const { project, organizationId, grantor } = await member(caller, 'create');

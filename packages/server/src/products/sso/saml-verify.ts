@@ -46,13 +46,24 @@ export interface SamlCheckedAssertion {
   attributes: Record<string, string[]>;
 }
 
+/** The check a refusal failed, for a test sign-in's report; none for the response's shape. */
+export type SamlRefusedCheck = 'signature' | 'issuer' | 'audience' | 'recipient' | 'clock';
+
 export type SamlCheckResult =
-  { ok: true; assertion: SamlCheckedAssertion } | { ok: false; reason: string };
+  | { ok: true; assertion: SamlCheckedAssertion }
+  | { ok: false; reason: string; check?: SamlRefusedCheck };
 
-class Refused extends Error {}
+class Refused extends Error {
+  constructor(
+    message: string,
+    readonly check: SamlRefusedCheck | undefined,
+  ) {
+    super(message);
+  }
+}
 
-const refuse = (reason: string): never => {
-  throw new Refused(reason);
+const refuse = (reason: string, check?: SamlRefusedCheck): never => {
+  throw new Refused(reason, check);
 };
 
 function parse(xml: string): Document {
@@ -89,7 +100,7 @@ function attr(el: Element, name: string): string | null {
 function time(value: string | null, what: string): number | null {
   if (value === null) return null;
   const at = Date.parse(value);
-  if (Number.isNaN(at)) refuse(`The ${what} of the SAML assertion is not a time.`);
+  if (Number.isNaN(at)) refuse(`The ${what} of the SAML assertion is not a time.`, 'clock');
   return at;
 }
 
@@ -107,10 +118,16 @@ function verifiedXmlOf(input: SamlCheckInput, el: Element, what: string): string
   try {
     verified = getVerifiedXml(input.xml, el, input.certificates);
   } catch (error) {
-    return refuse(`The signature of the ${what} is refused: ${(error as Error).message}.`);
+    return refuse(
+      `The signature of the ${what} is refused: ${(error as Error).message}.`,
+      'signature',
+    );
   }
   if (verified === null) {
-    refuse(`The signature of the ${what} is not valid for this connection's certificates.`);
+    refuse(
+      `The signature of the ${what} is not valid for this connection's certificates.`,
+      'signature',
+    );
   }
   return verified;
 }
@@ -119,10 +136,10 @@ function verifiedXmlOf(input: SamlCheckInput, el: Element, what: string): string
 function signedElement(xml: string, name: string, id: string | null): Element {
   const root = parse(xml).documentElement as Element;
   if (root.namespaceURI !== (name === 'Response' ? PROTOCOL_NS : ASSERTION_NS)) {
-    refuse('The signed content is not a SAML element.');
+    refuse('The signed content is not a SAML element.', 'signature');
   }
   if (root.localName !== name || attr(root, 'ID') !== id) {
-    refuse(`The signature does not cover the ${name.toLowerCase()} it is in.`);
+    refuse(`The signature does not cover the ${name.toLowerCase()} it is in.`, 'signature');
   }
   return root;
 }
@@ -130,6 +147,7 @@ function signedElement(xml: string, name: string, id: string | null): Element {
 /** The bearer confirmation that satisfies the profile; answers the request it confirms. */
 function confirmedRequest(input: SamlCheckInput, subject: Element, responseIrt: string | null) {
   let reason = 'The SAML assertion has no bearer SubjectConfirmation.';
+  let failed: SamlRefusedCheck | undefined;
   for (const confirmation of childElements(subject, ASSERTION_NS, 'SubjectConfirmation')) {
     if (attr(confirmation, 'Method') !== BEARER) continue;
     const data = onlyChild(
@@ -140,6 +158,7 @@ function confirmedRequest(input: SamlCheckInput, subject: Element, responseIrt: 
     );
     if (data === null) {
       reason = 'The bearer SubjectConfirmation has no SubjectConfirmationData.';
+      failed = undefined;
       continue;
     }
     const notOnOrAfter = time(attr(data, 'NotOnOrAfter'), 'SubjectConfirmationData NotOnOrAfter');
@@ -149,19 +168,23 @@ function confirmedRequest(input: SamlCheckInput, subject: Element, responseIrt: 
       notOnOrAfter,
     );
     const irt = attr(data, 'InResponseTo');
+    failed = undefined;
     if (notOnOrAfter === null) {
       reason = 'The bearer SubjectConfirmationData has no NotOnOrAfter.';
+      failed = 'clock';
     } else if (problem !== null) {
       reason = `The bearer SubjectConfirmationData is ${problem}.`;
+      failed = 'clock';
     } else if (attr(data, 'Recipient') !== input.acsUrl) {
       reason = "The assertion's Recipient is not this connection's ACS URL.";
+      failed = 'recipient';
     } else if (responseIrt !== null && irt !== responseIrt) {
       reason = "The assertion's InResponseTo differs from the response's.";
     } else {
       return { inResponseTo: irt, notOnOrAfter };
     }
   }
-  return refuse(reason);
+  return refuse(reason, failed);
 }
 
 function attributesOf(assertion: Element): Record<string, string[]> {
@@ -200,7 +223,7 @@ function check(input: SamlCheckInput): SamlCheckedAssertion {
   const signedResponse = verifiedXmlOf(input, root, 'response');
   const signedAssertion = verifiedXmlOf(input, assertionNode, 'assertion');
   if (signedResponse === null && signedAssertion === null) {
-    refuse('Neither the SAML response nor its assertion is signed.');
+    refuse('Neither the SAML response nor its assertion is signed.', 'signature');
   }
   // The response's attributes as the signature covers them; unsigned, as the parser read them.
   const response =
@@ -213,7 +236,7 @@ function check(input: SamlCheckInput): SamlCheckedAssertion {
 
   const destination = attr(response, 'Destination');
   if (destination !== null && destination !== input.acsUrl) {
-    refuse("The response's Destination is not this connection's ACS URL.");
+    refuse("The response's Destination is not this connection's ACS URL.", 'recipient');
   }
   const status = onlyChild(response, PROTOCOL_NS, 'Status', 'Status');
   const code = status && onlyChild(status, PROTOCOL_NS, 'StatusCode', 'StatusCode');
@@ -223,7 +246,7 @@ function check(input: SamlCheckInput): SamlCheckedAssertion {
   }
   const responseIssuer = onlyChild(response, ASSERTION_NS, 'Issuer', 'response Issuer');
   if (responseIssuer !== null && responseIssuer.textContent?.trim() !== input.idpEntityId) {
-    refuse("The response's issuer is not the connection's IdP.");
+    refuse("The response's issuer is not the connection's IdP.", 'issuer');
   }
 
   const issuer = onlyChild(
@@ -233,7 +256,7 @@ function check(input: SamlCheckInput): SamlCheckedAssertion {
     'assertion Issuer',
   )?.textContent?.trim();
   if (issuer !== input.idpEntityId) {
-    refuse(`The assertion's issuer is not the connection's IdP (${issuer ?? 'none'}).`);
+    refuse(`The assertion's issuer is not the connection's IdP (${issuer ?? 'none'}).`, 'issuer');
   }
   const assertionId = attr(assertion, 'ID');
   if (!assertionId) return refuse('The assertion has no ID.');
@@ -246,15 +269,15 @@ function check(input: SamlCheckInput): SamlCheckedAssertion {
     time(attr(conditions, 'NotBefore'), 'Conditions NotBefore'),
     conditionsEnd,
   );
-  if (timing !== null) refuse(`The SAML assertion is ${timing}.`);
+  if (timing !== null) refuse(`The SAML assertion is ${timing}.`, 'clock');
   const restrictions = childElements(conditions, ASSERTION_NS, 'AudienceRestriction');
-  if (restrictions.length === 0) refuse('The SAML assertion names no audience.');
+  if (restrictions.length === 0) refuse('The SAML assertion names no audience.', 'audience');
   for (const restriction of restrictions) {
     const audiences = childElements(restriction, ASSERTION_NS, 'Audience').map((a) =>
       a.textContent?.trim(),
     );
     if (!audiences.includes(input.entityId))
-      refuse('The SAML assertion is meant for another audience.');
+      refuse('The SAML assertion is meant for another audience.', 'audience');
   }
 
   const subject = onlyChild(assertion, ASSERTION_NS, 'Subject', 'Subject');
@@ -287,7 +310,11 @@ export function checkSamlResponse(input: SamlCheckInput): SamlCheckResult {
   try {
     return { ok: true, assertion: check(input) };
   } catch (error) {
-    if (error instanceof Refused) return { ok: false, reason: error.message };
+    if (error instanceof Refused) {
+      return error.check === undefined
+        ? { ok: false, reason: error.message }
+        : { ok: false, reason: error.message, check: error.check };
+    }
     const message = error instanceof Error ? error.message : 'unreadable response';
     return { ok: false, reason: `The SAML response was refused: ${message}.` };
   }

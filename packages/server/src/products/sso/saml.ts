@@ -6,6 +6,7 @@
 import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
 import { fail, type Failure } from '../../result.js';
 import type { SamlSettings } from './connections.js';
+import type { SamlRefusedCheck } from './saml-verify.js';
 import { samlPool } from './saml-pool.js';
 import { scanSamlXml } from './saml-scan.js';
 
@@ -72,7 +73,12 @@ export interface SamlAssertion {
   firstName: string;
   lastName: string;
   groups: string[];
+  /** Every attribute of the assertion, by name (a test sign-in shows them). */
+  attributes: Record<string, string[]>;
 }
+
+/** A refused response, with the check that refused it when it is one of the named checks. */
+export type SamlRefusal = Failure & { check?: SamlRefusedCheck };
 
 function firstOf(attributes: Record<string, string[]>, name: string): string | undefined {
   return name === '' ? undefined : attributes[name]?.[0];
@@ -103,7 +109,7 @@ export async function verifySamlResponse(
   sp: SamlServiceProvider,
   samlResponse: string,
   now: number,
-): Promise<SamlAssertion | Failure> {
+): Promise<SamlAssertion | SamlRefusal> {
   if (sp.certificates.length === 0) return invalid('The connection has no signing certificate.');
   if (!/^[A-Za-z0-9+/=\s]*$/.test(samlResponse)) {
     return invalid('The SAMLResponse is not base64.');
@@ -122,7 +128,10 @@ export async function verifySamlResponse(
     skewMs: SAML_CLOCK_SKEW_MS,
   });
   if (!result.ok) {
-    return 'busy' in result ? fail('too_many_requests', result.reason, 1) : invalid(result.reason);
+    if ('busy' in result) return fail('too_many_requests', result.reason, 1);
+    return result.check === undefined
+      ? invalid(result.reason)
+      : { ...invalid(result.reason), check: result.check };
   }
   const checked = result.assertion;
   const mapping = sp.settings.attribute_mapping;
@@ -136,5 +145,6 @@ export async function verifySamlResponse(
     firstName: firstOf(attributes, mapping.first_name) ?? '',
     lastName: firstOf(attributes, mapping.last_name) ?? '',
     groups: mapping.groups === '' ? [] : (attributes[mapping.groups] ?? []),
+    attributes,
   };
 }

@@ -161,18 +161,20 @@ export async function insertRequest(db: Db, row: SsoRequestsTable): Promise<void
   await db.insertInto('sso_requests').values(row).execute();
 }
 
-/** A live, unanswered request by its id (the SAML AuthnRequest ID) for one connection. */
+/** A live, unanswered sign-in request by its id (the SAML AuthnRequest ID) for one connection. */
 export async function liveRequestById(
   db: Db,
   connectionId: string,
   id: string,
   now: number,
 ): Promise<SsoRequestsTable | undefined> {
+  // A test sign-in's request never answers a real sign-in (store-tests.ts has its own).
   return db
     .selectFrom('sso_requests')
     .selectAll()
     .where('id', '=', id)
     .where('connection_id', '=', connectionId)
+    .where('test_member_id', 'is', null)
     .where('used_at', 'is', null)
     .where('expires_at', '>', isoAt(now))
     .executeTakeFirst();

@@ -22,6 +22,7 @@ import * as federatedIdentities from './0016-federated-identities.js';
 import * as mailQueue from './0017-mail-queue.js';
 import * as sessionClient from './0018-session-client.js';
 import * as domainVerifications from './0019-domain-verifications.js';
+import * as ssoConnectionTests from './0020-sso-connection-tests.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -50,4 +51,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0017_mail_queue': mailQueue,
   '0018_session_client': sessionClient,
   '0019_domain_verifications': domainVerifications,
+  '0020_sso_connection_tests': ssoConnectionTests,
 };

@@ -71,6 +71,10 @@ export interface SsoRequestsTable {
   used_at: Timestamp | null;
   /** The hash of the starting browser's binding cookie; null for rows written before it. */
   browser_hash?: string | null;
+  /** The admin who started a test sign-in (docs/protocol.md §7.10); null for real sign-ins. */
+  test_member_id?: string | null;
+  /** A test's report (JSON) once the IdP answered it; null until then and for real sign-ins. */
+  test_report?: string | null;
 }
 
 const ssoRequestsColumns = {
@@ -87,6 +91,8 @@ const ssoRequestsColumns = {
   expires_at: 'text not null',
   used_at: 'text',
   browser_hash: 'text',
+  test_member_id: 'text',
+  test_report: 'text',
 } satisfies Columns<SsoRequestsTable>;
 
 /** SAML assertion IDs already accepted, kept until the assertion expires: replays fail. */
