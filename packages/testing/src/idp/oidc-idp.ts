@@ -190,7 +190,7 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
     claims: {
       openid: ['sub', 'tid'],
       email: ['email', 'email_verified', 'hd', 'xms_edov'],
-      profile: ['name', 'given_name', 'family_name', 'groups'],
+      profile: ['name', 'given_name', 'family_name', 'groups', 'picture', 'locale'],
     },
     // Like Google, put the profile claims in the ID token itself (not only at userinfo).
     conformIdTokenClaims: false,

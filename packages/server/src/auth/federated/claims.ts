@@ -50,6 +50,8 @@ export function federatedClaims(
 ): FederatedClaims {
   const hd = stringClaim(claims, 'hd').toLowerCase();
   const tid = stringClaim(claims, 'tid').toLowerCase();
+  const picture = stringClaim(claims, 'picture');
+  const locale = stringClaim(claims, 'locale');
   return {
     provider,
     issuer: stringClaim(claims, 'iss'),
@@ -59,5 +61,7 @@ export function federatedClaims(
     hostedDomain: provider === 'google' && hd !== '' ? hd : null,
     tenantId: provider === 'microsoft' && tid !== '' ? tid : null,
     domainVerified: provider === 'microsoft' && flag(claims.xms_edov),
+    ...(picture === '' ? {} : { picture }),
+    ...(locale === '' ? {} : { locale }),
   };
 }

@@ -13,13 +13,20 @@ import {
   memberById,
 } from '../../tenancy/members/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
-import { recordLink, linkedMemberId, type ProviderSubject } from './registrations.js';
+import {
+  recordLink,
+  linkedMemberId,
+  type LinkProfile,
+  type ProviderSubject,
+} from './registrations.js';
 
 /** Who signed in, as the member will know them. */
 export interface ProvisionIdentity {
   email: string;
   name: string;
   link: ProviderSubject;
+  /** What the provider said of the person, kept on the link for member answers. */
+  profile?: LinkProfile;
 }
 
 /** What the sign-in method's trust rule decided for this organization. */
@@ -68,6 +75,7 @@ async function signedIn(
     },
     identity.link,
     now,
+    identity.profile,
   );
   if (!linked) return raced();
   return { member: await activateMember(db, member, now), created: member.status !== 'active' };

@@ -14,6 +14,63 @@ export interface ProviderSubject {
   subject: string;
 }
 
+/**
+ * What a provider said about the person besides who they are, shown in member answers as of the
+ * last sign-in: an OAuth provider's picture and locale, an SSO IdP's attributes.
+ */
+export interface LinkProfile {
+  profilePictureUrl?: string | undefined;
+  locale?: string | undefined;
+  attributes?: Record<string, unknown> | undefined;
+}
+
+/** The most an IdP's attributes may take in a member answer: a few KB, a bounded number. */
+const MAX_ATTRIBUTES = 64;
+const MAX_ATTRIBUTE_NAME = 256;
+const MAX_ATTRIBUTE_JSON = 2048;
+const MAX_ATTRIBUTES_JSON = 16 * 1024;
+const MAX_PROFILE_TEXT = 2048;
+
+/**
+ * An IdP's attributes as stored: at most {@link MAX_ATTRIBUTES} names, each value's JSON within
+ * {@link MAX_ATTRIBUTE_JSON} characters and the whole within {@link MAX_ATTRIBUTES_JSON}; what
+ * goes past a bound is left out, so an IdP cannot grow every member answer without limit.
+ *
+ * @example
+ * boundedAttributes({ email: ['a@b.co'], huge: 'x'.repeat(10_000) }); // '{"email":["a@b.co"]}'
+ */
+export function boundedAttributes(attributes: Record<string, unknown>): string {
+  const kept: Record<string, unknown> = {};
+  let size = 2;
+  let count = 0;
+  for (const [name, value] of Object.entries(attributes)) {
+    if (count === MAX_ATTRIBUTES) break;
+    if (name.length > MAX_ATTRIBUTE_NAME || value === undefined) continue;
+    const json = JSON.stringify(value);
+    if (json.length > MAX_ATTRIBUTE_JSON) continue;
+    const entry = JSON.stringify(name).length + 1 + json.length + 1;
+    if (size + entry > MAX_ATTRIBUTES_JSON) continue;
+    kept[name] = value;
+    size += entry;
+    count += 1;
+  }
+  return JSON.stringify(kept);
+}
+
+/** A provider's text claim as stored: null when absent, empty or too long to be meant. */
+function profileText(value: string | undefined): string | null {
+  return value && value.length <= MAX_PROFILE_TEXT ? value : null;
+}
+
+/** The profile columns of a link. */
+function profileColumns(profile: LinkProfile | undefined) {
+  return {
+    profile_picture_url: profileText(profile?.profilePictureUrl),
+    locale: profileText(profile?.locale),
+    attributes: profile?.attributes ? boundedAttributes(profile.attributes) : null,
+  };
+}
+
 /** The member an identity is linked to in an organization, if any. */
 export async function linkedMemberId(
   db: Db,
@@ -63,20 +120,22 @@ export async function linksOfMember(
 /**
  * Records that a member signed in with an identity: links it on the first sign-in with the
  * provider, replaces the link when the caller has decided the provider vouches for a new one,
- * and notes the time otherwise. False when the identity is already another member's.
+ * and notes the time and what the provider said of the person otherwise. False when the
+ * identity is already another member's.
  */
 export async function recordLink(
   db: Db,
   member: { project_id: string; organization_id: string; member_id: string; email: string },
   identity: ProviderSubject,
   now: number,
+  profile?: LinkProfile,
 ): Promise<boolean> {
   const at = isoAt(now);
   const current = await linkOf(db, member.member_id, identity.provider);
   if (current && current.issuer === identity.issuer && current.subject === identity.subject) {
     await db
       .updateTable('member_federated_identities')
-      .set({ last_used_at: at })
+      .set({ last_used_at: at, ...profileColumns(profile) })
       .where('id', '=', current.id)
       .execute();
     return true;
@@ -98,6 +157,7 @@ export async function recordLink(
         email: member.email,
         created_at: at,
         last_used_at: at,
+        ...profileColumns(profile),
       })
       .execute(),
   );

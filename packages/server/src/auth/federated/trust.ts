@@ -34,6 +34,10 @@ export interface FederatedClaims {
   tenantId: string | null;
   /** Microsoft's `xms_edov`: the tenant verified the domain of the address. */
   domainVerified: boolean;
+  /** The `picture` claim, when the provider sent one (the member's `oauth_registrations`). */
+  picture?: string;
+  /** The `locale` claim, when the provider sent one. */
+  locale?: string;
 }
 
 /** The tenant an identity belongs to, as organizations list them. */

@@ -176,6 +176,7 @@ function joinFederated(
       email: claims.email,
       name: '',
       link: { provider: claims.provider, issuer: claims.issuer, subject: claims.subject },
+      profile: { profilePictureUrl: claims.picture, locale: claims.locale },
     },
     {
       vouched: vouchesForAddress(claims, org),

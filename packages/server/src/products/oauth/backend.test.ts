@@ -18,7 +18,7 @@ beforeAll(async () => {
   google.users.set('ada@acme.test', {
     password: 'pw-ada',
     name: 'Ada',
-    claims: { hd: 'acme.test' },
+    claims: { hd: 'acme.test', picture: 'https://pictures.example/ada.png', locale: 'en-GB' },
   });
 });
 
@@ -55,6 +55,15 @@ describe('management oauth.authenticate', () => {
     expect(data.provider_subject).not.toBe('');
     expect(data.reset_sessions).toBe(false);
     expect(data.provider_values.access_token).not.toBe('');
+    expect(data.member.oauth_registrations).toEqual([
+      {
+        provider_type: 'google',
+        provider_subject: data.provider_subject,
+        member_oauth_registration_id: expect.stringMatching(/.+/) as string,
+        profile_picture_url: 'https://pictures.example/ada.png',
+        locale: 'en-GB',
+      },
+    ]);
     const again = await h.call(ENDPOINTS.backendOAuthAuthenticate, {
       body: { oauth_token: token },
     });

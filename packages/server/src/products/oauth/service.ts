@@ -102,6 +102,7 @@ export async function joinOrganization(
         issuer: identity.claims.issuer,
         subject: identity.claims.subject,
       },
+      profile: { profilePictureUrl: identity.claims.picture, locale: identity.claims.locale },
     },
     { vouched: true, joinRefusal: joinRefusal(identity, org) },
     now,

@@ -6,6 +6,7 @@ import { preparedQuery } from '../../store/prepared.js';
 import { readsUntilChanged } from '../../store/read-cache.js';
 import type { MembersTable, OrganizationsTable, SessionsTable } from '../../store/schema.js';
 import { toMember } from '../../tenancy/members/store.js';
+import { registrationsOf } from '../../tenancy/members/store-registrations.js';
 import { toOrganization } from '../../tenancy/organizations/store.js';
 
 /**
@@ -82,7 +83,12 @@ const ORGANIZATION_COLUMNS = Object.keys({
 } satisfies Record<keyof OrganizationsTable, 1>) as (keyof OrganizationsTable)[];
 
 /** One row per role of the member (one with null roles when it has none). */
-type JoinedRow = Record<string, unknown> & { r_role_id: string | null; r_source_type: string };
+type JoinedRow = Record<string, unknown> & {
+  r_role_id: string | null;
+  r_source_type: string;
+  /** Whether the member has linked provider identities (1/true): only then are they read. */
+  f_linked: unknown;
+};
 
 /**
  * The session joined to its member (of the same project), the organization it is in and the
@@ -105,6 +111,16 @@ function sessionWithOwnerQuery(db: Db) {
       ...ORGANIZATION_COLUMNS.map((c) => sql.ref(`o.${c}`).as(`o_${c}`)),
       'r.role_id as r_role_id',
       'r.source_type as r_source_type',
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('member_federated_identities as f')
+              .select('f.id')
+              .whereRef('f.member_id', '=', 'm.id')
+              .whereRef('f.organization_id', '=', 'm.organization_id'),
+          )
+          .as('f_linked'),
     ])
     .orderBy('r.role_id')
     .orderBy('r.source_type')
@@ -139,15 +155,23 @@ const sessionOf = columnReader<SessionsTable>('s_', SESSION_COLUMNS);
 const memberOf = columnReader<MembersTable>('m_', MEMBER_COLUMNS);
 const organizationOf = columnReader<OrganizationsTable>('o_', ORGANIZATION_COLUMNS);
 
-function toSessionWithOwner(rows: JoinedRow[]): SessionWithOwner | null {
+async function toSessionWithOwner(db: Db, rows: JoinedRow[]): Promise<SessionWithOwner | null> {
   const [first] = rows;
   if (!first) return null;
   const roles = rows.flatMap((r) =>
     r.r_role_id === null ? [] : [{ role_id: r.r_role_id, source_type: r.r_source_type }],
   );
+  const memberRow = memberOf(first);
+  // Most members have no linked identity: the flag spares them a second query.
+  const linked = first.f_linked === true || Number(first.f_linked) === 1;
+  const registrations = linked
+    ? await registrationsOf(db, [
+        { member_id: memberRow.id, organization_id: memberRow.organization_id },
+      ])
+    : undefined;
   return {
     row: sessionOf(first),
-    member: toMember(memberOf(first), roles),
+    member: toMember(memberRow, roles, registrations?.get(memberRow.id)),
     organization: toOrganization(organizationOf(first)),
   };
 }
@@ -165,7 +189,7 @@ export async function sessionWithOwnerByTokenHash(
   tokenHash: string,
 ): Promise<SessionWithOwner | null> {
   return rememberedByTokenHash(db, tokenHash, async () =>
-    toSessionWithOwner(await byTokenHash(db, { tokenHash })),
+    toSessionWithOwner(db, await byTokenHash(db, { tokenHash })),
   );
 }
 
@@ -176,7 +200,7 @@ export async function sessionWithOwnerByTokenHash(
  * const found = await sessionWithOwnerById(ctx.db, sessionId);
  */
 export async function sessionWithOwnerById(db: Db, id: string): Promise<SessionWithOwner | null> {
-  return rememberedById(db, id, async () => toSessionWithOwner(await byId(db, { id })));
+  return rememberedById(db, id, async () => toSessionWithOwner(db, await byId(db, { id })));
 }
 
 /**

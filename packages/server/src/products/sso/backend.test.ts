@@ -23,7 +23,11 @@ let callbackUrl: string;
 beforeAll(async () => {
   [h, idp] = await Promise.all([startHarness({ listen: true }), startOidcIdp()]);
   ({ connectionId, callbackUrl } = await addDiscoveredOidcConnection(h, idp, CLIENT));
-  idp.users.set('lin@acme.test', { password: 'correct horse', name: 'Lin Okafor' });
+  idp.users.set('lin@acme.test', {
+    password: 'correct horse',
+    name: 'Lin Okafor',
+    claims: { groups: ['research'] },
+  });
 });
 
 afterAll(async () => {
@@ -57,6 +61,36 @@ describe('management sso.authenticate', () => {
     expect(data.member_session?.authentication_factors[0]).toMatchObject({ type: 'sso' });
     const again = await h.call(ENDPOINTS.backendSsoAuthenticate, { body: { sso_token: token } });
     expect(again.status).toBe(404);
+  });
+
+  it("answers the member with the connection's registration, its claims kept as attributes", async () => {
+    const token = await ssoToken();
+    const data = expectOk(
+      await h.call(ENDPOINTS.backendSsoAuthenticate, { body: { sso_token: token } }),
+    );
+    const [registration, ...rest] = data.member.sso_registrations;
+    expect(rest).toEqual([]);
+    expect(registration).toMatchObject({
+      connection_id: connectionId,
+      external_id: expect.stringMatching(/.+/) as string,
+      registration_id: expect.stringMatching(/.+/) as string,
+    });
+    expect(registration?.sso_attributes).toMatchObject({
+      email: 'lin@acme.test',
+      name: 'Lin Okafor',
+      groups: ['research'],
+    });
+    // Claims about the token itself are not the person's.
+    expect(registration?.sso_attributes).not.toHaveProperty('nonce');
+    expect(registration?.sso_attributes).not.toHaveProperty('exp');
+    expect(data.member.oauth_registrations).toEqual([]);
+    // A later sign-in keeps the one registration.
+    const again = expectOk(
+      await h.call(ENDPOINTS.backendSsoAuthenticate, { body: { sso_token: await ssoToken() } }),
+    );
+    expect(again.member.sso_registrations.map((r) => r.registration_id)).toEqual([
+      registration?.registration_id,
+    ]);
   });
 
   it("refuses another project's secret key, and a JWT alone to extend", async () => {

@@ -21,6 +21,27 @@ import { oidcProvider, sameBrowser, urlsOf, type SsoRedirect } from './flow.js';
 import { signInFederated } from './sign-in.js';
 import { claimRequest, connectionRowById, liveRequestByState } from './store.js';
 
+/** Claims about the token rather than the person, left out of a member's `sso_attributes`. */
+const TOKEN_CLAIMS = new Set([
+  'iss',
+  'aud',
+  'exp',
+  'iat',
+  'nbf',
+  'nonce',
+  'at_hash',
+  'c_hash',
+  'azp',
+  'auth_time',
+  'jti',
+  'sid',
+]);
+
+/** The claims that describe the person. */
+function personClaims(claims: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(claims).filter(([name]) => !TOKEN_CLAIMS.has(name)));
+}
+
 /**
  * The OIDC callback: finds the request by its state, exchanges the code with our PKCE verifier,
  * and checks the ID token (signature, issuer, audience, expiry, nonce). The e-mail must be
@@ -92,6 +113,7 @@ export async function finishOidc(
       groups,
       issuer: stringClaim(claims, 'iss'),
       subject: stringClaim(claims, 'sub'),
+      attributes: personClaims(claims),
     }),
   );
 }

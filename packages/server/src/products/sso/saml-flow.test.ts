@@ -109,6 +109,16 @@ describe('SP-initiated sign-in', () => {
         { role_id: 'admin', sources: [{ type: 'sso_connection_group', details: {} }] },
       ]),
     );
+    // The browser API's member carries the registration, the assertion's attributes in it.
+    const [registration, ...others] = result.member.sso_registrations;
+    expect(others).toEqual([]);
+    expect(registration).toMatchObject({
+      connection_id: conn.connectionId,
+      external_id: expect.stringMatching(/.+/) as string,
+    });
+    expect(Object.values(registration?.sso_attributes ?? {})).toEqual(
+      expect.arrayContaining([['engineering-admins', 'everyone']]),
+    );
     expect(result.member_session?.authentication_factors).toEqual([
       expect.objectContaining({
         type: 'sso',

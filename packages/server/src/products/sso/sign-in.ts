@@ -37,6 +37,8 @@ export interface SsoIdentity {
   issuer: string;
   /** The IdP's id of the person: the SAML NameID, or the ID token's `sub`. */
   subject: string;
+  /** What the IdP said of the person: the SAML attributes, or the OIDC claims. */
+  attributes: Record<string, unknown>;
 }
 
 /** The roles an IdP's groups give under a connection's group assignments. */
@@ -97,6 +99,7 @@ export async function signInFederated(
       email,
       name: identity.name,
       link: { provider: `sso:${row.id}`, issuer: identity.issuer, subject: identity.subject },
+      profile: { attributes: identity.attributes },
     },
     {
       // The connection is the organization's own IdP: it vouches for its members' addresses.

@@ -23,6 +23,7 @@ import * as mailQueue from './0017-mail-queue.js';
 import * as sessionClient from './0018-session-client.js';
 import * as domainVerifications from './0019-domain-verifications.js';
 import * as ssoConnectionTests from './0020-sso-connection-tests.js';
+import * as federatedRegistrationDetails from './0021-federated-registration-details.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -52,4 +53,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0018_session_client': sessionClient,
   '0019_domain_verifications': domainVerifications,
   '0020_sso_connection_tests': ssoConnectionTests,
+  '0021_federated_registration_details': federatedRegistrationDetails,
 };

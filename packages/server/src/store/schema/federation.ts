@@ -189,6 +189,12 @@ export interface MemberFederatedIdentitiesTable {
   email: string;
   created_at: Timestamp;
   last_used_at: Timestamp;
+  /** An OAuth provider's `picture` claim at the last sign-in; null when it sent none. */
+  profile_picture_url?: string | null;
+  /** An OAuth provider's `locale` claim at the last sign-in; null when it sent none. */
+  locale?: string | null;
+  /** The attributes (JSON object) an SSO connection's IdP sent at the last sign-in. */
+  attributes?: Json | null;
 }
 
 const memberFederatedIdentitiesColumns = {
@@ -202,6 +208,9 @@ const memberFederatedIdentitiesColumns = {
   email: 'text not null',
   created_at: 'text not null',
   last_used_at: 'text not null',
+  profile_picture_url: 'text',
+  locale: 'text',
+  attributes: 'text',
 } satisfies Columns<MemberFederatedIdentitiesTable>;
 
 /** The tables of this area, by name (part of `Database`). */

@@ -17,6 +17,11 @@ import type { MembersTable } from '../../store/schema.js';
 import { insertUnlessDuplicate } from '../../store/unique.js';
 import { ADMIN_ROLE, MEMBER_ROLE } from '../rbac/policy.js';
 import { grantEmailRoles } from './store-roles.js';
+import {
+  NO_REGISTRATIONS,
+  registrationsOf,
+  type MemberRegistrations,
+} from './store-registrations.js';
 
 export { ADMIN_ROLE } from '../rbac/policy.js';
 
@@ -36,10 +41,11 @@ export function normalizeEmail(email: string): string {
   return email.trim().toLowerCase();
 }
 
-/** The wire form of a member row with its role rows. */
+/** The wire form of a member row with its role rows and linked identities. */
 export function toMember(
   row: MembersTable,
   roles: { role_id: string; source_type: string }[],
+  registrations: MemberRegistrations = NO_REGISTRATIONS,
 ): Member {
   const byRole = new Map<string, MemberRole>();
   for (const r of roles) {
@@ -64,8 +70,8 @@ export function toMember(
     roles: memberRoles,
     trusted_metadata: JSON.parse(row.trusted_metadata) as Record<string, unknown>,
     untrusted_metadata: JSON.parse(row.untrusted_metadata) as Record<string, unknown>,
-    sso_registrations: [],
-    oauth_registrations: [],
+    sso_registrations: registrations.sso_registrations,
+    oauth_registrations: registrations.oauth_registrations,
     is_breakglass: false,
     is_admin: memberRoles.some((r) => r.role_id === ADMIN_ROLE),
     is_locked: false,
@@ -97,23 +103,33 @@ const rolesOfMember = preparedQuery((db, p: { memberId: string }) =>
     .orderBy('source_type'),
 );
 
-/** Member rows in their wire form, each with its role rows (one query for all of them). */
+/**
+ * Member rows in their wire form, each with its role rows and linked identities (one query for
+ * all the roles, one for all the identities).
+ */
 export async function withRoles(db: Db, rows: MembersTable[]): Promise<Member[]> {
   if (rows.length === 0) return [];
-  const roles = await db
-    .selectFrom('member_roles')
-    .select(['member_id', 'role_id', 'source_type'])
-    .where(
-      'member_id',
-      'in',
-      rows.map((r) => r.id),
-    )
-    .orderBy('role_id')
-    .execute();
+  const [roles, registrations] = await Promise.all([
+    db
+      .selectFrom('member_roles')
+      .select(['member_id', 'role_id', 'source_type'])
+      .where(
+        'member_id',
+        'in',
+        rows.map((r) => r.id),
+      )
+      .orderBy('role_id')
+      .execute(),
+    registrationsOf(
+      db,
+      rows.map((r) => ({ member_id: r.id, organization_id: r.organization_id })),
+    ),
+  ]);
   return rows.map((row) =>
     toMember(
       row,
       roles.filter((r) => r.member_id === row.id),
+      registrations.get(row.id),
     ),
   );
 }
@@ -170,8 +186,8 @@ export async function createMember(
     )
     .execute();
   await grantEmailRoles(db, projectId, organizationId, row.id, email);
-  const [member] = await withRoles(db, [row]);
-  return member ?? 'email_taken';
+  // A new member has no linked identity yet: its roles are all there is to read.
+  return toMember(row, await rolesOfMember(db, { memberId: row.id }));
 }
 
 /** A member of the organization by e-mail (deleted members included), or null. */
@@ -198,7 +214,11 @@ export async function memberById(
 ): Promise<Member | null> {
   const [row] = await memberRowById(db, { memberId, projectId });
   if (!row) return null;
-  return toMember(row, await rolesOfMember(db, { memberId }));
+  const [roles, registrations] = await Promise.all([
+    rolesOfMember(db, { memberId }),
+    registrationsOf(db, [{ member_id: memberId, organization_id: row.organization_id }]),
+  ]);
+  return toMember(row, roles, registrations.get(memberId));
 }
 
 /** Every membership of an address in the project, deleted ones excluded. */
