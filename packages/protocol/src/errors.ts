@@ -176,11 +176,6 @@ export const ERRORS = {
     status: 403,
     meaning: 'The member’s roles do not allow this action.',
   },
-  oauth_email_not_verified: {
-    status: 403,
-    meaning: 'The OAuth provider has not verified the e-mail address.',
-  },
-  // 404
   session_authorization_error: {
     status: 403,
     meaning:
@@ -196,6 +191,11 @@ export const ERRORS = {
     meaning: 'The session is unknown, expired or revoked.',
   },
   intermediate_session_not_found: {
+  oauth_email_not_verified: {
+    status: 403,
+    meaning: 'The OAuth provider has not verified the e-mail address.',
+  },
+  // 404
     status: 404,
     meaning: 'The intermediate session token is unknown, expired, used, or not for this member.',
   },

@@ -23,7 +23,9 @@ import {
   type SdkCaller,
   type SessionCaller,
 } from './auth.js';
+import { actingMember, carriesMemberSession, type ActingMember } from './acting-member.js';
 import type { BodyOptions } from './json-body.js';
+import { ApiError } from './errors.js';
 import { parseBody } from './validate.js';
 
 /** A request to an endpoint, with its path parameters typed from the entry's path. */
@@ -62,6 +64,13 @@ export interface RouteOptions extends Pick<RouteShorthandOptions, 'bodyLimit'> {
    * liveness to the handler.
    */
   session?: 'token';
+  /**
+   * For a management (`secret`) endpoint that the provider's backend SDK may call with a
+   * member's session (`options.authorization`): authenticate that session, when sent, and hand
+   * the handler its member as `acting`, whose permission the handler checks. A `secret` endpoint
+   * without it refuses the session headers (400), so that none is ever silently ignored.
+   */
+  memberSession?: true;
 }
 
 /** The caller of an endpoint registered with options `O`. */
@@ -78,6 +87,11 @@ export interface Call<E extends Endpoint, Caller> {
    * so that an unauthorized caller never learns what a valid body looks like.
    */
   parse: () => BodyOf<E>;
+  /**
+   * The member a management call registered with `{ memberSession: true }` acts as, or null
+   * (no session sent, or another kind of endpoint).
+   */
+  acting: ActingMember | null;
 }
 
 /** `route` bound to an app and a context (see {@link router}). */
@@ -142,9 +156,12 @@ export function router(app: FastifyInstance, ctx: Context): Route {
     handler: (request: EndpointRequest<E>, call: Call<E, RouteCaller<E, O>>) => EndpointReply<E>,
     options?: O,
   ): void {
-    const { session, ...fastifyOptions }: RouteOptions = options ?? {};
+    const { session, memberSession, ...fastifyOptions }: RouteOptions = options ?? {};
     if (session !== undefined && endpoint.credential !== 'S') {
       throw new Error(`${endpoint.path}: { session } applies to session endpoints only`);
+    }
+    if (memberSession !== undefined && endpoint.credential !== 'secret') {
+      throw new Error(`${endpoint.path}: { memberSession } applies to management endpoints only`);
     }
     app.route<{ Params: ParamsOf<E['path']> }>({
       method: endpoint.method,
@@ -160,7 +177,8 @@ export function router(app: FastifyInstance, ctx: Context): Route {
           (endpoint.body === null
             ? undefined
             : parseBody(endpoint.body, request.body)) as BodyOf<E>;
-        const reply = await handler(request, { caller, parse });
+        const acting = await actingOf(ctx, endpoint, request, caller, memberSession === true);
+        const reply = await handler(request, { caller, parse, acting });
         // The management API answers as the hosted provider's backend API does: the fields flat
         // beside `request_id` and `status_code` (docs/protocol.md §3), so its backend SDKs read
         // them; the browser API keeps its `{data}` envelope.
@@ -168,6 +186,27 @@ export function router(app: FastifyInstance, ctx: Context): Route {
       },
     });
   };
+}
+
+/**
+ * The member a management call acts as (`{ memberSession: true }`), or null. A management call
+ * that carries a member's session where the endpoint takes none is refused (400): the host meant
+ * it to be authorized as that member, and answering it with the secret key alone would grant
+ * more than the member has.
+ */
+async function actingOf(
+  ctx: Context,
+  endpoint: Endpoint,
+  request: FastifyRequest,
+  caller: unknown,
+  memberSession: boolean,
+): Promise<ActingMember | null> {
+  if (endpoint.credential !== 'secret') return null;
+  if (memberSession) return actingMember(ctx, caller as Project, request);
+  if (carriesMemberSession(request)) {
+    throw new ApiError('invalid_request', 'This call does not take a member session.');
+  }
+  return null;
 }
 
 /** An endpoint that takes no credentials: the only kind `rawRoute` registers. */

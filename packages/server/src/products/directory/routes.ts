@@ -11,6 +11,8 @@ import { queryOf } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { router } from '../../http/route.js';
 import { parseBody } from '../../http/validate.js';
+import { authorizeActing, grantorOf, type ActingCheck } from '../../http/acting-member.js';
+import { deleteOrganizationMember } from '../members/service.js';
 import { searchMembers, searchOrganizations } from './search.js';
 import {
   deleteMember,
@@ -23,6 +25,18 @@ import {
   reactivateMember,
 } from './service.js';
 
+/**
+ * Removing a member's factor with a member's session: their own with `stytch.self` `update`,
+ * anyone's in the organization with `stytch.member` `update`, as the browser API's removals.
+ */
+function factorCheck(organizationId: string, memberId: string | null): ActingCheck {
+  return {
+    organizationId,
+    permission: ['stytch.member', 'update'],
+    self: memberId === null ? undefined : { memberId, permission: ['stytch.self', 'update'] },
+  };
+}
+
 /** Registers the directory's routes. */
 export function registerDirectory(app: FastifyInstance, ctx: Context): void {
   const route = router(app, ctx);
@@ -32,10 +46,18 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
     return ok(request, unwrap(await searchOrganizations(ctx, project, body)));
   });
 
-  route(ENDPOINTS.deleteOrganization, async (request, { caller: project }) => {
-    const deleted = await deleteOrganization(ctx, project, request.params.organization_id);
-    return ok(request, unwrap(deleted));
-  });
+  route(
+    ENDPOINTS.deleteOrganization,
+    async (request, { caller: project, acting }) => {
+      const organizationId = request.params.organization_id;
+      if (acting) {
+        const permission = ['stytch.organization', 'delete'] as const;
+        await authorizeActing(ctx, project, acting, { organizationId, permission });
+      }
+      return ok(request, unwrap(await deleteOrganization(ctx, project, organizationId)));
+    },
+    { memberSession: true },
+  );
 
   route(ENDPOINTS.organizationMetrics, async (request, { caller: project }) => {
     const metrics = await organizationMetrics(ctx, project, request.params.organization_id);
@@ -52,35 +74,104 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
     return ok(request, unwrap(found));
   });
 
-  route(ENDPOINTS.searchMembers, async (request, { caller: project, parse }) => {
-    const body = parse();
-    return ok(request, unwrap(await searchMembers(ctx, project, body)));
-  });
+  route(
+    ENDPOINTS.searchMembers,
+    async (request, { caller: project, parse, acting }) => {
+      const body = parse();
+      if (acting) {
+        // A member searches their own organization only: every one named must be theirs.
+        for (const organizationId of new Set(body.organization_ids)) {
+          const permission = ['stytch.member', 'search'] as const;
+          await authorizeActing(ctx, project, acting, { organizationId, permission });
+        }
+      }
+      return ok(request, unwrap(await searchMembers(ctx, project, body)));
+    },
+    { memberSession: true },
+  );
 
-  route(ENDPOINTS.deleteMember, async (request, { caller: project }) => {
-    const { organization_id, member_id } = request.params;
-    return ok(request, unwrap(await deleteMember(ctx, project, organization_id, member_id)));
-  });
+  route(
+    ENDPOINTS.deleteMember,
+    async (request, { caller: project, acting }) => {
+      const { organization_id, member_id } = request.params;
+      if (acting) {
+        await authorizeActing(ctx, project, acting, {
+          organizationId: organization_id,
+          permission: ['stytch.member', 'delete'],
+          self: { memberId: member_id, permission: ['stytch.self', 'delete'] },
+        });
+        // A member may not remove the organization's last admin (409 `last_admin`).
+        const by = grantorOf(acting);
+        const removed = await deleteOrganizationMember(
+          ctx,
+          project.id,
+          organization_id,
+          member_id,
+          by,
+        );
+        return ok(request, unwrap(removed));
+      }
+      return ok(request, unwrap(await deleteMember(ctx, project, organization_id, member_id)));
+    },
+    { memberSession: true },
+  );
 
-  route(ENDPOINTS.reactivateMember, async (request, { caller: project }) => {
-    const { organization_id, member_id } = request.params;
-    return ok(request, unwrap(await reactivateMember(ctx, project, organization_id, member_id)));
-  });
+  route(
+    ENDPOINTS.reactivateMember,
+    async (request, { caller: project, acting }) => {
+      const { organization_id, member_id } = request.params;
+      if (acting) {
+        // As the browser API's reactivation: bringing a member back is adding one.
+        const permission = ['stytch.member', 'create'] as const;
+        await authorizeActing(ctx, project, acting, {
+          organizationId: organization_id,
+          permission,
+        });
+      }
+      return ok(request, unwrap(await reactivateMember(ctx, project, organization_id, member_id)));
+    },
+    { memberSession: true },
+  );
 
-  route(ENDPOINTS.deleteMemberPassword, async (request, { caller: project }) => {
-    const { organization_id, member_password_id } = request.params;
-    const updated = await deleteMemberPassword(ctx, project, organization_id, member_password_id);
-    return ok(request, unwrap(updated));
-  });
+  route(
+    ENDPOINTS.deleteMemberPassword,
+    async (request, { caller: project, acting }) => {
+      const { organization_id, member_password_id } = request.params;
+      if (acting) {
+        const own = acting.member.member_password_id === member_password_id;
+        await authorizeActing(
+          ctx,
+          project,
+          acting,
+          factorCheck(organization_id, own ? acting.member.member_id : null),
+        );
+      }
+      const updated = await deleteMemberPassword(ctx, project, organization_id, member_password_id);
+      return ok(request, unwrap(updated));
+    },
+    { memberSession: true },
+  );
 
-  route(ENDPOINTS.deleteMemberMfaPhoneNumber, async (request, { caller: project }) => {
-    const { organization_id, member_id } = request.params;
-    const updated = await deleteMemberMfaPhoneNumber(ctx, project, organization_id, member_id);
-    return ok(request, unwrap(updated));
-  });
+  route(
+    ENDPOINTS.deleteMemberMfaPhoneNumber,
+    async (request, { caller: project, acting }) => {
+      const { organization_id, member_id } = request.params;
+      if (acting)
+        await authorizeActing(ctx, project, acting, factorCheck(organization_id, member_id));
+      const updated = await deleteMemberMfaPhoneNumber(ctx, project, organization_id, member_id);
+      return ok(request, unwrap(updated));
+    },
+    { memberSession: true },
+  );
 
-  route(ENDPOINTS.deleteMemberTotp, async (request, { caller: project }) => {
-    const { organization_id, member_id } = request.params;
-    return ok(request, unwrap(await deleteMemberTotp(ctx, project, organization_id, member_id)));
-  });
+  route(
+    ENDPOINTS.deleteMemberTotp,
+    async (request, { caller: project, acting }) => {
+      const { organization_id, member_id } = request.params;
+      if (acting)
+        await authorizeActing(ctx, project, acting, factorCheck(organization_id, member_id));
+      return ok(request, unwrap(await deleteMemberTotp(ctx, project, organization_id, member_id)));
+    },
+    { memberSession: true },
+  );
 }

@@ -4,6 +4,7 @@ import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
 import { memberCaller, optionalSession } from '../../http/auth.js';
+import { authorizeActing, grantorOf } from '../../http/acting-member.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
@@ -75,11 +76,25 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
     );
   });
 
-  route(ENDPOINTS.backendMagicLinksInvite, async (request, { caller: project, parse }) => {
-    const { organization_id, ...body } = parse();
-    await limitEmailSends(ctx, project.id, request.ip, body.email_address);
-    return ok(request, unwrap(await inviteMember(ctx, project, organization_id, body, 'host')));
-  });
+  route(
+    ENDPOINTS.backendMagicLinksInvite,
+    async (request, { caller: project, parse, acting }) => {
+      const { organization_id, ...body } = parse();
+      // With a member's session, as the browser API's invite: `stytch.member` `create` in their
+      // own organization, and only roles they hold.
+      if (acting) {
+        const permission = ['stytch.member', 'create'] as const;
+        await authorizeActing(ctx, project, acting, {
+          organizationId: organization_id,
+          permission,
+        });
+      }
+      await limitEmailSends(ctx, project.id, request.ip, body.email_address);
+      const grantor = grantorOf(acting);
+      return ok(request, unwrap(await inviteMember(ctx, project, organization_id, body, grantor)));
+    },
+    { memberSession: true },
+  );
 
   route(ENDPOINTS.magicLinksAuthenticate, async (request, { caller, parse }) => {
     const body = parse();

@@ -10,7 +10,15 @@ import { ok } from '../../http/reply.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { authorizationVerdict } from '../../tenancy/rbac/service.js';
 import { projectSettings, updateProjectSettings } from '../../tenancy/projects/settings.js';
-import { authenticateForBackend, revokeForBackend } from '../sessions/service.js';
+import {
+  authenticateForBackend,
+  revokeForBackend,
+  revokeTargetOwner,
+} from '../sessions/service.js';
+import { authorizeActing, grantorOf, type ActingCheck } from '../../http/acting-member.js';
+import { refuseRolesNotHeld } from '../../tenancy/rbac/grants.js';
+import { memberUpdateOrganization } from '../organizations/member-update.js';
+import { updateOrganizationMember } from '../members/service.js';
 import { rotateSigningKey } from './keys.js';
 import { createSecret, deleteSecret, listSecrets, secretIdOf } from './secrets.js';
 import {
@@ -51,6 +59,31 @@ function memberAnswer(result: { member: Member; organization: Organization }): {
   return { member_id: result.member.member_id, ...result };
 }
 
+/**
+ * What a member must be allowed to change a member with their session (the provider's per-field
+ * rules): their own name and MFA settings with `stytch.self` `update`; anything else, another
+ * member's fields and roles (their own included) with `stytch.member` `update`.
+ */
+function memberUpdateCheck(
+  params: { organization_id: string; member_id: string },
+  body: Record<string, unknown>,
+): ActingCheck {
+  const others = Object.keys(body).filter(
+    (field) => body[field] !== undefined && !SELF_FIELDS.has(field),
+  );
+  return {
+    organizationId: params.organization_id,
+    permission: ['stytch.member', 'update'],
+    self: {
+      memberId: params.member_id,
+      permission: others.length === 0 ? ['stytch.self', 'update'] : undefined,
+    },
+  };
+}
+
+/** The fields of a member update that `stytch.self` covers for the member themselves. */
+const SELF_FIELDS = new Set(['name', 'mfa_enrolled', 'mfa_phone_number', 'default_mfa_method']);
+
 /** Registers the management routes. */
 export function registerManagement(app: FastifyInstance, ctx: Context): void {
   const route = router(app, ctx);
@@ -78,36 +111,73 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     });
   });
 
-  route(ENDPOINTS.updateOrganization, async (request, { caller: project, parse }) => {
-    const body = parse();
-    return ok(request, {
-      organization: unwrap(
-        await manageUpdateOrganization(ctx, project, request.params.organization_id, body),
-      ),
-    });
-  });
+  route(
+    ENDPOINTS.updateOrganization,
+    async (request, { caller: project, parse, acting }) => {
+      const organizationId = request.params.organization_id;
+      if (acting) {
+        // A member's change, under the rules the browser API holds members to.
+        const permission = ['stytch.organization', 'update'] as const;
+        await authorizeActing(ctx, project, acting, { organizationId, permission });
+        const org = await memberUpdateOrganization(ctx, project, acting.member, parse());
+        return ok(request, { organization: unwrap(org) });
+      }
+      const body = parse();
+      return ok(request, {
+        organization: unwrap(await manageUpdateOrganization(ctx, project, organizationId, body)),
+      });
+    },
+    { memberSession: true },
+  );
 
-  route(ENDPOINTS.updateMember, async (request, { caller: project, parse }) => {
-    const body = parse();
-    const { organization_id, member_id } = request.params;
-    return ok(
-      request,
-      memberAnswer(
-        unwrap(await manageUpdateMember(ctx, project, organization_id, member_id, body)),
-      ),
-    );
-  });
+  route(
+    ENDPOINTS.updateMember,
+    async (request, { caller: project, parse, acting }) => {
+      const { organization_id, member_id } = request.params;
+      if (acting) {
+        const body = parse();
+        await authorizeActing(ctx, project, acting, memberUpdateCheck(request.params, body));
+        const updated = await updateOrganizationMember(
+          ctx,
+          project.id,
+          organization_id,
+          member_id,
+          body,
+          grantorOf(acting),
+        );
+        return ok(request, unwrap(updated));
+      }
+      const body = parse();
+      return ok(
+        request,
+        memberAnswer(
+          unwrap(await manageUpdateMember(ctx, project, organization_id, member_id, body)),
+        ),
+      );
+    },
+    { memberSession: true },
+  );
 
-  route(ENDPOINTS.createMember, async (request, { caller: project, parse }) => {
-    const { create_member_as_pending: pending, ...body } = parse();
-    const input = pending === true ? { ...body, status: 'pending' as const } : body;
-    return ok(
-      request,
-      memberAnswer(
-        unwrap(await manageCreateMember(ctx, project, request.params.organization_id, input)),
-      ),
-    );
-  });
+  route(
+    ENDPOINTS.createMember,
+    async (request, { caller: project, parse, acting }) => {
+      const organizationId = request.params.organization_id;
+      if (acting) {
+        const permission = ['stytch.member', 'create'] as const;
+        await authorizeActing(ctx, project, acting, { organizationId, permission });
+      }
+      const { create_member_as_pending: pending, ...body } = parse();
+      // A member gives only roles they hold; the host any role of the policy.
+      const notHeld = refuseRolesNotHeld(grantorOf(acting), body.roles ?? []);
+      if (notHeld) unwrap(notHeld);
+      const input = pending === true ? { ...body, status: 'pending' as const } : body;
+      return ok(
+        request,
+        memberAnswer(unwrap(await manageCreateMember(ctx, project, organizationId, input))),
+      );
+    },
+    { memberSession: true },
+  );
 
   route(ENDPOINTS.getMember, async (request, { caller: project }) => {
     const { organization_id, member_id } = request.params;
@@ -145,10 +215,24 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     return ok(request, { ...session, verdict: unwrap(verdict) });
   });
 
-  route(ENDPOINTS.revokeSessions, async (request, { caller: project, parse }) => {
-    const body = parse();
-    return ok(request, unwrap(await revokeForBackend(ctx, project, body)));
-  });
+  route(
+    ENDPOINTS.revokeSessions,
+    async (request, { caller: project, parse, acting }) => {
+      const body = parse();
+      if (acting) {
+        // A member ends their own sessions freely, another member's with `revoke-sessions`.
+        const owner = unwrap(await revokeTargetOwner(ctx, project, body));
+        if (owner.member_id !== acting.member.member_id) {
+          await authorizeActing(ctx, project, acting, {
+            organizationId: owner.organization_id,
+            permission: ['stytch.member', 'revoke-sessions'],
+          });
+        }
+      }
+      return ok(request, unwrap(await revokeForBackend(ctx, project, body)));
+    },
+    { memberSession: true },
+  );
 
   route(ENDPOINTS.signingKeys, async (request) => {
     return ok(request, { keys: await ctx.keys.list() });

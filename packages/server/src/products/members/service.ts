@@ -122,11 +122,12 @@ export async function organizationMember(
   return { member_id: member.member_id, member, organization };
 }
 
-/** What a member-session update of a member may change. */
-export interface OrganizationMemberPatch extends Pick<
-  MemberMfaPatch,
-  'name' | 'untrusted_metadata'
-> {
+/**
+ * What a member-session update of a member may change: the browser API's call takes the name,
+ * untrusted metadata and roles, the management API's call made with a member's session also
+ * the MFA settings (the route checks which permission each needs).
+ */
+export interface OrganizationMemberPatch extends MemberMfaPatch {
   /** Replaces the directly assigned roles; `member` always stays. */
   roles?: string[] | undefined;
   /** The `updated_at` the change is based on: 409 `stale_update` when the stored one differs. */

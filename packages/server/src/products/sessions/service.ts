@@ -113,18 +113,46 @@ export async function revokeForBackend(
     );
     return { member_id: member.member_id, revoked_session_ids: revoked };
   }
+  const row = await namedSession(ctx, project, target, now);
+  if (!row) return fail('session_not_found', DEAD);
+  await revokeSession(ctx.db, row.id, now);
+  return { member_id: row.member_id, revoked_session_ids: [row.id] };
+}
+
+/** The live session a revoke names by id, token or JWT, or null. */
+async function namedSession(ctx: Context, project: Project, target: RevokeTarget, now: number) {
   const id =
     target.member_session_id ??
     target.session_id ??
     (target.session_jwt ? await verifiedSessionId(ctx, project, target.session_jwt) : null);
-  const row = target.session_token
-    ? await findLiveSession(ctx.db, project.id, target.session_token, now)
+  return target.session_token
+    ? findLiveSession(ctx.db, project.id, target.session_token, now)
     : id
-      ? await findLiveSessionById(ctx.db, project.id, id, now)
+      ? findLiveSessionById(ctx.db, project.id, id, now)
       : null;
+}
+
+/**
+ * Whose sessions a host backend's revoke would end, before it does: the member and their
+ * organization, so that a call made with a member's session can be authorized first. Refuses as
+ * {@link revokeForBackend} does what it would refuse.
+ *
+ * @example
+ * const owner = unwrap(await revokeTargetOwner(ctx, project, { member_id }));
+ */
+export async function revokeTargetOwner(
+  ctx: Context,
+  project: Project,
+  target: RevokeTarget,
+): Promise<{ member_id: string; organization_id: string } | Failure> {
+  if (target.member_id !== undefined) {
+    const member = await memberById(ctx.db, project.id, target.member_id);
+    if (!member) return memberNotFound();
+    return { member_id: member.member_id, organization_id: member.organization_id };
+  }
+  const row = await namedSession(ctx, project, target, ctx.now());
   if (!row) return fail('session_not_found', DEAD);
-  await revokeSession(ctx.db, row.id, now);
-  return { member_id: row.member_id, revoked_session_ids: [row.id] };
+  return { member_id: row.member_id, organization_id: row.organization_id };
 }
 
 /** What a host backend learns about a session. */

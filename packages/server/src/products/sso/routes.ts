@@ -3,6 +3,9 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
 import { optionalSession, type SessionCaller } from '../../http/auth.js';
+import { authorizeActing, grantorOf, type ActingMember } from '../../http/acting-member.js';
+import type { Grantor } from '../../tenancy/rbac/grants.js';
+import type { Project } from '../../tenancy/projects/service.js';
 import { NO_CLIENT } from '../../auth/client-info.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import {
@@ -211,71 +214,133 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     return { project: caller.project, organizationId: session.row.organization_id, grantor };
   };
 
-  route(ENDPOINTS.ssoList, async (request, { caller: project }) => {
-    return ok(request, unwrap(await listConnections(ctx, project, request.params.organization_id)));
-  });
+  /**
+   * A management call made with a member's session: refused unless the member's roles allow
+   * `action` on SSO in the organization of the path; answers who grants the group role rules a
+   * connection change may carry (products/rbac/grants.ts).
+   */
+  const acted = async (
+    project: Project,
+    acting: ActingMember | null,
+    organizationId: string,
+    action: string,
+  ): Promise<Grantor> => {
+    if (acting) {
+      const permission = ['stytch.sso', action] as const;
+      await authorizeActing(ctx, project, acting, { organizationId, permission });
+    }
+    return grantorOf(acting);
+  };
+  const withSession = { memberSession: true } as const;
+
+  route(
+    ENDPOINTS.ssoList,
+    async (request, { caller: project, acting }) => {
+      const { organization_id } = request.params;
+      await acted(project, acting, organization_id, 'get');
+      return ok(request, unwrap(await listConnections(ctx, project, organization_id)));
+    },
+    withSession,
+  );
   route(ENDPOINTS.ssoGet, async (request, { caller: project }) => {
     const { organization_id, connection_id } = request.params;
     return ok(request, unwrap(await getConnection(ctx, project, organization_id, connection_id)));
   });
-  route(ENDPOINTS.ssoDelete, async (request, { caller: project }) => {
-    const { organization_id, connection_id } = request.params;
-    return ok(
-      request,
-      unwrap(await deleteConnection(ctx, project, organization_id, connection_id)),
-    );
-  });
-  route(ENDPOINTS.ssoCreateSaml, async (request, { caller: project, parse }) => {
-    const body = parse();
-    return ok(
-      request,
-      unwrap(await createSamlConnection(ctx, project, request.params.organization_id, body)),
-    );
-  });
-  route(ENDPOINTS.ssoUpdateSaml, async (request, { caller: project, parse }) => {
-    const body = parse();
-    const { organization_id, connection_id } = request.params;
-    return ok(
-      request,
-      unwrap(await updateSamlConnection(ctx, project, organization_id, connection_id, body)),
-    );
-  });
+  route(
+    ENDPOINTS.ssoDelete,
+    async (request, { caller: project, acting }) => {
+      const { organization_id, connection_id } = request.params;
+      await acted(project, acting, organization_id, 'delete');
+      return ok(
+        request,
+        unwrap(await deleteConnection(ctx, project, organization_id, connection_id)),
+      );
+    },
+    withSession,
+  );
+  route(
+    ENDPOINTS.ssoCreateSaml,
+    async (request, { caller: project, parse, acting }) => {
+      const { organization_id } = request.params;
+      const grantor = await acted(project, acting, organization_id, 'create');
+      const body = parse();
+      return ok(
+        request,
+        unwrap(await createSamlConnection(ctx, project, organization_id, body, grantor)),
+      );
+    },
+    withSession,
+  );
+  route(
+    ENDPOINTS.ssoUpdateSaml,
+    async (request, { caller: project, parse, acting }) => {
+      const { organization_id, connection_id } = request.params;
+      const grantor = await acted(project, acting, organization_id, 'update');
+      const body = parse();
+      return ok(
+        request,
+        unwrap(
+          await updateSamlConnection(ctx, project, organization_id, connection_id, body, grantor),
+        ),
+      );
+    },
+    withSession,
+  );
   route(
     ENDPOINTS.ssoUpdateSamlByMetadata,
-    async (request, { caller: project, parse }) => {
-      const body = parse();
+    async (request, { caller: project, parse, acting }) => {
       const { organization_id, connection_id } = request.params;
+      await acted(project, acting, organization_id, 'update');
+      const body = parse();
       return ok(
         request,
         unwrap(await updateSamlFromMetadata(ctx, project, organization_id, connection_id, body)),
       );
     },
-    { bodyLimit: METADATA_BODY_LIMIT },
+    { bodyLimit: METADATA_BODY_LIMIT, ...withSession },
   );
-  route(ENDPOINTS.ssoDeleteSamlCertificate, async (request, { caller: project }) => {
-    const { organization_id, connection_id, certificate_id } = request.params;
-    return ok(
-      request,
-      unwrap(
-        await deleteSamlCertificate(ctx, project, organization_id, connection_id, certificate_id),
-      ),
-    );
-  });
-  route(ENDPOINTS.ssoCreateOidc, async (request, { caller: project, parse }) => {
-    const body = parse();
-    return ok(
-      request,
-      unwrap(await createOidcConnection(ctx, project, request.params.organization_id, body)),
-    );
-  });
-  route(ENDPOINTS.ssoUpdateOidc, async (request, { caller: project, parse }) => {
-    const body = parse();
-    const { organization_id, connection_id } = request.params;
-    return ok(
-      request,
-      unwrap(await updateOidcConnection(ctx, project, organization_id, connection_id, body)),
-    );
-  });
+  route(
+    ENDPOINTS.ssoDeleteSamlCertificate,
+    async (request, { caller: project, acting }) => {
+      const { organization_id, connection_id, certificate_id } = request.params;
+      await acted(project, acting, organization_id, 'update');
+      return ok(
+        request,
+        unwrap(
+          await deleteSamlCertificate(ctx, project, organization_id, connection_id, certificate_id),
+        ),
+      );
+    },
+    withSession,
+  );
+  route(
+    ENDPOINTS.ssoCreateOidc,
+    async (request, { caller: project, parse, acting }) => {
+      const { organization_id } = request.params;
+      const grantor = await acted(project, acting, organization_id, 'create');
+      const body = parse();
+      return ok(
+        request,
+        unwrap(await createOidcConnection(ctx, project, organization_id, body, grantor)),
+      );
+    },
+    withSession,
+  );
+  route(
+    ENDPOINTS.ssoUpdateOidc,
+    async (request, { caller: project, parse, acting }) => {
+      const { organization_id, connection_id } = request.params;
+      const grantor = await acted(project, acting, organization_id, 'update');
+      const body = parse();
+      return ok(
+        request,
+        unwrap(
+          await updateOidcConnection(ctx, project, organization_id, connection_id, body, grantor),
+        ),
+      );
+    },
+    withSession,
+  );
 
   route(ENDPOINTS.sdkSsoList, async (request, { caller }) => {
     const { project, organizationId } = await member(caller, 'get');

@@ -33,3 +33,20 @@ export const unauthorizedAction = (resourceId: string, action: string): Failure 
 /** An authorization check names another organization than the session's. */
 export const otherOrganization = (): Failure =>
   fail('unauthorized_action', "The member belongs to another organization than the check's.");
+
+/**
+ * The member whose session a management call carries (the provider's backend SDK's
+ * `options.authorization`) may not do what the call does: the provider's error for it.
+ */
+export const sessionAuthorizationError = (resourceId: string, action: string): Failure =>
+  fail(
+    'session_authorization_error',
+    `The member of the session is not allowed the action ${action} on ${resourceId} in this organization.`,
+  );
+
+/** The member of the session a management call carries belongs to another organization. */
+export const sessionTenancyError = (): Failure =>
+  fail(
+    'session_authorization_tenancy_error',
+    "The call is about another organization than the session member's.",
+  );
