@@ -19,6 +19,8 @@ import type {
   SamlConnectionResult,
   SsoConnectionDeleteResult,
   SsoConnectionsResult,
+  SsoConnectionTestResult,
+  SsoConnectionTestStartResult,
 } from '@gatehouse/protocol';
 import type { ArgsOf } from './types.js';
 
@@ -165,6 +167,41 @@ export interface SsoAdminMethods {
     updateConnectionByMetadata(
       args: { connection_id: string } & ArgsOf<'sdkSsoUpdateSamlByMetadata'>,
     ): Promise<SamlConnectionResult>;
+    /**
+     * Changes the IdP side, the attribute mapping or the group roles; `x509_certificate` adds a
+     * verification certificate (the start of a rotation).
+     *
+     * @example
+     * await admin.sso.saml.updateConnection({ connection_id, attribute_mapping: { email: 'mail' } });
+     */
+    updateConnection(
+      args: { connection_id: string } & ArgsOf<'sdkSsoUpdateSaml'>,
+    ): Promise<SamlConnectionResult>;
+    /**
+     * Removes a verification certificate (the end of a rotation).
+     *
+     * @example
+     * await admin.sso.saml.deleteVerificationCertificate({ connection_id, certificate_id });
+     */
+    deleteVerificationCertificate(args: {
+      connection_id: string;
+      certificate_id: string;
+    }): Promise<SamlConnectionResult>;
+    /**
+     * Starts a test sign-in: open `idp_url` (in a popup), then read the report with `getTest`.
+     * Nobody is signed in and no member is created.
+     *
+     * @example
+     * const { test, idp_url } = await admin.sso.saml.testConnection({ connection_id });
+     */
+    testConnection(args: { connection_id: string }): Promise<SsoConnectionTestStartResult>;
+    /**
+     * A test sign-in's report: `status` is `pending` until the IdP has answered.
+     *
+     * @example
+     * const { test } = await admin.sso.saml.getTest({ connection_id, test_id });
+     */
+    getTest(args: { connection_id: string; test_id: string }): Promise<SsoConnectionTestResult>;
   };
   oidc: {
     createConnection(args: ArgsOf<'sdkSsoCreateOidc'>): Promise<OidcConnectionResult>;

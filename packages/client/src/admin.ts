@@ -9,12 +9,8 @@ import type {
   OwnSessionsResult,
   SessionsRevokeResult,
   MemberSelfResult,
-  OidcConnectionResult,
   OrganizationMembersSearchResult,
   OrganizationResult,
-  SamlConnectionResult,
-  SsoConnectionDeleteResult,
-  SsoConnectionsResult,
 } from '@gatehouse/protocol';
 import type {
   AdminClient,
@@ -24,9 +20,9 @@ import type {
   OrganizationSessionMethods,
   OwnSessionMethods,
   OrganizationAdminMethods,
-  SsoAdminMethods,
 } from './admin-types.js';
 import { createDomainAdminMethods } from './admin-domains.js';
+import { createSsoAdminMethods } from './admin-sso.js';
 import { GatehouseUsageError } from './errors.js';
 import { createTransport } from './http.js';
 import { storageKeys } from './storage.js';
@@ -50,11 +46,6 @@ const ADMIN_PATHS = {
   sessionsRevoke: '/b2b/organizations/me/sessions/revoke',
   ownSessions: '/b2b/organizations/members/me/sessions',
   ownSessionsRevoke: '/b2b/organizations/members/me/sessions/revoke',
-  sso: '/b2b/sso',
-  ssoConnection: (id: string) => `/b2b/sso/${encodeURIComponent(id)}`,
-  samlCreate: '/b2b/sso/saml',
-  samlMetadata: (id: string) => `/b2b/sso/saml/${encodeURIComponent(id)}/url`,
-  oidcCreate: '/b2b/sso/oidc',
 } as const;
 
 /** A usage error unless `args` is a plain object (bodies too nested for field rules). */
@@ -240,34 +231,6 @@ function createOwnSessionMethods(ctx: AdminTransport): OwnSessionMethods {
         throw new GatehouseUsageError(`${method}: all_others may only be true.`);
       }
       return ctx.post<SessionsRevokeResult>(ADMIN_PATHS.ownSessionsRevoke, args);
-    },
-  };
-}
-
-function createSsoAdminMethods(ctx: AdminTransport): SsoAdminMethods {
-  return {
-    getConnections: () => ctx.get<SsoConnectionsResult>(ADMIN_PATHS.sso),
-    async deleteConnection(connectionId) {
-      const checked = id('sso.deleteConnection', connectionId, 'connectionId');
-      return ctx.send<SsoConnectionDeleteResult>('DELETE', ADMIN_PATHS.ssoConnection(checked));
-    },
-    saml: {
-      async createConnection(args) {
-        object('sso.saml.createConnection', args);
-        return ctx.post<SamlConnectionResult>(ADMIN_PATHS.samlCreate, args);
-      },
-      async updateConnectionByMetadata(args) {
-        const method = 'sso.saml.updateConnectionByMetadata';
-        const { connection_id, ...body } = object(method, args);
-        const path = ADMIN_PATHS.samlMetadata(id(method, connection_id, 'connection_id'));
-        return ctx.send<SamlConnectionResult>('PUT', path, body);
-      },
-    },
-    oidc: {
-      async createConnection(args) {
-        object('sso.oidc.createConnection', args);
-        return ctx.post<OidcConnectionResult>(ADMIN_PATHS.oidcCreate, args);
-      },
     },
   };
 }

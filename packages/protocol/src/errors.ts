@@ -186,16 +186,16 @@ export const ERRORS = {
     meaning:
       'The member whose session a management call was made with belongs to another organization than the one the call is about.',
   },
-  session_not_found: {
-    status: 404,
-    meaning: 'The session is unknown, expired or revoked.',
-  },
-  intermediate_session_not_found: {
   oauth_email_not_verified: {
     status: 403,
     meaning: 'The OAuth provider has not verified the e-mail address.',
   },
   // 404
+  session_not_found: {
+    status: 404,
+    meaning: 'The session is unknown, expired or revoked.',
+  },
+  intermediate_session_not_found: {
     status: 404,
     meaning: 'The intermediate session token is unknown, expired, used, or not for this member.',
   },

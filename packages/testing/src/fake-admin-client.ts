@@ -92,6 +92,10 @@ export function createFakeAdminClient(): FakeAdminClient {
       saml: {
         createConnection: method('sso.saml.createConnection'),
         updateConnectionByMetadata: method('sso.saml.updateConnectionByMetadata'),
+        updateConnection: method('sso.saml.updateConnection'),
+        deleteVerificationCertificate: method('sso.saml.deleteVerificationCertificate'),
+        testConnection: method('sso.saml.testConnection'),
+        getTest: method('sso.saml.getTest'),
       },
       oidc: { createConnection: method('sso.oidc.createConnection') },
     },
