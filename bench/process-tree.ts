@@ -15,7 +15,7 @@ function childrenOf(pid: number): number[] {
 }
 
 /** The fields of `/proc/<pid>/stat` after the command name, or null once the process is gone. */
-function stat(pid: number): string[] | null {
+function stat(pid: number | string): string[] | null {
   try {
     const text = readFileSync(`/proc/${pid}/stat`, 'utf8');
     // The command name is in parentheses and may hold spaces.
@@ -55,4 +55,27 @@ export function treeCpuMicros(pid: number): number {
   const total =
     ticks(stat(pid), true) + childrenOf(pid).reduce((sum, c) => sum + ticks(stat(c), true), 0);
   return (total * 1e6) / 100; // USER_HZ is 100 on Linux
+}
+
+/**
+ * User + system CPU time of a process's main thread (the event loop), in microseconds: set
+ * against the whole process's, it shows how much work ran on other threads (libuv's pool).
+ *
+ * @example
+ * const onLoop = mainThreadCpuMicros(pid) / processCpuMicros(pid);
+ */
+export function mainThreadCpuMicros(pid: number): number {
+  const fields = stat(`${pid}/task/${pid}`);
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100 : 0;
+}
+
+/**
+ * User + system CPU time of a whole process, every thread included, in microseconds.
+ *
+ * @example
+ * const before = processCpuMicros(pid);
+ */
+export function processCpuMicros(pid: number): number {
+  const fields = stat(String(pid));
+  return fields ? ((Number(fields[11]) + Number(fields[12])) * 1e6) / 100 : 0;
 }

@@ -4,7 +4,8 @@
  * endpoints, sends `LINKS` more login links, and prints what the load generator needs. With
  * `SEED=false` it only starts (a second instance over a seeded database) and prints its URL; with
  * `BENCH_PROFILE=<dir>`, SIGUSR2 starts and stops a CPU profile written there (named after
- * `BENCH_PROFILE_NAME`, 'gatehouse' by default).
+ * `BENCH_PROFILE_NAME`, 'gatehouse' by default); with `BENCH_MEMORY_MS` and `--expose-gc` it prints
+ * its memory after a full GC that often.
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -38,6 +39,16 @@ if (process.env.SEED === 'false') {
   process.stdout.write(JSON.stringify({ url: address }) + '\n');
 } else {
   await seed();
+}
+// The soak's memory samples, after the ready line: heap and RSS just after a full GC
+// (`--expose-gc`), one JSON line every BENCH_MEMORY_MS.
+const gc = (globalThis as { gc?: () => void }).gc;
+if (process.env.BENCH_MEMORY_MS && gc) {
+  setInterval(() => {
+    gc();
+    const { rss, heapUsed } = process.memoryUsage();
+    process.stdout.write(JSON.stringify({ memory: { rss, heapUsed } }) + '\n');
+  }, Number(process.env.BENCH_MEMORY_MS)).unref();
 }
 
 async function seed() {
