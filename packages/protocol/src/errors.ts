@@ -39,6 +39,11 @@ export const ERRORS = {
     status: 400,
     meaning: 'The new password fails the project’s password policy.',
   },
+  reset_password: {
+    status: 400,
+    meaning:
+      'The password is right, but it must be reset before it signs in again (the project required it, `passwords.email.requireReset`): reset it by e-mail.',
+  },
   invalid_redirect_url: {
     status: 400,
     meaning:

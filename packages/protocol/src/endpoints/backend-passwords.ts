@@ -41,6 +41,17 @@ export const MIGRATE_HASH_CONFIG = {
   pbkdf_2: 'pbkdf_2_config',
 } as const satisfies Partial<Record<(typeof MIGRATE_HASH_TYPES)[number], `${string}_config`>>;
 
+/**
+ * What `passwords/email/require_reset` answers: the member whose password must now be reset, and
+ * its organization, when the call named one member; nothing more when it named an address
+ * across organizations.
+ */
+export interface PasswordRequireResetResult extends Ack {
+  member_id?: string;
+  member?: Member;
+  organization?: Organization;
+}
+
 /** What `passwords/migrate` answers. */
 export interface PasswordMigrateResult extends Ack {
   member_id: string;
@@ -172,6 +183,18 @@ export const BACKEND_PASSWORD_ENDPOINTS = {
       session_custom_claims: metadata.optional(),
       locale: f.locale.optional(),
       telemetry_id: z.string().max(256).optional(),
+    }),
+  }),
+  backendPasswordsRequireReset: endpoint<PasswordRequireResetResult>()({
+    method: 'POST',
+    path: '/v1/b2b/passwords/email/require_reset',
+    credential: 'secret',
+    summary:
+      "Requires a new password by e-mail: the member's password (or, with the address alone, every password of the address in the project) signs in no more until reset (§7.2).",
+    body: z.object({
+      email_address: f.email,
+      organization_id: f.id.optional(),
+      member_id: f.id.optional(),
     }),
   }),
   backendPasswordsStrengthCheck: endpoint<PasswordStrengthResult>()({

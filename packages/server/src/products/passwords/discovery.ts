@@ -18,6 +18,7 @@ import { passwordFactor } from './factors.js';
 import { INVALID_CREDENTIALS_MESSAGE } from './service.js';
 import { storedPassword } from './store.js';
 import { reserveDiscoveryGuess, settleGuess } from './throttle.js';
+import { resetRequired } from './errors.js';
 
 /** The stored passwords a discovery guess is checked against: active members, passwords allowed. */
 async function candidatePasswords(ctx: Context, project: Project, email: string) {
@@ -67,13 +68,15 @@ export async function discoverByPassword(
       const { valid } = await verifyPassword(stored.hash, input.password);
       // An imported hash checks faster: a refusal costs at least an unknown address's time.
       if (!valid && !isCurrentHash(stored.hash)) await verifyAgainstDummy(input.password);
-      return valid;
+      return valid ? (stored.resetRequired ? 'reset' : 'valid') : 'wrong';
     }),
   );
   if (candidates.length === 0) await verifyAgainstDummy(input.password);
-  if (!verdicts.includes(true))
+  if (!verdicts.includes('valid') && !verdicts.includes('reset'))
     return fail('unauthorized_credentials', INVALID_CREDENTIALS_MESSAGE);
   await settleGuess(ctx, guess);
+  // A password the project required be reset discovers nothing, even where it is right.
+  if (!verdicts.includes('valid')) return resetRequired();
   // Not allOrNothing: nothing here returns a failure; the IST is written atomically.
   return transaction(ctx.db, (trx) => {
     const now = ctx.now();

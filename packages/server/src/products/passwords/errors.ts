@@ -19,3 +19,10 @@ export const unsupportedHash = (): Failure =>
     'invalid_request',
     'The password hash is not in a supported format (argon2, bcrypt, scrypt, pbkdf2_sha256).',
   );
+
+/** The password is right, but the project required it be reset first. */
+export const resetRequired = (): Failure =>
+  fail(
+    'reset_password',
+    'This password must be reset before it can sign in again: use the reset link sent by e-mail, or ask for a new one.',
+  );

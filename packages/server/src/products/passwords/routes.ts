@@ -13,6 +13,7 @@ import { checkResetToken, resetPasswordByEmail, startPasswordReset } from './res
 import { migratePassword } from './migrate.js';
 import { backendResetBySession, backendResetStart } from './backend.js';
 import { discoverByPassword } from './discovery.js';
+import { requireReset } from './require-reset.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import { refuseCustomClaims } from '../../http/backend-caller.js';
 import { memberEmailId } from '../../tenancy/members/store.js';
@@ -172,6 +173,11 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.backendPasswordsStrengthCheck, async (request, { caller: project, parse }) => {
+  route(ENDPOINTS.backendPasswordsRequireReset, async (request, { caller: project, parse }) => {
+    const body = parse();
+    return ok(request, unwrap(await requireReset(ctx, project, body)));
+  });
+
     const body = parse();
     return ok(request, await passwordStrength(ctx, project, body.password, body.email_address));
   });

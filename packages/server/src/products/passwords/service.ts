@@ -36,7 +36,7 @@ import { forgetGuesses, reserveGuess, settleGuess } from './throttle.js';
 import { sessionNotFound } from '../../auth/errors.js';
 import { invalidEmail } from '../../tenancy/members/errors.js';
 import { organizationNotFound } from '../../tenancy/organizations/errors.js';
-import { passwordAndHash, passwordsNotAllowed, unsupportedHash } from './errors.js';
+import { passwordAndHash, passwordsNotAllowed, resetRequired, unsupportedHash } from './errors.js';
 
 /** The one answer to a wrong e-mail or a wrong password: the two must be indistinguishable. */
 export const INVALID_CREDENTIALS_MESSAGE = 'Invalid email or password.';
@@ -98,6 +98,8 @@ async function verifyCredentials(
     return fail('unauthorized_credentials', INVALID_CREDENTIALS_MESSAGE);
   }
   await settleGuess(ctx, guess);
+  // Said only to whoever typed the right password, so it tells no one else the address is known.
+  if (password.resetRequired) return resetRequired();
   return { organization, member, password, needsRehash: verdict.needsRehash };
 }
 

@@ -10,6 +10,8 @@ import { endMemberSessions } from '../../auth/revocation.js';
 export interface StoredPassword {
   id: string;
   hash: string;
+  /** The project required a reset: right or not, the password signs in no more. */
+  resetRequired: boolean;
 }
 
 /**
@@ -39,10 +41,30 @@ export function isSupportedHash(hash: string): boolean {
 export async function storedPassword(db: Db, memberId: string): Promise<StoredPassword | null> {
   const row = await db
     .selectFrom('passwords')
-    .select(['id', 'hash'])
+    .select(['id', 'hash', 'reset_required'])
     .where('member_id', '=', memberId)
     .executeTakeFirst();
-  return row ?? null;
+  return row ? { id: row.id, hash: row.hash, resetRequired: row.reset_required === 1 } : null;
+}
+
+/**
+ * Marks the passwords of these members as needing a reset (`passwords.email.requireReset`); a
+ * member without a password has nothing to mark. Idempotent, so concurrent calls agree. The
+ * next password set, by any path, clears the mark ({@link savePassword}).
+ */
+export async function requirePasswordReset(
+  db: Db,
+  projectId: string,
+  memberIds: readonly string[],
+  now: number,
+): Promise<void> {
+  if (memberIds.length === 0) return;
+  await db
+    .updateTable('passwords')
+    .set({ reset_required: 1, updated_at: isoAt(now) })
+    .where('project_id', '=', projectId)
+    .where('member_id', 'in', memberIds)
+    .execute();
 }
 
 /**
@@ -74,7 +96,10 @@ export async function savePassword(
       created_at: at,
       updated_at: at,
     })
-    .onConflict((oc) => oc.column('member_id').doUpdateSet({ hash: input.hash, updated_at: at }))
+    .onConflict((oc) =>
+      // A new password is a reset: a reset the project required is done.
+      oc.column('member_id').doUpdateSet({ hash: input.hash, updated_at: at, reset_required: 0 }),
+    )
     .returning('id')
     .executeTakeFirstOrThrow();
   const member = await db

@@ -24,6 +24,7 @@ import * as sessionClient from './0018-session-client.js';
 import * as domainVerifications from './0019-domain-verifications.js';
 import * as ssoConnectionTests from './0020-sso-connection-tests.js';
 import * as federatedRegistrationDetails from './0021-federated-registration-details.js';
+import * as passwordResetRequired from './0022-password-reset-required.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -54,4 +55,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0019_domain_verifications': domainVerifications,
   '0020_sso_connection_tests': ssoConnectionTests,
   '0021_federated_registration_details': federatedRegistrationDetails,
+  '0022_password_reset_required': passwordResetRequired,
 };

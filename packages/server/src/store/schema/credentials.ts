@@ -1,7 +1,7 @@
 // The credential tables: passwords, TOTP registrations with their recovery codes, SMS codes, and
 // the counters of failed password and second-factor attempts.
 import type { Generated } from 'kysely';
-import type { Columns, TableColumns, Timestamp } from './columns.js';
+import type { Columns, Flag, TableColumns, Timestamp } from './columns.js';
 
 /** A member's password hash (argon2id, or an imported format re-hashed at the next login). */
 export interface PasswordsTable {
@@ -11,6 +11,8 @@ export interface PasswordsTable {
   hash: string;
   created_at: Timestamp;
   updated_at: Timestamp;
+  /** 1 when the project required a reset: the password signs in no more until replaced. */
+  reset_required?: Flag;
 }
 
 const passwordsColumns = {
@@ -20,6 +22,7 @@ const passwordsColumns = {
   hash: 'text not null',
   created_at: 'text not null',
   updated_at: 'text not null',
+  reset_required: 'integer not null',
 } satisfies Columns<PasswordsTable>;
 
 /** An authenticator-app registration; pending until its first code verifies. */
