@@ -80,7 +80,7 @@ export function createPasswordMethods(ctx: ClientContext): GatehouseClient['pass
     },
 
     async resetBySession(args) {
-      check('passwords.resetBySession', args, { password: 'string' });
+      check('passwords.resetBySession', args, { password: 'string', existing_password: 'string?' });
       return ctx.applied(await ctx.post<FullSessionResult>(PATHS.passwordsResetSession, args));
     },
 

@@ -187,6 +187,24 @@ export const RBAC_ENDPOINTS = {
       })
       .strict(),
   }),
+  memberDeleteSelfMfaPhoneNumber: endpoint<MemberSelfResult>()({
+    method: 'DELETE',
+    path: '/sdk/v1/b2b/organizations/members/deletePhoneNumber',
+    credential: 'S',
+    summary:
+      "Removes the signed-in member's own MFA phone number (`stytch.self` `update`); a member " +
+      'without one is answered unchanged.',
+    body: null,
+  }),
+  memberDeleteSelfTotp: endpoint<MemberSelfResult>()({
+    method: 'DELETE',
+    path: '/sdk/v1/b2b/organizations/members/deleteTOTP',
+    credential: 'S',
+    summary:
+      "Removes the signed-in member's own authenticator app and recovery codes (`stytch.self` " +
+      '`update`; `totp_not_found` when there is none).',
+    body: null,
+  }),
   organizationMe: endpoint<OrganizationResult>()({
     method: 'GET',
     path: '/sdk/v1/b2b/organizations/me',

@@ -237,8 +237,10 @@ export const SDK_ENDPOINTS = {
     path: '/sdk/v1/b2b/passwords/session/reset',
     credential: 'S',
     captcha: true,
-    summary: "Sets the signed-in member's password: result F (§7.2).",
-    body: z.object({ password: f.password }),
+    summary:
+      "Sets the signed-in member's password: result F (§7.2); with `existing_password`, only if " +
+      'it is their current one.',
+    body: z.object({ password: f.password, existing_password: f.password.optional() }),
   }),
   passwordsStrengthCheck: endpoint<PasswordStrengthResult>()({
     method: 'POST',

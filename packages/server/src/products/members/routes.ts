@@ -29,6 +29,7 @@ import {
   organizationMember,
   updateOrganizationMember,
 } from './service.js';
+import { deleteOwnFactor } from './own-factors.js';
 
 /** The most members one search page holds when the caller names no limit. */
 const DEFAULT_PAGE = 100;
@@ -82,6 +83,17 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
       body,
     );
     return ok(request, unwrap(updated));
+  });
+
+  // The member's own second factors: no member id on the path, so no one else's can be named.
+  route(ENDPOINTS.memberDeleteSelfMfaPhoneNumber, async (request, { caller }) => {
+    const { project, session, member } = await memberCaller(ctx, caller, ['stytch.self', 'update']);
+    return ok(request, unwrap(await deleteOwnFactor(ctx, project, session, member, 'phone')));
+  });
+
+  route(ENDPOINTS.memberDeleteSelfTotp, async (request, { caller }) => {
+    const { project, session, member } = await memberCaller(ctx, caller, ['stytch.self', 'update']);
+    return ok(request, unwrap(await deleteOwnFactor(ctx, project, session, member, 'totp')));
   });
 
   route(ENDPOINTS.organizationMembersSearch, async (request, { caller, parse }) => {

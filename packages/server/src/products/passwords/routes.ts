@@ -95,7 +95,8 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
   route(ENDPOINTS.passwordsResetSession, async (request, { caller, parse }) => {
     const body = parse();
     const { project, session } = caller;
-    return ok(request, unwrap(await resetBySession(ctx, project, session, body.password)));
+    const options = { existingPassword: body.existing_password, clientIp: request.ip };
+    return ok(request, unwrap(await resetBySession(ctx, project, session, body.password, options)));
   });
 
   route(ENDPOINTS.passwordsStrengthCheck, async (request, { caller, parse }) => {

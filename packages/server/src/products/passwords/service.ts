@@ -210,14 +210,46 @@ export async function resetByExistingPassword(
 }
 
 /**
+ * Checks a member's current password before a change, throttled like a sign-in with their
+ * address (a stolen session cannot guess it faster than a sign-in form). Undefined when right.
+ */
+async function proveCurrentPassword(
+  ctx: Context,
+  project: Project,
+  organization: Organization,
+  member: Member,
+  existing: string,
+  clientIp: string,
+): Promise<Failure | undefined> {
+  const guess = await reserveGuess(ctx, project, organization, member.email_address, clientIp);
+  if ('failure' in guess) return guess;
+  const stored = await storedPassword(ctx.db, member.member_id);
+  const valid = stored
+    ? (await verifyPassword(stored.hash, existing)).valid
+    : await verifyAgainstDummy(existing).then(() => false);
+  if (!valid) return fail('unauthorized_credentials', 'The current password is wrong.');
+  await settleGuess(ctx, guess);
+  return undefined;
+}
+
+/** What a session reset may carry besides the new password. */
+export interface SessionResetOptions {
+  /** The current password, checked before the change when given. */
+  existingPassword?: string | undefined;
+  clientIp: string;
+}
+
+/**
  * Sets the password of the session's member (after a login link, for a member who had none, or
- * to change it): result F for the same session, the only one of the member that survives.
+ * to change it): result F for the same session, the only one of the member that survives. With
+ * `existingPassword`, only if it is the member's current password.
  */
 export async function resetBySession(
   ctx: Context,
   project: Project,
   session: PresentedSession,
   password: string,
+  options?: SessionResetOptions,
 ): Promise<FullSession | Failure> {
   const [member, organization] = await Promise.all([
     memberById(ctx.db, project.id, session.row.member_id),
@@ -228,6 +260,17 @@ export async function resetBySession(
   }
   if (!allowsAuthMethod(organization, 'password')) {
     return passwordsNotAllowed();
+  }
+  if (options?.existingPassword !== undefined) {
+    const wrong = await proveCurrentPassword(
+      ctx,
+      project,
+      organization,
+      member,
+      options.existingPassword,
+      options.clientIp,
+    );
+    if (wrong) return wrong;
   }
   const weak = await acceptableNewPassword(ctx, project, password, member.email_address);
   if (weak) return weak;

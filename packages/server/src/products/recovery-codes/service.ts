@@ -13,7 +13,13 @@ import type { Project } from '../../tenancy/projects/service.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import { transaction } from '../../store/transaction.js';
 import type { FullSession, PresentedSession } from '../../auth/complete.js';
-import { deleteRecoveryCodes, insertRecoveryCodes, unusedCodes, useRecoveryCode } from './store.js';
+import {
+  deleteRecoveryCodes,
+  insertRecoveryCodes,
+  lockCodesOwner,
+  unusedCodes,
+  useRecoveryCode,
+} from './store.js';
 import { completeSecondFactor, type MfaCaller } from '../../auth/secondary.js';
 import { sessionNotFound } from '../../auth/errors.js';
 import { memberNotFound } from '../../tenancy/members/errors.js';
@@ -139,7 +145,10 @@ export async function rotateRecoveryCodes(
   project: Project,
   owner: CodesOwner,
 ): Promise<{ recovery_codes: string[] } | Failure> {
+  const memberId = 'row' in owner ? owner.row.member_id : owner.member_id;
   return allOrNothing(ctx.db, async (trx) => {
+    // First, so a concurrent rotation waits here and then deletes the codes this one stores.
+    await lockCodesOwner(trx, memberId);
     const member = await totpMember(ctx, trx, project, owner);
     if ('failure' in member) return member;
     await deleteRecoveryCodes(trx, member.member_id, member.totp_registration_id);

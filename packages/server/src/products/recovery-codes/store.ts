@@ -47,3 +47,15 @@ export async function deleteRecoveryCodes(
     .where('totp_registration_id', '=', registrationId)
     .execute();
 }
+
+/**
+ * Locks the member's row until the transaction ends, so that two rotations of one member run one
+ * after the other: each deletes what the one before it stored, and one set of codes survives.
+ */
+export async function lockCodesOwner(db: Db, memberId: string): Promise<void> {
+  await db
+    .updateTable('members')
+    .set((eb) => ({ id: eb.ref('id') }))
+    .where('id', '=', memberId)
+    .execute();
+}
