@@ -271,7 +271,7 @@ export async function fullSession(
     organization,
     member_session: memberSession,
     session_token: token,
-    session_jwt: await signSessionJwt(ctx, project, memberSession, organization),
+    session_jwt: await signSessionJwt(ctx, project, memberSession, organization, row),
     member_authenticated: true,
     intermediate_session_token: '',
     mfa_required: null,

@@ -241,15 +241,20 @@ export function mergeFactors(
 /**
  * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL (no trailing slash,
  * as the provider's SDKs compare it with their base URL), valid for five
- * minutes but never past the session's expiry. A JWT signed for the same session in the last
- * 30 seconds, with the same expiry, factors, roles and organization, is returned again.
+ * minutes but never past the session's expiry; the session claim's `attributes` are the IP address
+ * and user agent of the browser that started the session. A JWT signed for the same session in
+ * the last 30 seconds, with the same expiry, factors, roles and organization, is returned again.
  */
 export async function signSessionJwt(
   ctx: Context,
   project: Project,
   session: MemberSession,
   organization: Organization,
+  client: Pick<SessionsTable, 'ip_address' | 'user_agent'>,
 ): Promise<string> {
+  // The browser that started the session, as the provider's claim names it ('' for none: a
+  // session a host backend started).
+  const attributes = { ip_address: client.ip_address ?? '', user_agent: client.user_agent ?? '' };
   const key = await ctx.keys.active();
   const now = ctx.now();
   const fingerprint = JSON.stringify([
@@ -262,6 +267,7 @@ export async function signSessionJwt(
     organization.organization_id,
     organization.organization_slug,
     ctx.config.publicUrl,
+    attributes,
   ]);
   const reused = reusableJwt(ctx, session.member_session_id, fingerprint, now);
   if (reused) return reused;
@@ -278,7 +284,7 @@ export async function signSessionJwt(
         started_at: session.started_at,
         last_accessed_at: session.last_accessed_at,
         expires_at: session.expires_at,
-        attributes: { ip_address: '', user_agent: '' },
+        attributes,
         authentication_factors: session.authentication_factors,
         roles: session.roles,
       },

@@ -37,6 +37,14 @@ const passwordSignIn = (userAgent?: string) =>
     ...(userAgent === undefined ? {} : { headers: { 'user-agent': userAgent } }),
   });
 
+/** The session claim's attributes of a session JWT, as the provider's SDKs read them. */
+function jwtAttributes(jwt: string): unknown {
+  const payload = JSON.parse(Buffer.from(jwt.split('.')[1] ?? '', 'base64url').toString()) as {
+    'https://stytch.com/session': { attributes: unknown };
+  };
+  return payload['https://stytch.com/session'].attributes;
+}
+
 describe('the browser a new session records', () => {
   it('is the IP address and user agent of a password sign-in', async () => {
     const session = expectSession(await passwordSignIn('Ada/password'));
@@ -84,7 +92,8 @@ describe('the browser a new session records', () => {
     await h.admin.createMember(h.project.project_id, other.organization_id, {
       email_address: 'ada@acme.test',
     });
-    const first = expectSession(await passwordSignIn('Ada/first'));
+    // A magic link proves the address wherever it is used; a password, one membership's only.
+    const first = await h.login();
     const res = await h.call(ENDPOINTS.sessionsExchange, {
       token: first.session_token,
       body: { organization_id: other.organization_id, session_duration_minutes: 60 },
@@ -109,5 +118,31 @@ describe('the browser a new session records', () => {
       ip_address: null,
       user_agent: null,
     });
+  });
+
+  it("is in the session JWT's attributes, from sign-in through every refresh", async () => {
+    const session = expectSession(await passwordSignIn('Ada/jwt'));
+    const expected = { ip_address: '127.0.0.1', user_agent: 'Ada/jwt' };
+    expect(jwtAttributes(session.session_jwt)).toEqual(expected);
+    // A refresh from another browser signs the JWT with the session's own browser still.
+    const refreshed = expectSession(
+      await h.call(ENDPOINTS.sessionsAuthenticate, {
+        token: session.session_token,
+        body: {},
+        headers: { 'user-agent': 'Mallory/other' },
+      }),
+    );
+    expect(jwtAttributes(refreshed.session_jwt)).toEqual(expected);
+    const backend = expectOk(
+      await h.call(ENDPOINTS.backendPasswordsAuthenticate, {
+        body: {
+          organization_id: h.org.organization_id,
+          email_address: 'ada@acme.test',
+          password: PASSWORD,
+          session_duration_minutes: 60,
+        },
+      }),
+    );
+    expect(jwtAttributes(backend.session_jwt)).toEqual({ ip_address: '', user_agent: '' });
   });
 });

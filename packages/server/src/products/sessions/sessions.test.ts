@@ -123,7 +123,8 @@ describe('sessions/authenticate', () => {
         started_at: login.member_session.started_at,
         last_accessed_at: login.member_session.last_accessed_at,
         expires_at: login.member_session.expires_at,
-        attributes: { ip_address: '', user_agent: '' },
+        // The browser that signed in (session-client.test.ts checks the values in detail).
+        attributes: { ip_address: '127.0.0.1', user_agent: expect.stringMatching(/.+/) as string },
         authentication_factors: login.member_session.authentication_factors,
         roles: ['member'],
       });
