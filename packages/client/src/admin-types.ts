@@ -37,7 +37,38 @@ export interface AdminClient {
   magicLinks: { email: InvitationMethods };
   sso: SsoAdminMethods;
   /** The signed-in member's own account: every member may use it, whatever their roles. */
-  self: { sessions: OwnSessionMethods };
+  self: OwnAccountMethods & { sessions: OwnSessionMethods };
+}
+
+/**
+ * The signed-in member's own sign-in methods. Enrolling a second factor, new recovery codes and a
+ * new password go through the client itself (`client.totp`, `client.otps.sms`,
+ * `client.recoveryCodes.rotate()`, `client.passwords.resetBySession()`).
+ */
+export interface OwnAccountMethods {
+  /**
+   * `GET /b2b/organizations/members/me`: the member as stored now, with their organization.
+   *
+   * @example
+   * const { member } = await admin.self.get();
+   */
+  get(): Promise<MemberSelfResult>;
+  /**
+   * `DELETE /b2b/organizations/members/deletePhoneNumber`: removes the member's own MFA phone
+   * number; 403 `unauthorized_action` when this session never passed their second factor.
+   *
+   * @example
+   * const { member } = await admin.self.deleteMfaPhoneNumber();
+   */
+  deleteMfaPhoneNumber(): Promise<MemberSelfResult>;
+  /**
+   * `DELETE /b2b/organizations/members/deleteTOTP`: removes the member's own authenticator app
+   * and recovery codes; 404 `totp_not_found` when there is none.
+   *
+   * @example
+   * const { member } = await admin.self.deleteTotp();
+   */
+  deleteTotp(): Promise<MemberSelfResult>;
 }
 
 /** The signed-in member's organization. */

@@ -143,6 +143,27 @@ const CASES = [
     body: { all_others: true },
   },
   {
+    name: 'self.get',
+    endpoint: ENDPOINTS.memberMe,
+    path: '/b2b/organizations/members/me',
+    call: (c: AdminClient) => c.self.get(),
+    body: undefined,
+  },
+  {
+    name: 'self.deleteMfaPhoneNumber',
+    endpoint: ENDPOINTS.memberDeleteSelfMfaPhoneNumber,
+    path: '/b2b/organizations/members/deletePhoneNumber',
+    call: (c: AdminClient) => c.self.deleteMfaPhoneNumber(),
+    body: undefined,
+  },
+  {
+    name: 'self.deleteTotp',
+    endpoint: ENDPOINTS.memberDeleteSelfTotp,
+    path: '/b2b/organizations/members/deleteTOTP',
+    call: (c: AdminClient) => c.self.deleteTotp(),
+    body: undefined,
+  },
+  {
     name: 'sso.getConnections',
     endpoint: ENDPOINTS.sdkSsoList,
     path: '/b2b/sso',

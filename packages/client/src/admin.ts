@@ -18,6 +18,7 @@ import type {
   InviteMethod,
   MemberAdminMethods,
   OrganizationSessionMethods,
+  OwnAccountMethods,
   OwnSessionMethods,
   OrganizationAdminMethods,
 } from './admin-types.js';
@@ -46,6 +47,9 @@ const ADMIN_PATHS = {
   sessionsRevoke: '/b2b/organizations/me/sessions/revoke',
   ownSessions: '/b2b/organizations/members/me/sessions',
   ownSessionsRevoke: '/b2b/organizations/members/me/sessions/revoke',
+  memberMe: '/b2b/organizations/members/me',
+  ownMfaPhone: '/b2b/organizations/members/deletePhoneNumber',
+  ownTotp: '/b2b/organizations/members/deleteTOTP',
 } as const;
 
 /** A usage error unless `args` is a plain object (bodies too nested for field rules). */
@@ -100,7 +104,7 @@ export function createAdminClient(client: GatehouseClient): AdminClient {
     },
     magicLinks: { email: createInvitationMethods(ctx) },
     sso: createSsoAdminMethods(ctx),
-    self: { sessions: createOwnSessionMethods(ctx) },
+    self: { ...createOwnAccountMethods(ctx), sessions: createOwnSessionMethods(ctx) },
   };
 }
 
@@ -217,6 +221,14 @@ function createOrganizationSessionMethods(ctx: AdminTransport): OrganizationSess
       exactlyOne(method, args, ['member_session_id', 'member_id']);
       return ctx.post<SessionsRevokeResult>(ADMIN_PATHS.sessionsRevoke, args);
     },
+  };
+}
+
+function createOwnAccountMethods(ctx: AdminTransport): OwnAccountMethods {
+  return {
+    get: () => ctx.get<MemberSelfResult>(ADMIN_PATHS.memberMe),
+    deleteMfaPhoneNumber: () => ctx.send<MemberSelfResult>('DELETE', ADMIN_PATHS.ownMfaPhone),
+    deleteTotp: () => ctx.send<MemberSelfResult>('DELETE', ADMIN_PATHS.ownTotp),
   };
 }
 

@@ -84,6 +84,9 @@ export function createFakeAdminClient(): FakeAdminClient {
       },
     },
     self: {
+      get: method('self.get'),
+      deleteMfaPhoneNumber: method('self.deleteMfaPhoneNumber'),
+      deleteTotp: method('self.deleteTotp'),
       sessions: { list: method('self.sessions.list'), revoke: method('self.sessions.revoke') },
     },
     sso: {
