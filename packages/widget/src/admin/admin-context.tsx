@@ -14,6 +14,8 @@ export interface AdminRights {
   updateOrganization: boolean;
   viewSso: boolean;
   createSso: boolean;
+  /** Change a connection: its metadata, mapping and certificates, and test sign-ins. */
+  updateSso: boolean;
   /** List and end the organization's sessions; without it, a member sees only their own. */
   revokeSessions: boolean;
 }
@@ -53,6 +55,7 @@ export function rightsFrom(permissions: Record<string, Record<string, boolean>>)
     updateOrganization: can('stytch.organization', 'update'),
     viewSso: can('stytch.sso', 'get'),
     createSso: can('stytch.sso', 'create'),
+    updateSso: can('stytch.sso', 'update'),
     revokeSessions: can('stytch.member', 'revoke-sessions'),
   };
 }

@@ -1,26 +1,33 @@
-/** Creating SSO connections: SAML from pasted IdP metadata, OIDC from the issuer and client. */
+/** Creating SSO connections: SAML from IdP metadata (pasted or by URL), OIDC from the issuer and client. */
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { useAdmin } from './admin-context.js';
+import {
+  EMPTY_METADATA,
+  MetadataFields,
+  metadataBody,
+  type MetadataDraft,
+} from './sso-metadata.js';
 import { useAction } from './use-action.js';
 
 export function SamlForm({ onCreated }: { onCreated: (name: string) => void }) {
   const { admin, format } = useAdmin();
   const id = useId();
   const [name, setName] = useState('');
-  const [xml, setXml] = useState('');
+  const [metadata, setMetadata] = useState<MetadataDraft>(EMPTY_METADATA);
   const create = useAction(format, async () => {
     const { connection } = await admin.sso.saml.createConnection({ display_name: name.trim() });
+    setName('');
     // The connection exists (pending) even if its metadata is refused: the error says why.
-    if (xml.trim()) {
+    const body = metadataBody(metadata);
+    if (body) {
       await admin.sso.saml.updateConnectionByMetadata({
         connection_id: connection.connection_id,
-        metadata_xml: xml.trim(),
+        ...body,
       });
     }
-    setName('');
-    setXml('');
+    setMetadata(EMPTY_METADATA);
     onCreated(connection.display_name);
   });
   const submit = (event: FormEvent) => {
@@ -40,20 +47,7 @@ export function SamlForm({ onCreated }: { onCreated: (name: string) => void }) {
           onChange={(e) => setName(e.target.value)}
         />
       </div>
-      <div className="gh-admin-field">
-        <label htmlFor={`${id}-xml`}>{format('sso.metadata')}</label>
-        <textarea
-          id={`${id}-xml`}
-          className="gh-input gh-admin-textarea"
-          rows={4}
-          value={xml}
-          aria-describedby={`${id}-hint`}
-          onChange={(e) => setXml(e.target.value)}
-        />
-        <p id={`${id}-hint`} className="gh-text-secondary gh-admin-hint">
-          {format('sso.metadataHint')}
-        </p>
-      </div>
+      <MetadataFields draft={metadata} onChange={setMetadata} />
       <FormError id={`${id}-error`} message={create.error} />
       <Button type="submit" loading={create.busy}>
         {format('sso.createSaml')}

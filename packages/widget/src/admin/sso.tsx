@@ -1,4 +1,7 @@
-/** The SSO section: the organization's connections, our side's values to copy, and new connections. */
+/**
+ * The SSO section: the organization's connections with our side's values to copy, each SAML one's
+ * management panel, the organization's SSO rules, and new connections.
+ */
 import { useEffect, useId, useState } from 'react';
 import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
 import { FormError } from '../parts/form-error.js';
@@ -6,7 +9,9 @@ import { Spinner } from '../parts/spinner.js';
 import { useAdmin } from './admin-context.js';
 import { CopyField } from './copy-field.js';
 import { Notice, useNotice } from './notice.js';
+import { ConnectionTitle, SamlConnectionItem } from './sso-connection.js';
 import { OidcForm, SamlForm } from './sso-forms.js';
+import { SsoSettings } from './sso-settings.js';
 import { useAction } from './use-action.js';
 
 interface Connections {
@@ -31,6 +36,10 @@ export function SsoSection() {
     notice.show(format('sso.created', { name }));
     void run();
   };
+  const changed = (message: string) => {
+    notice.show(message);
+    void run();
+  };
 
   return (
     <section className="gh-admin-section" aria-labelledby={`${id}-heading`}>
@@ -46,12 +55,7 @@ export function SsoSection() {
       ) : (
         <ul className="gh-admin-list">
           {connections.saml.map((c) => (
-            <li key={c.connection_id} className="gh-admin-row gh-admin-row-main">
-              <ConnectionTitle kind="saml" name={c.display_name} status={c.status} />
-              <CopyField label={format('sso.entityId')} value={c.audience_uri} />
-              <CopyField label={format('sso.acsUrl')} value={c.acs_url} />
-              <CopyField label={format('sso.metadataUrl')} value={c.sp_metadata_url} />
-            </li>
+            <SamlConnectionItem key={c.connection_id} connection={c} onChanged={changed} />
           ))}
           {connections.oidc.map((c) => (
             <li key={c.connection_id} className="gh-admin-row gh-admin-row-main">
@@ -61,6 +65,12 @@ export function SsoSection() {
           ))}
         </ul>
       )}
+      {connections && rights.updateOrganization && (
+        <SsoSettings
+          connections={[...connections.saml, ...connections.oidc]}
+          onSaved={notice.show}
+        />
+      )}
       {rights.createSso && (
         <>
           <SamlForm onCreated={created} />
@@ -68,25 +78,5 @@ export function SsoSection() {
         </>
       )}
     </section>
-  );
-}
-
-function ConnectionTitle({
-  kind,
-  name,
-  status,
-}: {
-  kind: 'saml' | 'oidc';
-  name: string;
-  status: string;
-}) {
-  const { format } = useAdmin();
-  return (
-    <h3 className="gh-admin-subheading">
-      {name} <span className="gh-admin-badge">{format(`sso.kind.${kind}`)}</span>{' '}
-      <span className="gh-admin-badge">
-        {format(status === 'active' ? 'sso.status.active' : 'sso.status.pending')}
-      </span>
-    </h3>
   );
 }
