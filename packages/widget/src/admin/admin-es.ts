@@ -176,7 +176,8 @@ export const adminEs: AdminMessageTable = {
   'sso.check.email': 'Dirección de correo',
   'sso.check.attributes': 'Atributos asignados',
   'sso.mapping.heading': 'Atributos y roles',
-  'sso.mapping.intro': 'Qué atributo SAML lleva cada dato del miembro, y qué roles dan los grupos del IdP.',
+  'sso.mapping.intro':
+    'Qué atributo SAML lleva cada dato del miembro, y qué roles dan los grupos del IdP.',
   'sso.mapping.email': 'Atributo del correo',
   'sso.mapping.first_name': 'Atributo del nombre',
   'sso.mapping.last_name': 'Atributo del apellido',

@@ -178,7 +178,8 @@ export const adminEn = {
   'sso.check.email': 'E-mail address',
   'sso.check.attributes': 'Mapped attributes',
   'sso.mapping.heading': 'Attributes and roles',
-  'sso.mapping.intro': 'Which SAML attribute carries each member field, and which roles IdP groups give.',
+  'sso.mapping.intro':
+    'Which SAML attribute carries each member field, and which roles IdP groups give.',
   'sso.mapping.email': 'E-mail attribute',
   'sso.mapping.first_name': 'First name attribute',
   'sso.mapping.last_name': 'Last name attribute',
