@@ -10,7 +10,6 @@ import {
   type PresentedSession,
 } from '../../auth/complete.js';
 import type { ClientInfo } from '../../auth/client-info.js';
-import { primaryFactors } from '../../auth/factor-scope.js';
 import {
   addressNotVouched,
   findOrProvisionMember,
@@ -101,6 +100,10 @@ export async function createOrganizationByDiscovery(
   if (identity.federated && !vouchesForAddress(identity.federated, null)) {
     return addressNotVouched(identity.email);
   }
+  // A new organization is another organization: only a proof of the address founds one, never
+  // an SSO sign-in or a password of an organization the identity comes from.
+  const factors = carriedInto(identity, null);
+  if (factors.length === 0) return primaryAuthRequired();
   // Self-service may claim only the creator's own domain for JIT; others need the management API.
   const domainRefused = refuseDiscoveryDomains(identity.email, input.email_allowed_domains);
   if (domainRefused) return domainRefused;
@@ -148,7 +151,7 @@ export async function createOrganizationByDiscovery(
       project,
       organization: org,
       member,
-      factors: primaryFactors(identity.factors),
+      factors,
       durationMinutes: input.session_duration_minutes,
       intermediateSessionId: identity.intermediateSessionId,
       client,

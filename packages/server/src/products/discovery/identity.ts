@@ -7,7 +7,7 @@ import {
   needsIstOrSession,
   sessionNotFound,
 } from '../../auth/errors.js';
-import { primaryFactors } from '../../auth/factor-scope.js';
+import { crossesOrganizations } from '../../auth/factor-scope.js';
 import type { FederatedClaims } from '../../auth/federated/trust.js';
 import { findIntermediateSession } from '../../auth/intermediate.js';
 import type { Failure } from '../../result.js';
@@ -50,16 +50,19 @@ function methodOf(factor: AuthenticationFactor): AuthMethod | null {
 
 /**
  * The factors an identity carries into an organization (§9): all of them back into the
- * organization they were proven in, only the primary ones into any other, so a second factor
- * passed in one organization never satisfies another's MFA.
+ * organization they were proven in; into any other (or a new one, `null`) only those that prove
+ * the address wherever it is used (`crossesOrganizations`), so neither a second factor nor an SSO
+ * sign-in or a password of one organization satisfies another.
  */
 export function carriedInto(
-  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId'>,
-  organizationId: string,
+  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId' | 'federated'>,
+  organizationId: string | null,
 ): AuthenticationFactor[] {
-  return identity.organizationId === organizationId
-    ? identity.factors
-    : primaryFactors(identity.factors);
+  if (organizationId !== null && identity.organizationId === organizationId) {
+    return identity.factors;
+  }
+  const federated = identity.federated !== null;
+  return identity.factors.filter((f) => crossesOrganizations(f, federated));
 }
 
 /** Whether the factors include a primary method the organization accepts. */

@@ -80,7 +80,7 @@ export async function discoverOrganizations(
       membership: { type: 'eligible_to_join_by_email_domain', details: { domain }, member: null },
       member_authenticated: false,
       mfa_required: null,
-      primary_required: primarySatisfied(org, identity.factors)
+      primary_required: primarySatisfied(org, carriedInto(identity, org.organization_id))
         ? null
         : { allowed_auth_methods: org.allowed_auth_methods },
     });
@@ -90,7 +90,8 @@ export async function discoverOrganizations(
 
 /**
  * Discovery for an address a factor has just proved (a discovery link, OAuth): a new IST
- * carrying the factor, and the organizations the address reaches.
+ * carrying the factor, and the organizations the address reaches. A factor of one membership (a
+ * password) names the organization it counts in (`organizationId`, docs/security.md).
  *
  * @example
  * return startDiscovery(trx, project, token.email, [emailFactor(token.email, '', now)], now);
@@ -102,14 +103,20 @@ export async function startDiscovery(
   factors: AuthenticationFactor[],
   now: number,
   federated: FederatedClaims | null = null,
+  organizationId: string | null = null,
 ): Promise<Omit<DiscoveryResult, 'request_id' | 'status_code'>> {
-  const ist = await createIntermediateSession(db, project, { email, factors, federated }, now);
+  const ist = await createIntermediateSession(
+    db,
+    project,
+    { email, factors, federated, ...(organizationId === null ? {} : { organizationId }) },
+    now,
+  );
   return {
     intermediate_session_token: ist,
     email_address: email,
     discovered_organizations: await discoverOrganizations(db, project, email, {
       factors,
-      organizationId: null,
+      organizationId,
       federated,
     }),
   };

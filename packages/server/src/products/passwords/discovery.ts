@@ -36,7 +36,10 @@ async function candidatePasswords(ctx: Context, project: Project, email: string)
   const stored = await Promise.all(
     members
       .filter((m) => allowing.has(m.organization_id))
-      .map((m) => storedPassword(ctx.db, m.member_id)),
+      .map(async (m) => {
+        const password = await storedPassword(ctx.db, m.member_id);
+        return password && { ...password, organizationId: m.organization_id };
+      }),
   );
   return stored.filter((p) => p !== null);
 }
@@ -77,9 +80,14 @@ export async function discoverByPassword(
   await settleGuess(ctx, guess);
   // A password the project required be reset discovers nothing, even where it is right.
   if (!verdicts.includes('valid')) return resetRequired();
+  // A typed password proves one membership's secret, not the address (docs/security.md,
+  // "Factors across organizations"): the IST counts it in the organization whose member it is,
+  // when exactly one accepted it, and in none when several did (they are listed to sign in to).
+  const accepting = candidates.filter((_, i) => verdicts[i] === 'valid');
+  const organizationId = accepting.length === 1 ? (accepting[0]?.organizationId ?? null) : null;
   // Not allOrNothing: nothing here returns a failure; the IST is written atomically.
   return transaction(ctx.db, (trx) => {
     const now = ctx.now();
-    return startDiscovery(trx, project, email, [passwordFactor(now)], now);
+    return startDiscovery(trx, project, email, [passwordFactor(now)], now, null, organizationId);
   });
 }

@@ -91,7 +91,8 @@ describe('the backend SDK: sessions', () => {
     const member = await sdk.h.admin.createMember(project, org.organization_id, {
       email_address: sdk.h.member.email_address,
     });
-    const signedIn = await login();
+    // A magic link proves the address wherever it is used; a password, one membership's only.
+    const signedIn = await sdk.h.login();
     const res = await sdk.client.sessions.exchange({
       organization_id: org.organization_id,
       session_token: signedIn.session_token,
