@@ -81,6 +81,15 @@ export const AdminDomains = lazyView<AdminViewProps>((m) => m.AdminDomains);
 export const AdminSessions = lazyView<AdminViewProps>((m) => m.AdminSessions);
 
 /**
+ * The account section alone, for any member: their authenticator app and backup codes, their
+ * phone for text codes, and their password.
+ *
+ * @example
+ * <AdminAccount client={client} />
+ */
+export const AdminAccount = lazyView<AdminViewProps>((m) => m.AdminAccount);
+
+/**
  * Renders the admin portal into an element of any page, once its code has loaded.
  *
  * @throws Error when the target element is not on the page, TypeError without a client or token.

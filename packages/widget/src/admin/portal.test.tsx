@@ -44,6 +44,7 @@ describe('the admin portal', () => {
       'Single sign-on',
       'Domains',
       'Sessions',
+      'Your account',
     ]);
     expect(tabs[0]!.getAttribute('aria-current')).toBe('page');
     expect(await screen.findByRole('heading', { name: 'Members' })).toBeTruthy();

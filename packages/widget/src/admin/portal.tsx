@@ -7,6 +7,7 @@ import { createRoot } from 'react-dom/client';
 import { createClient } from '@gatehouse/client';
 import { useAdmin, type AdminRights } from './admin-context.js';
 import { AdminFrame, type AdminViewProps } from './admin-frame.js';
+import { AccountSection } from './account.js';
 import { DomainsSection } from './domains.js';
 import { MembersSection } from './members.js';
 import { SettingsSection } from './settings.js';
@@ -14,7 +15,7 @@ import { SessionsSection } from './sessions.js';
 import { SsoSection } from './sso.js';
 
 /** The sections of the portal, in the order they are offered by default. */
-export type AdminSection = 'members' | 'settings' | 'sso' | 'domains' | 'sessions';
+export type AdminSection = 'members' | 'settings' | 'sso' | 'domains' | 'sessions' | 'account';
 
 interface SectionEntry {
   label: `section.${AdminSection}`;
@@ -35,9 +36,18 @@ const SECTIONS: Record<AdminSection, SectionEntry> = {
   },
   // Every member may see and end their own sessions; some, the organization's.
   sessions: { label: 'section.sessions', component: SessionsSection, visible: () => true },
+  // Every member manages their own sign-in methods.
+  account: { label: 'section.account', component: AccountSection, visible: () => true },
 };
 
-const ALL_SECTIONS: readonly AdminSection[] = ['members', 'settings', 'sso', 'domains', 'sessions'];
+const ALL_SECTIONS: readonly AdminSection[] = [
+  'members',
+  'settings',
+  'sso',
+  'domains',
+  'sessions',
+  'account',
+];
 
 /** Props of {@link AdminPortal}. */
 export interface AdminPortalProps extends AdminViewProps {
@@ -130,6 +140,15 @@ export function AdminSessions(props: AdminViewProps) {
   return (
     <AdminFrame {...props}>
       <SessionsSection />
+    </AdminFrame>
+  );
+}
+
+/** The account section alone. */
+export function AdminAccount(props: AdminViewProps) {
+  return (
+    <AdminFrame {...props}>
+      <AccountSection />
     </AdminFrame>
   );
 }
