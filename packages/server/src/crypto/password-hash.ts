@@ -8,7 +8,6 @@ import {
   type Algorithm,
   type Version,
 } from '@node-rs/argon2';
-import { verify as bcryptVerify } from '@node-rs/bcrypt';
 import {
   bcryptCostProblem,
   encodedArgon2Problem,
@@ -186,7 +185,10 @@ function imported(valid: boolean): PasswordVerification {
 
 async function verifyBcrypt(stored: string, password: string): Promise<boolean> {
   if (bcryptCostProblem(Number(stored.slice(4, 6)))) return false;
-  return bcryptVerify(password, stored);
+  // Loaded on the first imported bcrypt hash: most servers never see one (bench/RESULTS.md,
+  // "Idle memory").
+  const { verify } = await import('@node-rs/bcrypt');
+  return verify(password, stored);
 }
 
 async function verifyArgon2(stored: string, password: string): Promise<PasswordVerification> {

@@ -2,7 +2,9 @@
  * E-mail delivery: messages are queued in the database (mail-queue.ts) and sent over SMTP by a
  * worker in the background, with retries; without SMTP, they go to the dev outbox.
  */
-import nodemailer, { type Transporter } from 'nodemailer';
+import { createRequire } from 'node:module';
+import type nodemailer from 'nodemailer';
+import type { Transporter } from 'nodemailer';
 import type { SmtpConfig } from '../config.js';
 import type { SecretBox } from '../crypto/secret-box.js';
 import { isoAt, type Db } from '../store/schema.js';
@@ -121,8 +123,10 @@ export function assertMailDeliverable(config: {
  */
 export function createMailer(options: MailerOptions): Mailer {
   const { db, box, smtp, from, now, stats, log } = options;
+  // Loaded only when there is an SMTP server to send to: a server with the dev inbox does not
+  // hold it (bench/RESULTS.md, "Idle memory"). nodemailer is CommonJS, so this stays synchronous.
   const transport: Transporter | null = smtp
-    ? nodemailer.createTransport({
+    ? (createRequire(import.meta.url)('nodemailer') as typeof nodemailer).createTransport({
         host: smtp.host,
         port: smtp.port,
         secure: smtp.secure ?? false,

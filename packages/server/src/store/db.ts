@@ -1,9 +1,10 @@
 /** Opens the database named by a `DATABASE_URL`; every dialect difference lives in this file. */
 import { closeSync, existsSync, mkdirSync, openSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
 import type { Database } from './schema.js';
 
 /** The default location of the embedded database. */
@@ -76,7 +77,10 @@ export function openStore(url: string): Store {
     );
   }
   if (location.kind === 'postgres') {
-    const pool = new pg.Pool({ connectionString: location.connectionString });
+    // Loaded only for PostgreSQL: a server on SQLite does not hold the driver (bench/RESULTS.md,
+    // "Idle memory"). pg is CommonJS, so this stays synchronous.
+    const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+    const pool = new Pool({ connectionString: location.connectionString });
     pool.on('connect', useNamedStatements);
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
     const migrationSchema = async () => {

@@ -1,17 +1,21 @@
 /** Breached-password checks: an offline common-password list and a k-anonymity range API. */
 import { createHash } from 'node:crypto';
-import { dictionary } from '@zxcvbn-ts/language-common';
 
 /** Says whether a password is known to have leaked. */
 export interface BreachChecker {
   isBreached(password: string): Promise<boolean>;
 }
 
-let commonPasswords: Set<string> | undefined;
+let commonPasswords: Promise<Set<string>> | undefined;
 
-/** The lower-cased common-password list, built on first use (about 50 000 entries). */
-function commonPasswordSet(): Set<string> {
-  commonPasswords ??= new Set(dictionary['passwords-common'].map((p) => p.toLowerCase()));
+/**
+ * The lower-cased common-password list, loaded and built on first use (about 50 000 entries, part
+ * of zxcvbn's dictionaries, which an idle server does not hold).
+ */
+function commonPasswordSet(): Promise<Set<string>> {
+  commonPasswords ??= import('@zxcvbn-ts/language-common').then(
+    ({ dictionary }) => new Set(dictionary['passwords-common'].map((p) => p.toLowerCase())),
+  );
   return commonPasswords;
 }
 
@@ -25,7 +29,7 @@ function commonPasswordSet(): Set<string> {
 export function offlineBreachChecker(): BreachChecker {
   return {
     async isBreached(password) {
-      return commonPasswordSet().has(password.toLowerCase());
+      return (await commonPasswordSet()).has(password.toLowerCase());
     },
   };
 }

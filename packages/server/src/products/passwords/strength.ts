@@ -1,7 +1,5 @@
 /** Password strength under a project's policy (none, zxcvbn or LUDS), as `strength_check` reports. */
-import { ZxcvbnFactory } from '@zxcvbn-ts/core';
-import { adjacencyGraphs, dictionary as commonDictionary } from '@zxcvbn-ts/language-common';
-import { dictionary as englishDictionary, translations } from '@zxcvbn-ts/language-en';
+import type { ZxcvbnFactory } from '@zxcvbn-ts/core';
 import type { PasswordStrengthCheck } from '@gatehouse/protocol';
 import type { BreachChecker } from './breach.js';
 import type { PasswordPolicy } from '../../tenancy/projects/service.js';
@@ -22,15 +20,26 @@ export const ZXCVBN_MIN_SCORE = 3;
 export const BREACHED_PASSWORD_WARNING =
   'This password may have been used on a different site that experienced a security issue. Please choose another password.';
 
-let zxcvbn: ZxcvbnFactory | undefined;
+let zxcvbn: Promise<ZxcvbnFactory> | undefined;
 
-/** The estimator, built on first use: loading its dictionaries takes a noticeable moment. */
-function estimator(): ZxcvbnFactory {
-  zxcvbn ??= new ZxcvbnFactory({
-    dictionary: { ...commonDictionary, ...englishDictionary },
-    graphs: adjacencyGraphs,
-    translations,
-  });
+/**
+ * The estimator, loaded and built on first use: its dictionaries are about 11 MB of memory that
+ * a server which never checks a password's strength should not hold (bench/RESULTS.md, "Idle
+ * memory"), and loading them takes a noticeable moment.
+ */
+function estimator(): Promise<ZxcvbnFactory> {
+  zxcvbn ??= Promise.all([
+    import('@zxcvbn-ts/core'),
+    import('@zxcvbn-ts/language-common'),
+    import('@zxcvbn-ts/language-en'),
+  ]).then(
+    ([core, common, english]) =>
+      new core.ZxcvbnFactory({
+        dictionary: { ...common.dictionary, ...english.dictionary },
+        graphs: common.adjacencyGraphs,
+        translations: english.translations,
+      }),
+  );
   return zxcvbn;
 }
 
@@ -59,7 +68,7 @@ export async function checkPasswordStrength(
   options: StrengthCheckOptions,
 ): Promise<PasswordStrengthCheck> {
   const breached = await options.breachCheck.isBreached(password);
-  const estimate = estimator().check(password, emailWords(options.email));
+  const estimate = (await estimator()).check(password, emailWords(options.email));
   const luds = ludsFeedback(password, policy);
 
   let strong: boolean;

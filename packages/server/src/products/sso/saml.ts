@@ -3,7 +3,7 @@
  * @node-saml/node-saml, and the verification of responses posted to the ACS, bounded here and
  * checked on worker threads (saml-scan.ts, saml-pool.ts, saml-verify.ts).
  */
-import { SAML, ValidateInResponseTo } from '@node-saml/node-saml';
+import type { SAML } from '@node-saml/node-saml';
 import { fail, type Failure } from '../../result.js';
 import type { SamlSettings } from './connections.js';
 import type { SamlRefusedCheck } from './saml-verify.js';
@@ -25,9 +25,11 @@ export interface SamlServiceProvider {
   certificates: string[];
 }
 
-function samlFor(sp: SamlServiceProvider, requestId?: string): SAML {
+async function samlFor(sp: SamlServiceProvider, requestId?: string): Promise<SAML> {
   // node-saml writes our AuthnRequests and metadata only; responses are verified in
-  // saml-verify.ts, so none of its response options matter here.
+  // saml-verify.ts, so none of its response options matter here. Loaded on first use: a server
+  // without SAML connections does not hold it (bench/RESULTS.md, "Idle memory").
+  const { SAML, ValidateInResponseTo } = await import('@node-saml/node-saml');
   return new SAML({
     entryPoint: sp.settings.idp_sso_url,
     issuer: sp.entityId,
@@ -52,12 +54,12 @@ function samlFor(sp: SamlServiceProvider, requestId?: string): SAML {
  * const location = await authnRequestUrl(sp, `_${randomUUID()}`);
  */
 export async function authnRequestUrl(sp: SamlServiceProvider, requestId: string): Promise<string> {
-  return samlFor(sp, requestId).getAuthorizeUrlAsync('', undefined, {});
+  return (await samlFor(sp, requestId)).getAuthorizeUrlAsync('', undefined, {});
 }
 
 /** Our side as SP metadata XML: entity ID and ACS URL (HTTP-POST). */
-export function serviceProviderMetadata(sp: SamlServiceProvider): string {
-  return samlFor(sp).generateServiceProviderMetadata(null, null);
+export async function serviceProviderMetadata(sp: SamlServiceProvider): Promise<string> {
+  return (await samlFor(sp)).generateServiceProviderMetadata(null, null);
 }
 
 /** What a verified response says. */
