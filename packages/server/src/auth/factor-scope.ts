@@ -12,25 +12,15 @@ export function isSecondFactor(factor: AuthenticationFactor): boolean {
 }
 
 /**
- * The primary factors among proven ones: second factors left out, so a second factor passed in
- * one organization never satisfies another's MFA.
- *
- * @example
- * const primary = primaryFactors(JSON.parse(session.factors));
- */
-export function primaryFactors(factors: AuthenticationFactor[]): AuthenticationFactor[] {
-  return factors.filter((f) => !isSecondFactor(f));
-}
-
-/**
  * Whether a factor proven in one organization (or in none, by discovery) vouches for the person
  * in another one (docs/security.md, "Factors across organizations"). Only proof of the address
  * itself travels: an e-mail link, or a password set from one; and, when the identity still holds
  * the provider's claims (`federated`, a discovery IST), an OAuth sign-in, which then enters only
  * where the federated trust rules let it (auth/federated/trust.ts). An SSO sign-in is an
  * assertion of a connection one organization's admins run; a typed password is one membership's
- * secret; a session's OAuth factor has lost the claims that decide trust: none of them counts in
- * another organization, whose own sign-in the person must pass there.
+ * secret; a session's OAuth factor has lost the claims that decide trust (it counts only for a
+ * member with the same account linked, `carriedTo` in products/discovery/identity.ts): none of
+ * them counts in another organization, whose own sign-in the person must pass there.
  *
  * @example
  * crossesOrganizations(emailFactor(email, '', now), false); // true

@@ -49,7 +49,7 @@ import {
   organizationCreationNotAllowed,
   primaryAuthRequired,
 } from './errors.js';
-import { carriedInto, primarySatisfied, type DiscoveryIdentity } from './identity.js';
+import { carriedInto, carriedTo, primarySatisfied, type DiscoveryIdentity } from './identity.js';
 
 /** Optional fields of a discovery organization create. */
 export type DiscoveryCreateInput = Partial<CreateOrganizationInput> & {
@@ -212,7 +212,7 @@ export async function enterOrganization(
     if (identity.boundMemberId && member?.member_id !== identity.boundMemberId) {
       return istOfAnotherMember();
     }
-    const factors = carriedInto(identity, org.organization_id);
+    const factors = await carriedTo(trx, identity, org.organization_id, member);
     if (!primarySatisfied(org, factors)) {
       return primaryAuthRequired();
     }

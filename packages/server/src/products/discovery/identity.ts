@@ -1,6 +1,7 @@
 /** Who is discovering (§7.3): the caller of an `I` call, and which factors count where (§9). */
-import type { AuthMethod, AuthenticationFactor, Organization } from '@gatehouse/protocol';
-import type { Context } from '../../context.js';
+import type { AuthMethod, AuthenticationFactor, Member, Organization } from '@gatehouse/protocol';
+import type { Context, Db } from '../../context.js';
+import { linkOf } from '../../auth/federated/registrations.js';
 import type { PresentedSession } from '../../auth/complete.js';
 import {
   intermediateSessionNotFound,
@@ -25,6 +26,8 @@ export interface DiscoveryIdentity {
   boundMemberId: string | null;
   /** The organization of the session or bound IST, as a hint. */
   organizationId: string | null;
+  /** The member of the session this identity came from; null for an IST. */
+  sessionMemberId: string | null;
   /**
    * When the address came from a federated provider: what it vouched for, which decides per
    * organization whether the address counts (auth/federated/trust.ts). Null for a proven address.
@@ -65,6 +68,42 @@ export function carriedInto(
   return identity.factors.filter((f) => crossesOrganizations(f, federated));
 }
 
+/**
+ * The factors an identity carries to a member of another organization: {@link carriedInto}, and
+ * a session's Google or Microsoft factor when that member has the same provider account linked as
+ * the session's member (`auth/federated/registrations.ts`): the provider was trusted for that
+ * account there already, under the federated trust rules, so signing in with it again would
+ * pass. A member without that link (or no member yet) gets no OAuth factor from a session.
+ *
+ * @example
+ * const factors = await carriedTo(trx, identity, org.organization_id, member);
+ */
+export async function carriedTo(
+  db: Db,
+  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId' | 'federated' | 'sessionMemberId'>,
+  organizationId: string,
+  member: Pick<Member, 'member_id'> | null,
+): Promise<AuthenticationFactor[]> {
+  const carried = carriedInto(identity, organizationId);
+  const from = identity.sessionMemberId;
+  if (identity.organizationId === organizationId || from === null || member === null) {
+    return carried;
+  }
+  const linked: AuthenticationFactor[] = [];
+  for (const factor of identity.factors) {
+    if (factor.type !== 'oauth' || carried.includes(factor)) continue;
+    const provider = factor.delivery_method === 'oauth_microsoft' ? 'microsoft' : 'google';
+    const [theirs, ours] = await Promise.all([
+      linkOf(db, from, provider),
+      linkOf(db, member.member_id, provider),
+    ]);
+    if (theirs && ours && theirs.issuer === ours.issuer && theirs.subject === ours.subject) {
+      linked.push(factor);
+    }
+  }
+  return [...carried, ...linked];
+}
+
 /** Whether the factors include a primary method the organization accepts. */
 export function primarySatisfied(org: Organization, factors: AuthenticationFactor[]): boolean {
   return factors.some((f) => {
@@ -95,6 +134,7 @@ export async function discoveryIdentity(
       intermediateSessionId: ist.id,
       boundMemberId: ist.memberId,
       organizationId: ist.organizationId,
+      sessionMemberId: null,
       federated: ist.federated,
     };
   }
@@ -107,6 +147,7 @@ export async function discoveryIdentity(
       intermediateSessionId: null,
       boundMemberId: null,
       organizationId: session.row.organization_id,
+      sessionMemberId: member.member_id,
       federated: null,
     };
   }

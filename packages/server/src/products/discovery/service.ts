@@ -28,7 +28,7 @@ import {
 import type { Project } from '../../tenancy/projects/service.js';
 import { emailFactor } from '../magic-links/service.js';
 import { discoveryLinkNotFound } from './errors.js';
-import { carriedInto, primarySatisfied, type DiscoveryIdentity } from './identity.js';
+import { carriedInto, carriedTo, primarySatisfied, type DiscoveryIdentity } from './identity.js';
 
 export { createOrganizationByDiscovery, enterOrganization } from './enter.js';
 export { discoveryIdentity, type DiscoveryIdentity } from './identity.js';
@@ -41,7 +41,7 @@ export async function discoverOrganizations(
   db: Db,
   project: Project,
   email: string,
-  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId' | 'federated'>,
+  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId' | 'federated' | 'sessionMemberId'>,
 ): Promise<DiscoveredOrganization[]> {
   const { federated } = identity;
   const members = await membersByEmail(db, project.id, email);
@@ -56,7 +56,8 @@ export async function discoverOrganizations(
     const org = byId.get(member.organization_id);
     // A membership counts only where the provider vouches for the address.
     if (!org || (federated && !vouchesForAddress(federated, org))) continue;
-    const factors = await factorsFor(db, member, carriedInto(identity, org.organization_id));
+    const carried = await carriedTo(db, identity, org.organization_id, member);
+    const factors = await factorsFor(db, member, carried);
     const primaryOk = primarySatisfied(org, factors);
     found.push({
       organization: org,
@@ -118,6 +119,7 @@ export async function startDiscovery(
       factors,
       organizationId,
       federated,
+      sessionMemberId: null,
     }),
   };
 }
