@@ -3,6 +3,9 @@
  * (packages/widget/src/test/screen-fixture.tsx) served from the widget's sources by Vite.
  */
 import { readFileSync } from 'node:fs';
+import { mkdtemp, rm } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { createRequire } from 'node:module';
 import { fileURLToPath } from 'node:url';
 import { AxeBuilder } from '@axe-core/playwright';
@@ -110,7 +113,14 @@ export async function sweepFixtureCases(
 
 async function caseShown(page: Page, name: string): Promise<void> {
   const shown = name === 'Loading' ? '.gh-screen .gh-spinner' : '.gh-screen h1, .gh-screen p';
-  await page.locator(shown).first().waitFor();
+  try {
+    await page.locator(shown).first().waitFor();
+  } catch (error) {
+    const body = await page.evaluate(() => document.body.innerText.slice(0, 500));
+    throw new Error(`fixture case ${name} did not show its screen; the page says: ${body}`, {
+      cause: error,
+    });
+  }
 }
 
 export interface FixtureServer {
@@ -127,11 +137,18 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     '<meta name="viewport" content="width=device-width, initial-scale=1"></head>' +
     '<body><main><div id="root"></div></main>' +
     '<script type="module" src="/src/test/screen-fixture.tsx"></script></body></html>';
+  // A cache of its own: the two browser-test halves start fixture servers at the same time, and
+  // Vite's dependency optimizer must not share a directory between them.
+  const cacheDir = await mkdtemp(join(tmpdir(), 'gatehouse-fixture-vite-'));
   const server = await createServer({
     configFile: false,
     root,
     logLevel: 'error',
-    cacheDir: fileURLToPath(new URL('../node_modules/.vite-a11y-fixture', import.meta.url)),
+    cacheDir,
+    // The page is served by the plugin below, which Vite's scan cannot see: name its module, so
+    // that every dependency (the lazy screens' too) is optimized before the first page loads,
+    // rather than found later, when a re-optimization would fail the imports already made.
+    optimizeDeps: { entries: ['src/test/screen-fixture.tsx'] },
     oxc: { jsx: { runtime: 'automatic' } },
     resolve: { conditions: ['source', ...defaultClientConditions] },
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
@@ -151,7 +168,13 @@ export async function startFixtureServer(): Promise<FixtureServer> {
   await server.listen();
   const address = server.httpServer?.address();
   if (!address || typeof address === 'string') throw new Error('the fixture server has no port');
-  return { url: `http://127.0.0.1:${address.port}/fixture`, close: () => server.close() };
+  return {
+    url: `http://127.0.0.1:${address.port}/fixture`,
+    close: async () => {
+      await server.close();
+      await rm(cacheDir, { recursive: true, force: true });
+    },
+  };
 }
 
 /** What the screen suites share: a browser, the screen fixture page and a demo. */
