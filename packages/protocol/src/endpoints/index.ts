@@ -20,6 +20,7 @@ import { DOMAIN_ENDPOINTS } from './domains.js';
 import { MANAGEMENT_ENDPOINTS } from './management.js';
 import { NAVIGATION_ENDPOINTS } from './navigation.js';
 import { OAUTH_ENDPOINTS } from './oauth.js';
+import { PASSWORD_DISCOVERY_ENDPOINTS } from './password-discovery.js';
 import { RBAC_ENDPOINTS } from './rbac.js';
 import { SDK_ENDPOINTS } from './sdk.js';
 import { SSO_ENDPOINTS } from './sso.js';
@@ -132,6 +133,7 @@ export const ENDPOINTS = {
   ...MANAGEMENT_ENDPOINTS,
   ...BACKEND_FACTOR_ENDPOINTS,
   ...BACKEND_PASSWORD_ENDPOINTS,
+  ...PASSWORD_DISCOVERY_ENDPOINTS,
   ...BACKEND_ORGANIZATION_ENDPOINTS,
   ...BACKEND_LINK_ENDPOINTS,
   ...NAVIGATION_ENDPOINTS,

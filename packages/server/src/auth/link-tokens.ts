@@ -11,7 +11,13 @@ import type { TokensTable } from '../store/schema.js';
 
 /** The kinds of link token. */
 export type LinkTokenKind =
-  'magic_link' | 'discovery' | 'password_reset' | 'sso' | 'oauth' | 'discovery_oauth';
+  | 'magic_link'
+  | 'discovery'
+  | 'password_reset'
+  | 'discovery_password_reset'
+  | 'sso'
+  | 'oauth'
+  | 'discovery_oauth';
 
 /** Issues a link token; returns the token itself, which only the e-mail will carry. */
 export async function issueLinkToken(
@@ -144,16 +150,17 @@ export async function redeemForSignIn(
 }
 
 /**
- * Voids every live token of one kind issued to an address for an organization, e.g. all
- * outstanding reset links once a new password is saved: a link must not outlive the password it
- * was sent to replace. Run it in the transaction that makes them obsolete.
+ * Voids every live token of one kind issued to an address for an organization (or for none, a
+ * discovery link: `null`), e.g. all outstanding reset links once a new password is saved: a link
+ * must not outlive the password it was sent to replace. Run it in the transaction that makes them
+ * obsolete.
  *
  * @example
  * await voidLinkTokens(trx, { projectId, kind: 'password_reset', email, organizationId }, now);
  */
 export async function voidLinkTokens(
   db: Db,
-  input: { projectId: string; kind: LinkTokenKind; email: string; organizationId: string },
+  input: { projectId: string; kind: LinkTokenKind; email: string; organizationId: string | null },
   now: number,
 ): Promise<void> {
   await db
@@ -162,7 +169,11 @@ export async function voidLinkTokens(
     .where('project_id', '=', input.projectId)
     .where('kind', '=', input.kind)
     .where('email', '=', input.email)
-    .where('organization_id', '=', input.organizationId)
+    .where((eb) =>
+      input.organizationId === null
+        ? eb('organization_id', 'is', null)
+        : eb('organization_id', '=', input.organizationId),
+    )
     .where('used_at', 'is', null)
     .execute();
 }

@@ -14,6 +14,7 @@ import { migratePassword } from './migrate.js';
 import { backendResetBySession, backendResetStart } from './backend.js';
 import { discoverByPassword } from './discovery.js';
 import { requireReset } from './require-reset.js';
+import { resetDiscoveryPassword, startDiscoveryPasswordReset } from './discovery-reset.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import { refuseCustomClaims } from '../../http/backend-caller.js';
 import { memberEmailId } from '../../tenancy/members/store.js';
@@ -65,6 +66,18 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     // Reset e-mails share the magic-link send limits.
     await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
     return ok(request, unwrap(await startPasswordReset(ctx, caller.project, body)));
+  });
+
+  route(ENDPOINTS.passwordsDiscoveryResetStart, async (request, { caller, parse }) => {
+    const body = parse();
+    // Counted for unknown addresses too: the limits must not tell which addresses are known.
+    await limitEmailSends(ctx, caller.project.id, request.ip, body.email_address);
+    return ok(request, unwrap(await startDiscoveryPasswordReset(ctx, caller.project, body)));
+  });
+
+  route(ENDPOINTS.passwordsDiscoveryReset, async (request, { caller, parse }) => {
+    const body = parse();
+    return ok(request, unwrap(await resetDiscoveryPassword(ctx, caller.project, body)));
   });
 
   route(ENDPOINTS.passwordsResetByEmail, async (request, { caller, parse }) => {
@@ -173,12 +186,27 @@ export function registerPasswords(app: FastifyInstance, ctx: Context): void {
     return ok(request, unwrap(await backendResetBySession(ctx, project, presented, body)));
   });
 
-  route(ENDPOINTS.backendPasswordsStrengthCheck, async (request, { caller: project, parse }) => {
+  route(
+    ENDPOINTS.backendPasswordsDiscoveryResetStart,
+    async (request, { caller: project, parse }) => {
+      const body = parse();
+      // Reset e-mails share the magic-link send limits, as in the browser API.
+      await limitEmailSends(ctx, project.id, request.ip, body.email_address);
+      return ok(request, unwrap(await startDiscoveryPasswordReset(ctx, project, body)));
+    },
+  );
+
+  route(ENDPOINTS.backendPasswordsDiscoveryReset, async (request, { caller: project, parse }) => {
+    const body = parse();
+    return ok(request, unwrap(await resetDiscoveryPassword(ctx, project, body)));
+  });
+
   route(ENDPOINTS.backendPasswordsRequireReset, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, unwrap(await requireReset(ctx, project, body)));
   });
 
+  route(ENDPOINTS.backendPasswordsStrengthCheck, async (request, { caller: project, parse }) => {
     const body = parse();
     return ok(request, await passwordStrength(ctx, project, body.password, body.email_address));
   });

@@ -108,7 +108,8 @@ export async function savePassword(
     .where('id', '=', input.memberId)
     .returning(['email', 'organization_id'])
     .executeTakeFirstOrThrow();
-  // A reset link sent before this password must not replace it afterwards.
+  // A reset link sent before this password must not replace it afterwards: neither the
+  // organization's nor a discovery one, which would set it in every organization of the address.
   await voidLinkTokens(
     db,
     {
@@ -116,6 +117,16 @@ export async function savePassword(
       kind: 'password_reset',
       email: member.email,
       organizationId: member.organization_id,
+    },
+    now,
+  );
+  await voidLinkTokens(
+    db,
+    {
+      projectId: input.projectId,
+      kind: 'discovery_password_reset',
+      email: member.email,
+      organizationId: null,
     },
     now,
   );
