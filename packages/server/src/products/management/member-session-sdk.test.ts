@@ -327,3 +327,39 @@ describe('passwords', () => {
     expect(own.member.member_password_id).toBe('');
   });
 });
+
+describe('concurrent calls', () => {
+  it('two admins deleting each other at the same time leave the organization one admin', async () => {
+    const { h } = sdk;
+    const duo = await h.admin.createOrganization(h.project.project_id, {
+      organization_name: 'Duo',
+      organization_slug: 'duo',
+    });
+    const pair = await Promise.all(
+      ['hal@duo.test', 'ivy@duo.test'].map((email) =>
+        h.addMember(email, ['admin'], duo.organization_id),
+      ),
+    );
+    for (const member of pair) {
+      await h.admin.setMemberPassword(h.project.project_id, member.member_id, {
+        password: PASSWORD,
+      });
+    }
+    const [hal, ivy] = pair as [Member, Member];
+    const [asHal, asIvy] = await Promise.all([as(hal), as(ivy)]);
+    const remove = (target: Member, options: Awaited<ReturnType<typeof as>>) =>
+      refusal(
+        sdk.client.organizations.members.delete(
+          { organization_id: duo.organization_id, member_id: target.member_id },
+          options,
+        ),
+      );
+    const outcomes = await Promise.all([remove(ivy, asHal), remove(hal, asIvy)]);
+    expect(outcomes.filter((o) => o === null)).toHaveLength(1);
+    const left = await sdk.client.organizations.members.search({
+      organization_ids: [duo.organization_id],
+    });
+    const admins = left.members.filter((m) => m.roles.some((r) => r.role_id === 'admin'));
+    expect(admins).toHaveLength(1);
+  });
+});
