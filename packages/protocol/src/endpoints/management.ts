@@ -124,9 +124,10 @@ export const MANAGEMENT_ENDPOINTS = {
     method: 'PUT',
     path: ORGANIZATION,
     credential: 'secret',
-    summary: "Changes an organization's name and sign-in settings.",
+    summary: "Changes an organization's name, slug and sign-in settings.",
     body: z.object({
       organization_name: f.organizationName.optional(),
+      organization_slug: f.slug.optional(),
       ...organizationSettings,
       mfa_methods: f.methodsChoice.optional(),
       allowed_mfa_methods: f.mfaMethods.optional(),

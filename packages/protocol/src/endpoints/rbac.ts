@@ -220,6 +220,7 @@ export const RBAC_ENDPOINTS = {
     body: z
       .object({
         organization_name: f.organizationName.optional(),
+        organization_slug: f.slug.optional(),
         organization_logo_url: f.url.optional(),
         email_jit_provisioning: f.jitChoice.optional(),
         email_allowed_domains: f.domains.optional(),

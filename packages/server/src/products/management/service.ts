@@ -203,6 +203,9 @@ export async function manageUpdateOrganization(
   organizationId: string,
   patch: OrganizationPatch,
 ): Promise<Organization | Failure> {
+  if (patch.organization_slug !== undefined && !SLUG_PATTERN.test(patch.organization_slug)) {
+    return invalidSlug();
+  }
   const publicDomain = refusePublicDomains(patch.email_allowed_domains ?? []);
   if (publicDomain) return publicDomain;
   const badTenants = refuseBadTenants(patch.allowed_oauth_tenants);
@@ -217,6 +220,7 @@ export async function manageUpdateOrganization(
     const refused = await checkSsoSettings(trx, project.id, organizationId, patch);
     if (refused) return refused;
     const org = await updateOrganization(trx, project.id, organizationId, patch, ctx.now());
+    if (org === 'slug_taken') return organizationSlugTaken();
     return org ?? organizationNotFound();
   });
 }

@@ -195,6 +195,26 @@ export async function updateOrganizationRow(
 }
 
 /**
+ * Gives an organization a new slug; false when another organization of the project has it,
+ * including one renamed or created by a concurrent call (the unique index decides).
+ */
+export function renameOrganization(
+  db: Db,
+  projectId: string,
+  organizationId: string,
+  slug: string,
+): Promise<boolean> {
+  return insertUnlessDuplicate(db, (d) =>
+    d
+      .updateTable('organizations')
+      .set({ slug })
+      .where('id', '=', organizationId)
+      .where('project_id', '=', projectId)
+      .execute(),
+  );
+}
+
+/**
  * Moves an organization's `updated_at` from `from` to `to` if it still is `from`; false when a
  * concurrent change moved it first or the organization is gone. The row stays locked until the
  * transaction ends.

@@ -1,4 +1,4 @@
-/** Changing an organization's settings: name, logo, e-mail JIT domains, and its auth and MFA policies. */
+/** Changing an organization's settings: name, slug, logo, e-mail JIT domains, and its auth and MFA policies. */
 import {
   AUTH_METHODS,
   MFA_METHODS,
@@ -15,11 +15,18 @@ import { isoAt, type Db } from '../../context.js';
 import type { OrganizationsTable } from '../../store/schema.js';
 import { replaceEmailRoles } from '../members/store-roles.js';
 import { normalizeEmailRoles, normalizeTenants, type CreateOrganizationInput } from './service.js';
-import { organizationById, replaceJitDomains, updateOrganizationRow } from './store.js';
+import {
+  organizationById,
+  renameOrganization,
+  replaceJitDomains,
+  updateOrganizationRow,
+} from './store.js';
 
 /** The settings an update may change; absent fields stay as they are. */
 export interface OrganizationPatch {
   organization_name?: string | undefined;
+  /** Checked against the slug rule by the caller (`SLUG_PATTERN`); unique in the project. */
+  organization_slug?: string | undefined;
   organization_logo_url?: string | undefined;
   email_jit_provisioning?: EmailJitProvisioning | undefined;
   /** Replaces the whole list. Callers refuse public mail domains first (`refusePublicDomains`). */
@@ -42,7 +49,9 @@ export interface OrganizationPatch {
 }
 
 /**
- * Applies a patch to an organization of the project; null when there is none. As at creation,
+ * Applies a patch to an organization of the project; null when there is none, `'slug_taken'`
+ * when another organization of the project has the new slug (then run it in `allOrNothing`, so
+ * nothing else of the patch stays). As at creation,
  * an `ALL_ALLOWED` policy lists every method, so the organization object stays self-consistent.
  * Several statements: run it in a transaction when the patch changes the allowed domains or the
  * e-mail role rules.
@@ -56,9 +65,13 @@ export async function updateOrganization(
   organizationId: string,
   patch: OrganizationPatch,
   now: number,
-): Promise<Organization | null> {
+): Promise<Organization | null | 'slug_taken'> {
   const current = await organizationById(db, projectId, organizationId);
   if (!current) return null;
+  const slug = patch.organization_slug?.toLowerCase();
+  if (slug !== undefined && slug !== current.organization_slug) {
+    if (!(await renameOrganization(db, projectId, organizationId, slug))) return 'slug_taken';
+  }
   const authMethods = patch.auth_methods ?? current.auth_methods;
   const mfaMethods = patch.mfa_methods ?? current.mfa_methods;
   const allowedAuth =
