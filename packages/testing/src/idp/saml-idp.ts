@@ -80,6 +80,12 @@ export interface SamlIdp {
   otherCertificate: string;
   /** Who may sign in at the login form, by e-mail. */
   users: Map<string, SamlUser>;
+  /**
+   * The service providers an admin set up here: SP entity ID → ACS URL. While it is empty, any
+   * AuthnRequest is answered at the ACS URL it names; once one is set, only those SPs are
+   * answered, and at the ACS URL set here, as a real IdP does.
+   */
+  serviceProviders: Map<string, string>;
   createResponse(input: SamlResponseInput): Promise<string>;
   close(): Promise<void>;
 }
@@ -246,6 +252,7 @@ export async function startSamlIdp(): Promise<SamlIdp> {
     return Buffer.from(changed, 'utf8').toString('base64');
   }
 
+  const serviceProviders = new Map<string, string>();
   const server = createServer((request, response) => {
     void (async () => {
       const url = new URL(request.url ?? '/', `http://${request.headers.host ?? '127.0.0.1'}`);
@@ -277,8 +284,13 @@ export async function startSamlIdp(): Promise<SamlIdp> {
           );
         }
         const authn = await readRequest(fields.SAMLRequest);
+        const acsUrl =
+          serviceProviders.size === 0 ? authn.acsUrl : serviceProviders.get(authn.issuer);
+        if (acsUrl === undefined) {
+          return send(response, 400, 'text/plain', `Unknown service provider ${authn.issuer}`);
+        }
         const samlResponse = await createResponse({
-          sp: { entityId: authn.issuer, acsUrl: authn.acsUrl },
+          sp: { entityId: authn.issuer, acsUrl },
           email,
           inResponseTo: authn.id,
           ...(user.firstName ? { firstName: user.firstName } : {}),
@@ -289,7 +301,7 @@ export async function startSamlIdp(): Promise<SamlIdp> {
           response,
           200,
           'text/html; charset=utf-8',
-          autoPostPage(authn.acsUrl, samlResponse, fields.RelayState),
+          autoPostPage(acsUrl, samlResponse, fields.RelayState),
         );
       }
       send(response, 404, 'text/plain', 'Not found');
@@ -330,6 +342,7 @@ export async function startSamlIdp(): Promise<SamlIdp> {
     certificate: keys.certificate,
     otherCertificate: other.certificate,
     users,
+    serviceProviders,
     createResponse,
     close: () =>
       new Promise<void>((resolve) => {

@@ -67,6 +67,8 @@ export function SsoSection() {
       )}
       {connections && rights.updateOrganization && (
         <SsoSettings
+          // A connection added or changed moves the organization's updated_at: load it again.
+          key={[...connections.saml, ...connections.oidc].map((c) => c.updated_at).join()}
           connections={[...connections.saml, ...connections.oidc]}
           onSaved={notice.show}
         />
