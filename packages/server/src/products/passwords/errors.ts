@@ -24,5 +24,5 @@ export const unsupportedHash = (): Failure =>
 export const resetRequired = (): Failure =>
   fail(
     'reset_password',
-    'This password must be reset before it can sign in again: use the reset link sent by e-mail, or ask for a new one.',
+    'This password must be reset before it can sign in again: ask for a password reset link by e-mail.',
   );
