@@ -12,6 +12,8 @@ export interface AdminRights {
   deactivateMembers: boolean;
   reactivateMembers: boolean;
   updateOrganization: boolean;
+  /** Change the roles given by e-mail domain (`stytch.organization` `update.settings.implicit-roles`). */
+  updateImplicitRoles: boolean;
   viewSso: boolean;
   createSso: boolean;
   /** Change a connection: its metadata, mapping and certificates, and test sign-ins. */
@@ -53,6 +55,7 @@ export function rightsFrom(permissions: Record<string, Record<string, boolean>>)
     deactivateMembers: can('stytch.member', 'delete'),
     reactivateMembers: can('stytch.member', 'create'),
     updateOrganization: can('stytch.organization', 'update'),
+    updateImplicitRoles: can('stytch.organization', 'update.settings.implicit-roles'),
     viewSso: can('stytch.sso', 'get'),
     createSso: can('stytch.sso', 'create'),
     updateSso: can('stytch.sso', 'update'),

@@ -28,6 +28,7 @@ describe('the admin portal’s Spanish table', () => {
         'settings.method.microsoft_oauth',
         'sso.kind.saml',
         'sso.kind.oidc',
+        'settings.emailRole',
       ].sort(),
     );
   });

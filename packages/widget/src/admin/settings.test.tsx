@@ -36,7 +36,7 @@ describe('the settings section', () => {
     renderSettings();
     const name = await screen.findByLabelText<HTMLInputElement>('Organization name');
     expect(name.value).toBe('Acme');
-    expect(screen.getByLabelText<HTMLInputElement>('Slug').readOnly).toBe(true);
+    expect(screen.getByLabelText<HTMLInputElement>('Slug').value).toBe('acme');
     expect(screen.getByLabelText<HTMLInputElement>('Logo URL').value).toBe(
       'https://acme.test/logo.png',
     );

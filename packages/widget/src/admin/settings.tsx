@@ -1,66 +1,15 @@
-/** The settings section: the organization's name, logo, sign-in methods, MFA and joining rules. */
+/** The settings section: the organization's name, slug, logo, sign-in methods, MFA and joining rules. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
-import { GatehouseAPIError, type ArgsOf } from '@gatehouse/client';
-import { AUTH_METHODS, type AuthMethod, type Organization } from '@gatehouse/protocol';
+import { GatehouseAPIError } from '@gatehouse/client';
+import { AUTH_METHODS, type Organization } from '@gatehouse/protocol';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { Spinner } from '../parts/spinner.js';
 import { useAdmin } from './admin-context.js';
 import { Notice, useNotice } from './notice.js';
+import { settingsPatch, toDraft, type Draft, type Patch } from './settings-draft.js';
+import { EmailRolesField, MfaMethodsField } from './settings-rules.js';
 import { useAction } from './use-action.js';
-
-type Patch = ArgsOf<'organizationUpdateMe'>;
-
-/** The form's fields, as the member edits them. */
-interface Draft {
-  name: string;
-  logo: string;
-  authMethods: Organization['auth_methods'];
-  allowedAuthMethods: AuthMethod[];
-  mfaPolicy: Organization['mfa_policy'];
-  jit: Organization['email_jit_provisioning'];
-  domains: string;
-}
-
-const toDraft = (org: Organization): Draft => ({
-  name: org.organization_name,
-  logo: org.organization_logo_url,
-  authMethods: org.auth_methods,
-  allowedAuthMethods: org.allowed_auth_methods,
-  mfaPolicy: org.mfa_policy,
-  jit: org.email_jit_provisioning,
-  domains: org.email_allowed_domains.join('\n'),
-});
-
-const domainList = (text: string) =>
-  text
-    .split(/[\s,]+/)
-    .map((d) => d.trim().toLowerCase())
-    .filter(Boolean);
-
-/**
- * Only what the member changed: a field sent back unchanged could still be refused (a domain
- * rule the member may not touch), and two admins editing different fields do not undo each other.
- */
-export function settingsPatch(org: Organization, draft: Draft): Patch {
-  // The precondition (docs/protocol.md §7.10): refused with 409 stale_update if someone else
-  // saved since this form loaded, rather than silently undoing their change.
-  const patch: Patch = { updated_at: org.updated_at };
-  const before = toDraft(org);
-  if (draft.name.trim() !== before.name) patch.organization_name = draft.name.trim();
-  if (draft.logo.trim() !== before.logo) patch.organization_logo_url = draft.logo.trim();
-  if (draft.authMethods !== before.authMethods) patch.auth_methods = draft.authMethods;
-  if (
-    [...draft.allowedAuthMethods].sort().join() !== [...before.allowedAuthMethods].sort().join()
-  ) {
-    patch.allowed_auth_methods = draft.allowedAuthMethods;
-  }
-  if (draft.mfaPolicy !== before.mfaPolicy) patch.mfa_policy = draft.mfaPolicy;
-  if (draft.jit !== before.jit) patch.email_jit_provisioning = draft.jit;
-  const domains = domainList(draft.domains);
-  if (domains.join() !== org.email_allowed_domains.join()) patch.email_allowed_domains = domains;
-  return patch;
-}
 
 export function SettingsSection() {
   const { admin, format, rights } = useAdmin();
@@ -127,9 +76,12 @@ export function SettingsSection() {
               <input
                 id={`${id}-slug`}
                 className="gh-input"
-                readOnly
-                value={org.organization_slug}
+                required
+                pattern="[a-z0-9._~\-]{2,128}"
+                title={format('settings.slugInvalid')}
+                value={draft.slug}
                 aria-describedby={`${id}-slug-hint`}
+                onChange={(e) => set({ slug: e.target.value })}
               />
               <p id={`${id}-slug-hint`} className="gh-text-secondary gh-admin-hint">
                 {format('settings.slugHint')}
@@ -201,6 +153,16 @@ export function SettingsSection() {
                 </label>
               ))}
             </fieldset>
+            <MfaMethodsField
+              policy={draft.mfaMethods}
+              allowed={draft.allowedMfaMethods}
+              onChange={({ policy, allowed }) =>
+                set({
+                  ...(policy ? { mfaMethods: policy } : {}),
+                  ...(allowed ? { allowedMfaMethods: allowed } : {}),
+                })
+              }
+            />
             <fieldset className="gh-admin-fieldset">
               <legend>{format('settings.jit')}</legend>
               {(['RESTRICTED', 'NOT_ALLOWED'] as const).map((jit) => (
@@ -233,6 +195,11 @@ export function SettingsSection() {
                 {format('settings.domainsHint')}
               </p>
             </div>
+            <EmailRolesField
+              rules={draft.emailRoles}
+              editable={!readOnly && rights.updateImplicitRoles}
+              onChange={(emailRoles) => set({ emailRoles })}
+            />
           </fieldset>
           <FormError id={`${id}-error`} message={save.error} />
           {!readOnly && (
