@@ -32,6 +32,9 @@ beforeAll(async () => {
   await h.addMember('root@acme.test', ['admin']);
   adminToken = (await h.login('root@acme.test')).session_token;
   memberToken = (await h.login('ada@acme.test')).session_token;
+  // The SAML workers start cold: one response checked first (an unprompted one, refused after its
+  // checks) keeps a loaded machine from failing the first test's report on the time budget.
+  await postToAcs(conn.acsUrl, await idp.createResponse({ sp: sp(conn), email: 'ada@acme.test' }));
 });
 
 afterAll(async () => {
@@ -95,9 +98,9 @@ describe('a test sign-in', () => {
     expect(await memberCount('newcomer@acme.test')).toBe(0);
 
     const { test } = expectOk(await readTest(started.test.test_id));
+    expect(test.error).toBeNull();
     expect(test.status).toBe('passed');
     expect(test.finished_at).not.toBeNull();
-    expect(test.error).toBeNull();
     expect(test.checks.map((c) => [c.check, c.status])).toEqual([
       ['signature', 'passed'],
       ['issuer', 'passed'],
