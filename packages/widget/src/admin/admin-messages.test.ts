@@ -29,6 +29,8 @@ describe('the admin portal’s Spanish table', () => {
         'sso.kind.saml',
         'sso.kind.oidc',
         'settings.emailRole',
+        'members.method.google',
+        'members.method.microsoft',
       ].sort(),
     );
   });

@@ -6,6 +6,7 @@ import { FormError } from '../parts/form-error.js';
 import { useAdmin } from './admin-context.js';
 import type { NoticeState } from './notice.js';
 import { RolesEditor } from './roles-editor.js';
+import { MemberMethods } from './member-methods.js';
 import { useAction } from './use-action.js';
 
 export function MemberRow({
@@ -104,6 +105,7 @@ export function MemberRow({
           <span className="gh-admin-visually-hidden">{format('members.roles')}: </span>
           {['member', ...roles].join(', ')}
         </span>
+        {!deleted && <MemberMethods member={member} />}
       </div>
       {(canChangeRoles ||
         canDeactivate ||
