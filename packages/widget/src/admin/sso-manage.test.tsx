@@ -142,6 +142,29 @@ describe('managing a SAML connection', () => {
     });
   });
 
+  it('offers a link to the IdP when the browser blocks the popup', async () => {
+    vi.stubGlobal(
+      'open',
+      vi.fn(() => null),
+    );
+    const { admin } = renderSso();
+    const panel = await openPanel();
+    admin.answer('sso.saml.testConnection', async () => ({
+      ...ack,
+      test: pending,
+      idp_url: 'https://idp.acme.test/sso?SAMLRequest=y',
+    }));
+    admin.answer('sso.saml.getTest', async () => ({ ...ack, test: pending }));
+    fireEvent.click(within(panel).getByRole('button', { name: 'Test connection' }));
+    const link = await within(panel).findByRole('link', {
+      name: 'Open the identity provider’s sign-in page',
+    });
+    expect(link.getAttribute('href')).toBe('https://idp.acme.test/sso?SAMLRequest=y');
+    expect(link.getAttribute('target')).toBe('_blank');
+    fireEvent.click(within(panel).getByRole('button', { name: 'Stop waiting' }));
+    expect(within(panel).getByRole('button', { name: 'Test connection' })).toBeTruthy();
+  });
+
   it("shows the server's refusal to start a test and closes the popup", async () => {
     const popup = { location: { href: '' }, close: vi.fn() };
     vi.stubGlobal(
