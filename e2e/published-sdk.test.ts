@@ -1,5 +1,6 @@
 // The provider's published prebuilt B2B UI, 4.13 and 6.x, on a page of another origin than the
-// server: discovery sign-in by e-mail link, password sign-in, and authenticator-app enrolment.
+// server: discovery sign-in by e-mail link, password sign-in, authenticator-app enrolment, and
+// (6.x's headless client) a password reset in discovery.
 // 6.x sends every call with credentials, so each answer must allow them for the page's origin.
 import type { Page, Response } from 'playwright-core';
 import { afterAll, beforeAll, describe, expect, test } from 'vitest';
@@ -144,6 +145,45 @@ describe.each(Object.keys(SDK_LINES) as SdkLine[])('the published SDK %s', (line
     await page.getByText('Save your backup codes!').waitFor();
     await page.getByRole('button', { name: 'Done' }).click();
     await expectSignedIn(page, answers);
+    await page.context().close();
+  });
+});
+
+describe('the published SDK 6.x headless client', () => {
+  test('resets a password in discovery and lists the organizations it signs in to', async () => {
+    const admin = env.demo.app.gatehouse;
+    const acme = await admin.getOrganizationBySlug(env.demo.projectId, DEMO_ORG_SLUG);
+    const email = 'discovery-reset-6@acme.test';
+    await admin.createMember(env.demo.projectId, acme!.organization_id, { email_address: email });
+    const { page, answers } = await openSdkPage('6.x');
+    const seen = await inboxIds(env.demo.url);
+    await page.evaluate(
+      `window.sdkClient.passwords.discovery.resetByEmailStart({ email_address: ${JSON.stringify(email)} })`,
+    );
+    // The link says `discovery`, as the provider's reset page expects.
+    const { link } = await waitForEmailLink(env.demo.url, email, 'discovery', seen);
+    const token = new URL(link).searchParams.get('token') ?? '';
+    const found = await page.evaluate<{
+      email_address: string;
+      discovered_organizations: { organization: { organization_slug: string } }[];
+    }>(
+      `window.sdkClient.passwords.discovery.resetByEmail(${JSON.stringify({
+        password_reset_token: token,
+        password: PASSWORD,
+      })})`,
+    );
+    expect(found.email_address).toBe(email);
+    expect(found.discovered_organizations.map((d) => d.organization.organization_slug)).toContain(
+      DEMO_ORG_SLUG,
+    );
+    // Every answer was shared with the page, credentials and all.
+    const origin = new URL(page.url()).origin;
+    for (const answer of answers) {
+      expect(answer.headers()['access-control-allow-origin']).toBe(origin);
+      expect(answer.headers()['access-control-allow-credentials']).toBe('true');
+    }
+    const signedIn = await admin.getMemberByEmail(env.demo.projectId, acme!.organization_id, email);
+    expect(signedIn?.member_password_id).not.toBe('');
     await page.context().close();
   });
 });
