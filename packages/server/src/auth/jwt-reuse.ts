@@ -41,7 +41,12 @@ export function reusableJwt(
   return age >= 0 && age < JWT_REUSE_MS ? entry.jwt : null;
 }
 
-/** Remembers a freshly signed JWT; the oldest entry makes room when the cache is full. */
+/**
+ * Remembers a freshly signed JWT. Entries past the reuse window leave first, so the cache holds
+ * only the sessions refreshed in the last 30 s (at most `MAX_ENTRIES`): kept until the cache was
+ * full, the stale ones grew the heap by about 3 KB per session ever refreshed, up to some 30 MB
+ * (bench/RESULTS.md, "Soak").
+ */
 export function rememberJwt(
   owner: object,
   sessionId: string,
@@ -51,9 +56,20 @@ export function rememberJwt(
 ): void {
   const cache = cacheOf(owner);
   cache.delete(sessionId);
-  if (cache.size >= MAX_ENTRIES) {
-    const oldest = cache.keys().next();
-    if (!oldest.done) cache.delete(oldest.value);
+  // A Map keeps insertion order, which is signing order: the oldest entries are at the front.
+  for (const [id, entry] of cache) {
+    if (now - entry.signedAt < JWT_REUSE_MS && cache.size < MAX_ENTRIES) break;
+    cache.delete(id);
   }
   cache.set(sessionId, { fingerprint, jwt, signedAt: now });
+}
+
+/**
+ * How many JWTs are remembered for this owner (what the cache holds in memory).
+ *
+ * @example
+ * rememberedJwtCount(ctx); // 0 once every JWT is older than 30 s and another is remembered
+ */
+export function rememberedJwtCount(owner: object): number {
+  return cacheOf(owner).size;
 }
