@@ -44,4 +44,33 @@ describe('passwords.email.requireReset through B2BClient', () => {
       }),
     ).rejects.toMatchObject({ status_code: 404, error_type: 'member_not_found' });
   });
+
+  it("refuses a member's session sent as authorization: the secret key alone decides", async () => {
+    const other = await sdk.h.admin.createOrganization(sdk.h.project.project_id, {
+      organization_name: 'Sessions Only',
+      organization_slug: 'require-reset-authorization',
+    });
+    const member = await sdk.h.addMember('lin@acme.test', ['admin'], other.organization_id);
+    await sdk.h.admin.setMemberPassword(sdk.h.project.project_id, member.member_id, {
+      password: PASSWORD,
+    });
+    const admin = await sdk.client.passwords.authenticate({
+      organization_id: other.organization_id,
+      email_address: 'lin@acme.test',
+      password: PASSWORD,
+    });
+    await expect(
+      sdk.client.passwords.email.requireReset(
+        { email_address: 'lin@acme.test', organization_id: other.organization_id },
+        { authorization: { session_token: admin.session_token } },
+      ),
+    ).rejects.toMatchObject({ status_code: 400, error_type: 'invalid_request' });
+    // Nothing was marked: the password still signs in.
+    const again = await sdk.client.passwords.authenticate({
+      organization_id: other.organization_id,
+      email_address: 'lin@acme.test',
+      password: PASSWORD,
+    });
+    expect(again.member_authenticated).toBe(true);
+  });
 });
