@@ -184,12 +184,12 @@ export const ERRORS = {
   session_authorization_error: {
     status: 403,
     meaning:
-      'The member whose session a management call was made with may not do this: their roles do not allow it.',
+      'The member whose session a management call was made with, or an authorization check is about, may not do this: their roles in that session do not allow it.',
   },
   session_authorization_tenancy_error: {
     status: 403,
     meaning:
-      'The member whose session a management call was made with belongs to another organization than the one the call is about.',
+      'The member whose session a management call was made with, or an authorization check is about, belongs to another organization than the one named.',
   },
   oauth_email_not_verified: {
     status: 403,

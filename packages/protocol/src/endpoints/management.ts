@@ -212,7 +212,7 @@ export const MANAGEMENT_ENDPOINTS = {
     path: '/v1/b2b/sessions/authenticate',
     credential: 'secret',
     summary:
-      "Verifies a browser's session by opaque token or JWT, and with `authorization_check` that its member may do an action (403 `unauthorized_action` otherwise).",
+      "Verifies a browser's session by opaque token or JWT, and with `authorization_check` that its member may do an action (403 `session_authorization_error` otherwise, `session_authorization_tenancy_error` for another organization).",
     body: z
       .object({
         session_token: f.id.optional(),

@@ -58,20 +58,20 @@ describe('sessions.authenticate with authorization_check', () => {
     expect(answer.member.email_address).toBe('grace@acme.test');
   });
 
-  it('refuses with 403 unauthorized_action when they do not', async () => {
+  it('refuses with 403 session_authorization_error when they do not', async () => {
     const { session_token, session_jwt } = await signIn('ada@acme.test');
     for (const credential of [{ session_token }, { session_jwt }]) {
       expect(
         await refusal(
           sdk.client.sessions.authenticate({ ...credential, authorization_check: deleteMembers() }),
         ),
-      ).toMatchObject({ status_code: 403, error_type: 'unauthorized_action' });
+      ).toMatchObject({ status_code: 403, error_type: 'session_authorization_error' });
     }
     const plain = await sdk.client.sessions.authenticate({ session_token });
     expect(plain.verdict).toBeUndefined();
   });
 
-  it("refuses a check naming another organization, whatever the member's roles", async () => {
+  it("refuses a check naming another organization with 403 session_authorization_tenancy_error, whatever the member's roles", async () => {
     const { session_token } = await signIn('grace@acme.test');
     const sibling = await sdk.h.admin.createOrganization(sdk.h.project.project_id, {
       organization_name: 'Sibling',
@@ -83,7 +83,10 @@ describe('sessions.authenticate with authorization_check', () => {
         authorization_check: { ...deleteMembers(), organization_id: sibling.organization_id },
       }),
     );
-    expect(failure).toMatchObject({ status_code: 403, error_type: 'unauthorized_action' });
+    expect(failure).toMatchObject({
+      status_code: 403,
+      error_type: 'session_authorization_tenancy_error',
+    });
   });
 
   it('refuses a malformed check with 400 and a wrong secret with 401', async () => {
@@ -134,7 +137,7 @@ describe('authenticateJwtLocal and authenticateJwt with authorization_check', ()
       await refusal(
         sdk.client.sessions.authenticateJwt({ session_jwt, authorization_check: deleteMembers() }),
       ),
-    ).toMatchObject({ status_code: 403, error_type: 'unauthorized_action' });
+    ).toMatchObject({ status_code: 403, error_type: 'session_authorization_error' });
   });
 });
 

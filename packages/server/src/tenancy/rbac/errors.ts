@@ -30,13 +30,10 @@ export const unauthorizedAction = (resourceId: string, action: string): Failure 
     `Your roles do not allow the action ${action} on ${resourceId} in this organization.`,
   );
 
-/** An authorization check names another organization than the session's. */
-export const otherOrganization = (): Failure =>
-  fail('unauthorized_action', "The member belongs to another organization than the check's.");
-
 /**
  * The member whose session a management call carries (the provider's backend SDK's
- * `options.authorization`) may not do what the call does: the provider's error for it.
+ * `options.authorization`), or whose session an `authorization_check` is about, may not do what
+ * is asked: the provider's error for it.
  */
 export const sessionAuthorizationError = (resourceId: string, action: string): Failure =>
   fail(
@@ -44,7 +41,10 @@ export const sessionAuthorizationError = (resourceId: string, action: string): F
     `The member of the session is not allowed the action ${action} on ${resourceId} in this organization.`,
   );
 
-/** The member of the session a management call carries belongs to another organization. */
+/**
+ * The member of the session a management call carries, or an `authorization_check` is about,
+ * belongs to another organization than the one named.
+ */
 export const sessionTenancyError = (): Failure =>
   fail(
     'session_authorization_tenancy_error',

@@ -36,7 +36,8 @@ import {
   builtInRole,
   invalidPolicy,
   notInPolicy,
-  otherOrganization,
+  sessionAuthorizationError,
+  sessionTenancyError,
   unauthorizedAction,
   unknownRole,
 } from './errors.js';
@@ -147,8 +148,9 @@ export interface AuthorizationCheck {
 
 /**
  * The verdict of a host backend's `authorization_check` on a session (the management API's
- * `sessions.authenticate`): the roles that grant the action, or 403 `unauthorized_action` when
- * none does or the session is of another organization than the one the check names.
+ * `sessions.authenticate`): the roles that grant the action, or the provider's refusals: 403
+ * `session_authorization_error` when none does, 403 `session_authorization_tenancy_error` when
+ * the session is of another organization than the one the check names.
  *
  * @example
  * const verdict = unwrap(await authorizationVerdict(ctx.db, project.id, session.member_session, check));
@@ -159,12 +161,12 @@ export async function authorizationVerdict(
   session: { organization_id: string; roles: readonly string[] },
   check: AuthorizationCheck,
 ): Promise<{ authorized: true; granting_roles: string[] } | Failure> {
-  if (session.organization_id !== check.organization_id) return otherOrganization();
+  if (session.organization_id !== check.organization_id) return sessionTenancyError();
   const policy = await projectPolicy(db, projectId);
   const granting = grantingRoles(policy, session.roles, check.resource_id, check.action);
   return granting.length > 0
     ? { authorized: true, granting_roles: granting }
-    : unauthorizedAction(check.resource_id, check.action);
+    : sessionAuthorizationError(check.resource_id, check.action);
 }
 
 /** Path ids follow the body's id rule (docs/protocol.md: role and resource ids). */
