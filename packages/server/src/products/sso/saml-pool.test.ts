@@ -36,9 +36,11 @@ function input(siblings = 0): SamlCheckInput {
 describe('SAML worker pool', () => {
   it('checks a response on a worker', async () => {
     const result = await pool({}).check(input());
+    // The refusal names the check it failed, for a test sign-in's report.
     expect(result).toEqual({
       ok: false,
       reason: 'Neither the SAML response nor its assertion is signed.',
+      check: 'signature',
     });
   });
 
