@@ -14,12 +14,13 @@
  * checkout (an earlier build, with its own node_modules) as a fourth server, so that before and
  * after are measured in the same rounds. `BENCH_POSTGRES=1` adds Gatehouse over a throwaway
  * PostgreSQL cluster (durable, as deployed) as another server in the same rounds, the cluster
- * pinned to the server core too, and its backends' CPU counted per request.
+ * pinned to the server core too, and its backends' CPU counted per request; `=socket` connects
+ * over the cluster's Unix socket instead of loopback TCP, `=both` measures the two side by side.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { cpus, tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
@@ -32,7 +33,8 @@ const CONNECTIONS = 32;
 const SERVER_CPU = '0';
 const PROFILE_DIR = process.env.BENCH_PROFILE;
 const BASELINE = process.env.BENCH_BASELINE;
-const POSTGRES = process.env.BENCH_POSTGRES === '1';
+/** '1': PostgreSQL over loopback TCP; 'socket': over its Unix socket. */
+const POSTGRES = process.env.BENCH_POSTGRES;
 
 /** One server under test: how to load it and how to recognise a right answer. */
 interface Target {
@@ -150,29 +152,38 @@ const baseline = BASELINE
 if (baseline) children.push(baseline.child);
 
 // PostgreSQL shares the server's core: Gatehouse and its database get one core between them.
-let postgres: {
-  child: ChildProcess;
-  target: (typeof gatehouse)['target'];
-  cluster: number;
-} | null = null;
-if (POSTGRES) {
+// 'both' runs one server over loopback TCP and one over the Unix socket, on the same cluster.
+const postgresModes =
+  { '1': ['TCP'], tcp: ['TCP'], socket: ['Unix socket'], both: ['TCP', 'Unix socket'] }[
+    POSTGRES ?? ''
+  ] ?? [];
+const postgres: { mode: string; child: ChildProcess; target: (typeof gatehouse)['target'] }[] = [];
+let postmaster = 0;
+if (postgresModes.length > 0) {
   cluster = await startPostgresCluster({ durable: true });
-  const postmaster = Number(
-    readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0],
-  );
+  postmaster = Number(readFileSync(join(cluster.data, 'postmaster.pid'), 'utf8').split('\n')[0]);
   pinProcessTree(postmaster, SERVER_CPU);
-  const server = await startBenchServer(
-    {
-      DATABASE_URL: cluster.url,
-      GATEHOUSE_SERVER_KEY: randomBytes(32).toString('hex'),
-      ...(PROFILE_DIR
-        ? { BENCH_PROFILE: PROFILE_DIR, BENCH_PROFILE_NAME: 'gatehouse-postgres' }
-        : {}),
-    },
-    { ...pinned, nodeFlags: ['--conditions=source'] },
-  );
-  children.push(server.child);
-  postgres = { child: server.child, target: server.target, cluster: postmaster };
+  // The socket is <dir>/.s.PGSQL.<port>: the host parameter names the folder.
+  const socketDir = encodeURIComponent(dirname(cluster.data));
+  const { port } = new URL(cluster.url);
+  const serverKey = randomBytes(32).toString('hex');
+  for (const mode of postgresModes) {
+    const server = await startBenchServer(
+      {
+        DATABASE_URL:
+          mode === 'TCP'
+            ? cluster.url
+            : `postgres://postgres@localhost:${port}/postgres?host=${socketDir}`,
+        GATEHOUSE_SERVER_KEY: serverKey,
+        ...(PROFILE_DIR
+          ? { BENCH_PROFILE: PROFILE_DIR, BENCH_PROFILE_NAME: `gatehouse-postgres-${mode[0]}` }
+          : {}),
+      },
+      { ...pinned, nodeFlags: ['--conditions=source'] },
+    );
+    children.push(server.child);
+    postgres.push({ mode, child: server.child, target: server.target });
+  }
 }
 
 const targets: Target[] = [
@@ -213,12 +224,10 @@ if (baseline) {
   });
 }
 
-if (postgres) {
-  const pgTarget = postgres.target;
-  const postmaster = postgres.cluster;
+for (const { mode, child, target: pgTarget } of postgres) {
   targets.push({
-    name: 'Gatehouse on PostgreSQL (BENCH_POSTGRES)',
-    pid: postgres.child.pid!,
+    name: `Gatehouse on PostgreSQL, ${mode} (BENCH_POSTGRES)`,
+    pid: child.pid!,
     options: {
       ...gatehouseOptions,
       url: `${pgTarget.url}/sdk/v1/b2b/sessions/authenticate`,
@@ -245,7 +254,7 @@ for (const target of targets) await run(target, 2); // JIT, caches, SQLite's pag
 
 const runs = new Map<Target, Run[]>(targets.map((t) => [t, []]));
 // The profile covers the measured rounds only (the other servers' turns show as idle).
-const profiled = [gatehouse.child, ...(postgres ? [postgres.child] : [])];
+const profiled = [gatehouse.child, ...postgres.map((server) => server.child)];
 if (PROFILE_DIR) for (const child of profiled) child.kill('SIGUSR2');
 console.log('| round | server | requests/s | p50 | p99 | server CPU/request | failed |');
 console.log('|---|---|---|---|---|---|---|');
@@ -288,16 +297,18 @@ for (const target of targets) {
 const [mine, top, other] = targets;
 const rateOf = (t: Target | undefined) => summary.get(t!) ?? 0;
 const baselineTarget = targets.find((t) => t.name.includes('BENCH_BASELINE'));
-const postgresTarget = targets.find((t) => t.name.includes('BENCH_POSTGRES'));
+const postgresTargets = targets.filter((t) => t.name.includes('BENCH_POSTGRES'));
 const vs = (t: Target | undefined, label: string) =>
   t ? `; Gatehouse / ${label}: **${(rateOf(mine) / rateOf(t)).toFixed(2)}**` : '';
 console.log(
   `\nGatehouse / ceiling: **${(rateOf(mine) / rateOf(top)).toFixed(2)}**` +
     vs(other, 'peer') +
     vs(baselineTarget, 'baseline') +
-    (postgresTarget
-      ? `; PostgreSQL / SQLite: **${(rateOf(postgresTarget) / rateOf(mine)).toFixed(2)}**`
-      : '') +
+    postgresTargets
+      .map(
+        (t) => `; ${t.name.split(' (')[0]} / SQLite: **${(rateOf(t) / rateOf(mine)).toFixed(2)}**`,
+      )
+      .join('') +
     '.',
 );
 // Other work on the machine slows whole rounds: each round's own ratios are steadier.
@@ -313,7 +324,9 @@ console.log(
   `Per round, median (each round): Gatehouse / ceiling ${perRound(mine!, top!)}; ` +
     `Gatehouse / peer ${perRound(mine!, other!)}` +
     (baselineTarget ? `; Gatehouse / baseline ${perRound(mine!, baselineTarget)}` : '') +
-    (postgresTarget ? `; PostgreSQL / SQLite ${perRound(postgresTarget, mine!)}` : '') +
+    postgresTargets
+      .map((t) => `; ${t.name.split(' (')[0]} / SQLite ${perRound(t, mine!)}`)
+      .join('') +
     '.',
 );
 if (PROFILE_DIR) {
