@@ -39,6 +39,11 @@ export const ERRORS = {
     status: 400,
     meaning: 'The new password fails the project’s password policy.',
   },
+  existing_password_mismatch: {
+    status: 400,
+    meaning:
+      "The current password sent with a signed-in member's password change is not theirs; the session stays signed in.",
+  },
   reset_password: {
     status: 400,
     meaning:

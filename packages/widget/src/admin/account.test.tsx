@@ -255,7 +255,7 @@ describe('the account section', () => {
         strengthVerdict({ valid_password: true, score: 4 }),
       );
       c.answer('passwords.resetBySession', () =>
-        Promise.reject(apiError('unauthorized_credentials', 'The current password is wrong.')),
+        Promise.reject(apiError('existing_password_mismatch', 'The current password is wrong.')),
       );
     });
     await loaded();

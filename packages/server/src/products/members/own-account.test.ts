@@ -164,8 +164,8 @@ describe('POST /b2b/passwords/session/reset with existing_password', () => {
     const { session_token } = await h.login(member.email_address);
     const wrong = refused(
       await reset(session_token, { password: NEW_PASSWORD, existing_password: 'not it at all' }),
-      401,
-      'unauthorized_credentials',
+      400,
+      'existing_password_mismatch',
     );
     expect(wrong.error_message).toMatch(/current password/);
     expect((await signInWith(member, PASSWORD)).status).toBe(200);
@@ -182,8 +182,8 @@ describe('POST /b2b/passwords/session/reset with existing_password', () => {
     const { token } = await signedIn();
     refused(
       await reset(token, { password: NEW_PASSWORD, existing_password: PASSWORD }),
-      401,
-      'unauthorized_credentials',
+      400,
+      'existing_password_mismatch',
     );
   });
 
@@ -202,7 +202,7 @@ describe('POST /b2b/passwords/session/reset with existing_password', () => {
       statuses.push(res.status);
     }
     expect(statuses).toContain(429);
-    expect(statuses.every((s) => s === 401 || s === 429)).toBe(true);
+    expect(statuses.every((s) => s === 400 || s === 429)).toBe(true);
   });
 
   it('refuses an ended session', async () => {

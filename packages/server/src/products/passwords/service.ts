@@ -227,7 +227,8 @@ async function proveCurrentPassword(
   const valid = stored
     ? (await verifyPassword(stored.hash, existing)).valid
     : await verifyAgainstDummy(existing).then(() => false);
-  if (!valid) return fail('unauthorized_credentials', 'The current password is wrong.');
+  // Not unauthorized_credentials: that error signs the browser out, and the session is fine.
+  if (!valid) return fail('existing_password_mismatch', 'The current password is wrong.');
   await settleGuess(ctx, guess);
   return undefined;
 }
