@@ -10,7 +10,7 @@ import type {
 } from '@gatehouse/protocol';
 import type { Context, Db } from '../context.js';
 import { SmsDeliveryError } from '../delivery/sms.js';
-import { memberLocale, rememberMemberLocale, roleIds } from '../tenancy/members/store.js';
+import { memberLocale, rememberMemberLocale } from '../tenancy/members/store.js';
 import { issueSmsCode, smsSendAllowed } from './sms-codes.js';
 import type { Project } from '../tenancy/projects/service.js';
 import type { Failure } from '../result.js';
@@ -241,16 +241,14 @@ const rememberedMemberSessions = new WeakMap<
  */
 function memberSessionOf(row: SessionsTable, member: Member, organization: Organization) {
   if (!isDeeplyFrozen(row)) {
-    return toMemberSession(row, roleIds(member), organization.organization_slug);
+    return toMemberSession(row, member, organization.organization_slug);
   }
   const remembered = rememberedMemberSessions.get(row);
   // The same frozen member and organization: the roles and slug it was made with are the same.
   if (remembered?.member === member && remembered.organization === organization) {
     return remembered.memberSession;
   }
-  const memberSession = deepFreeze(
-    toMemberSession(row, roleIds(member), organization.organization_slug),
-  );
+  const memberSession = deepFreeze(toMemberSession(row, member, organization.organization_slug));
   rememberedMemberSessions.set(row, { member, organization, memberSession });
   return memberSession;
 }

@@ -11,6 +11,7 @@ import { signRs256 } from '../crypto/jwt-sign.js';
 import { hashToken, newId, newToken } from '../crypto/random.js';
 import { preparedQuery } from '../store/prepared.js';
 import type { SessionsTable } from '../store/schema.js';
+import { sessionRoleIds } from '../tenancy/members/role-sources.js';
 import type { Project } from '../tenancy/projects/service.js';
 import type { ClientInfo } from './client-info.js';
 import { rememberJwt, reusableJwt } from './jwt-reuse.js';
@@ -22,12 +23,16 @@ import { rememberJwt, reusableJwt } from './jwt-reuse.js';
 export const SESSION_CLAIM = 'https://stytch.com/session';
 const ORGANIZATION_CLAIM = 'https://stytch.com/organization';
 
-/** The wire form of a session row, with its member's roles and its organization's slug. */
+/**
+ * The wire form of a session row, with the roles its member holds in it (`sessionRoleIds`: an
+ * SSO connection's roles only with a factor of that connection) and its organization's slug.
+ */
 export function toMemberSession(
   row: SessionsTable,
-  roles: string[],
+  member: Member,
   organizationSlug: string,
 ): MemberSession {
+  const factors = JSON.parse(row.factors) as AuthenticationFactor[];
   return {
     member_session_id: row.id,
     member_id: row.member_id,
@@ -37,8 +42,8 @@ export function toMemberSession(
     last_accessed_at: row.last_accessed_at,
     expires_at: row.expires_at,
     custom_claims: {},
-    roles,
-    authentication_factors: JSON.parse(row.factors) as AuthenticationFactor[],
+    roles: sessionRoleIds(member, factors),
+    authentication_factors: factors,
   };
 }
 

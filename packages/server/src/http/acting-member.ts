@@ -8,7 +8,8 @@ import type { Member } from '@gatehouse/protocol';
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { presentedForBackend } from '../products/sessions/service.js';
-import { memberById, roleIds } from '../tenancy/members/store.js';
+import { sessionRoleIds } from '../tenancy/members/role-sources.js';
+import { memberById } from '../tenancy/members/store.js';
 import type { Project } from '../tenancy/projects/service.js';
 import { sessionAuthorizationError, sessionTenancyError } from '../tenancy/rbac/errors.js';
 import type { Grantor } from '../tenancy/rbac/grants.js';
@@ -28,7 +29,10 @@ export interface ActingMember {
   sessionId: string;
   /** The session's organization: the only one the call may be about. */
   organizationId: string;
-  /** The member's current roles, read from the database, never from a JWT. */
+  /**
+   * The roles the member holds in this session (`sessionRoleIds`), read from the database, never
+   * from a JWT.
+   */
   roles: string[];
 }
 
@@ -91,7 +95,7 @@ export async function actingMember(
     member,
     sessionId: row.id,
     organizationId: row.organization_id,
-    roles: roleIds(member),
+    roles: sessionRoleIds(member, row.factors),
   };
 }
 

@@ -7,6 +7,7 @@ import type { PresentedSession } from '../auth/complete.js';
 import { findLiveSession } from '../auth/sessions.js';
 import { clientInfo, type ClientInfo } from '../auth/client-info.js';
 import type { Member } from '@gatehouse/protocol';
+import { sessionRoleIds } from '../tenancy/members/role-sources.js';
 import { memberById } from '../tenancy/members/store.js';
 import { authorize } from '../tenancy/rbac/service.js';
 import { checkCaptcha } from '../products/captcha/service.js';
@@ -200,14 +201,17 @@ export interface MemberCaller {
   project: Project;
   session: PresentedSession;
   member: Member;
+  /** The roles the member holds in this session (`sessionRoleIds`), read from the database. */
+  roles: string[];
 }
 
 /**
  * Loads the member of a session call; with `permission`, also refuses (403
  * `unauthorized_action`) a member whose current roles do not grant it under the project's current
  * policy. Roles are read from the database, never from the JWT, so a role taken away applies at
- * once. Handlers call it before `parse()`, so that a member without the permission never learns
- * the body's shape.
+ * once; an SSO connection's roles count only while the session holds a factor of that connection
+ * (`sessionRoleIds`). Handlers call it before `parse()`, so that a member without the permission
+ * never learns the body's shape.
  *
  * @example
  * const { member } = await memberCaller(ctx, caller, ['stytch.member', 'delete']);
@@ -222,10 +226,10 @@ export async function memberCaller(
   if (!member || member.status === 'deleted') {
     throw new ApiError('session_not_found', 'The session is unknown, expired or revoked.');
   }
+  const roles = sessionRoleIds(member, session.row.factors);
   if (permission) {
-    const roles = member.roles.map((r) => r.role_id);
     const refused = await authorize(ctx.db, project.id, roles, ...permission);
     if (refused) unwrap(refused);
   }
-  return { project, session, member };
+  return { project, session, member, roles };
 }

@@ -62,7 +62,7 @@ const deeplyFrozen = new WeakSet<object>();
  * Freezes a value and every object inside it, and marks them so (see {@link isDeeplyFrozen}).
  *
  * @example
- * const session = deepFreeze(toMemberSession(row, roles, slug));
+ * const session = deepFreeze(toMemberSession(row, member, slug));
  */
 export function deepFreeze<T extends object>(value: T): T {
   const pending: object[] = [value];

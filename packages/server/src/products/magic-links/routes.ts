@@ -8,7 +8,7 @@ import { authorizeActing, grantorOf } from '../../http/acting-member.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { limitEmailSends } from '../../http/send-limits.js';
-import { memberById, roleIds } from '../../tenancy/members/store.js';
+import { memberById } from '../../tenancy/members/store.js';
 import { NO_CLIENT } from '../../auth/client-info.js';
 import { backendSignInSession } from '../../http/backend-caller.js';
 import { backendLoginOrSignup } from './backend.js';
@@ -34,7 +34,7 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.magicLinksInvite, async (request, { caller, parse }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'create']);
+    const { project, member, roles } = await memberCaller(ctx, caller, ['stytch.member', 'create']);
     const { organization_id, ...body } = parse();
     // A member invites into their own organization only; naming another is refused, not ignored.
     if (organization_id !== undefined && organization_id !== member.organization_id) {
@@ -44,18 +44,18 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
       );
     }
     await limitEmailSends(ctx, project.id, request.ip, body.email_address);
-    const grantor = { memberRoles: roleIds(member) };
+    const grantor = { memberRoles: roles };
     const invited = await inviteMember(ctx, project, member.organization_id, body, grantor);
     return ok(request, unwrap(invited));
   });
 
   route(ENDPOINTS.magicLinksInviteResend, async (request, { caller, parse }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'create']);
+    const { project, member, roles } = await memberCaller(ctx, caller, ['stytch.member', 'create']);
     const { member_id, ...body } = parse();
     const invitee = await memberById(ctx.db, project.id, member_id);
     // The send limits of the invitee's address; an unknown id is refused by the service.
     if (invitee) await limitEmailSends(ctx, project.id, request.ip, invitee.email_address);
-    const grantor = { memberRoles: roleIds(member) };
+    const grantor = { memberRoles: roles };
     const sent = await resendInvitation(
       ctx,
       project,

@@ -119,7 +119,7 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
         // A member's change, under the rules the browser API holds members to.
         const permission = ['stytch.organization', 'update'] as const;
         await authorizeActing(ctx, project, acting, { organizationId, permission });
-        const org = await memberUpdateOrganization(ctx, project, acting.member, parse());
+        const org = await memberUpdateOrganization(ctx, project, acting, parse());
         return ok(request, { organization: unwrap(org) });
       }
       const body = parse();

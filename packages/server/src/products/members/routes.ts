@@ -12,12 +12,7 @@ import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
 import { organizationById } from '../../tenancy/organizations/store.js';
-import {
-  memberByEmail,
-  normalizeEmail,
-  roleIds,
-  searchMembers,
-} from '../../tenancy/members/store.js';
+import { memberByEmail, normalizeEmail, searchMembers } from '../../tenancy/members/store.js';
 import {
   deleteMemberMfaPhoneNumber,
   deleteMemberPassword,
@@ -116,7 +111,7 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.memberUpdate, async (request, { caller, parse }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
+    const { project, member, roles } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
     const body = parse();
     const updated = await updateOrganizationMember(
       ctx,
@@ -124,7 +119,7 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
       member.organization_id,
       request.params.member_id,
       body,
-      { memberRoles: roleIds(member) },
+      { memberRoles: roles },
     );
     return ok(request, unwrap(updated));
   });
@@ -141,13 +136,13 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.memberDelete, async (request, { caller }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'delete']);
+    const { project, member, roles } = await memberCaller(ctx, caller, ['stytch.member', 'delete']);
     const deleted = await deleteOrganizationMember(
       ctx,
       project.id,
       member.organization_id,
       request.params.member_id,
-      { memberRoles: roleIds(member) },
+      { memberRoles: roles },
     );
     return ok(request, unwrap(deleted));
   });

@@ -10,7 +10,6 @@ import { linkedMicrosoftTenants } from '../../auth/federated/registrations.js';
 import type { Context, Db } from '../../context.js';
 import { allOrNothing, type Failure } from '../../result.js';
 import { manageUpdateOrganization } from '../management/service.js';
-import { roleIds } from '../../tenancy/members/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { refuseRoleGrants } from '../../tenancy/rbac/grants.js';
 import { organizationNotFound } from '../../tenancy/organizations/errors.js';
@@ -27,6 +26,12 @@ import { claimUpdate } from '../../tenancy/updated-at.js';
 import { keepingAnAdmin } from '../../tenancy/members/last-admin.js';
 import type { OrganizationPatch } from '../../tenancy/organizations/update.js';
 
+/** The member making the change, with the roles they hold in their session (`sessionRoleIds`). */
+interface MemberActor {
+  member: Member;
+  roles: readonly string[];
+}
+
 /**
  * Applies a member's patch to their organization, or refuses it: 400 `invalid_email_domain` for a
  * domain other than their own, 403 `unauthorized_action` for a role rule they may not change,
@@ -34,15 +39,15 @@ import type { OrganizationPatch } from '../../tenancy/organizations/update.js';
  * dropping an e-mail role rule would leave the organization without an active admin.
  *
  * @example
- * const org = await memberUpdateOrganization(ctx, project, member, { organization_name: 'Acme' });
+ * const org = await memberUpdateOrganization(ctx, project, { member, roles }, { organization_name: 'Acme' });
  */
 export async function memberUpdateOrganization(
   ctx: Context,
   project: Project,
-  member: Member,
+  actor: MemberActor,
   patch: OrganizationPatch & { updated_at?: string | undefined },
 ): Promise<Organization | Failure> {
-  const organizationId = member.organization_id;
+  const organizationId = actor.member.organization_id;
   const { updated_at: expected, ...changes } = patch;
   return allOrNothing(ctx.db, async (trx) => {
     // Claims the row first (a conditional update that locks it), so the lists checked are the
@@ -62,7 +67,7 @@ export async function memberUpdateOrganization(
     if (typeof version !== 'string') return version;
     const current = await organizationById(trx, project.id, organizationId);
     if (!current) return organizationNotFound();
-    const refused = await refuseMemberPatch(trx, project.id, member, current, changes);
+    const refused = await refuseMemberPatch(trx, project.id, actor, current, changes);
     if (refused) return refused;
     // Its clock reads the claimed updated_at, so the row keeps the value that moved forward.
     const change = () =>
@@ -83,7 +88,7 @@ export async function memberUpdateOrganization(
 async function refuseMemberPatch(
   db: Db,
   projectId: string,
-  member: Member,
+  { member, roles }: MemberActor,
   current: Organization,
   patch: OrganizationPatch,
 ): Promise<Failure | null> {
@@ -93,7 +98,7 @@ async function refuseMemberPatch(
     const refused = await refuseRoleGrants(
       db,
       projectId,
-      { memberRoles: roleIds(member) },
+      { memberRoles: roles },
       toRules(current.rbac_email_implicit_role_assignments),
       toRules(normalizeEmailRoles(patch.rbac_email_implicit_role_assignments)),
     );

@@ -38,9 +38,9 @@ export function registerOrganizations(app: FastifyInstance, ctx: Context): void 
   });
 
   route(ENDPOINTS.organizationUpdateMe, async (request, { caller, parse }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.organization', 'update']);
+    const actor = await memberCaller(ctx, caller, ['stytch.organization', 'update']);
     const body = parse();
-    const org = await memberUpdateOrganization(ctx, project, member, body);
+    const org = await memberUpdateOrganization(ctx, actor.project, actor, body);
     return ok(request, { organization: unwrap(org) });
   });
 }

@@ -373,7 +373,7 @@ describe('roles of members', () => {
     );
     expect(result.member.roles).toContainEqual({
       role_id: 'billing-admin',
-      sources: [{ type: 'sso_connection_group', details: {} }],
+      sources: [{ type: 'sso_connection_group', details: { connection_id: conn.connectionId } }],
     });
     expect(result.member_session?.roles).toContain('billing-admin');
   });

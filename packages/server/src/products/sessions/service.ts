@@ -2,7 +2,7 @@
 import type { Member, MemberSession, Organization } from '@gatehouse/protocol';
 import { errors as joseErrors, jwtVerify } from 'jose';
 import { isoAt, type Context } from '../../context.js';
-import { memberById, roleIds } from '../../tenancy/members/store.js';
+import { memberById } from '../../tenancy/members/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import { transaction } from '../../store/transaction.js';
@@ -229,7 +229,7 @@ export async function liveSessionsForBackend(
 ): Promise<MemberSession[]> {
   const { member, organization } = owner;
   const rows = await liveSessionsOfMember(ctx.db, project.id, member.member_id, isoAt(ctx.now()));
-  return rows.map((row) => toMemberSession(row, roleIds(member), organization.organization_slug));
+  return rows.map((row) => toMemberSession(row, member, organization.organization_slug));
 }
 
 async function verifiedSessionId(

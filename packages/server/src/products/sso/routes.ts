@@ -20,7 +20,8 @@ import { queryOf, redirectOrPage, sendErrorPage, sendNoticePage } from '../../ht
 import { ok } from '../../http/reply.js';
 import { rawRoute, router } from '../../http/route.js';
 import { fail, isFailure, type Failure } from '../../result.js';
-import { memberById, roleIds } from '../../tenancy/members/store.js';
+import { sessionRoleIds } from '../../tenancy/members/role-sources.js';
+import { memberById } from '../../tenancy/members/store.js';
 import { authorize } from '../../tenancy/rbac/service.js';
 import { finishSaml } from './acs.js';
 import { samlMetadata, startSso } from './flow.js';
@@ -200,8 +201,10 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
   const member = async (caller: SessionCaller, action: string) => {
     const { session } = caller;
     const self = await memberById(ctx.db, caller.project.id, session.row.member_id);
+    // The roles the member holds in this session: a connection's roles only with its factor.
+    const roles = self ? sessionRoleIds(self, session.row.factors) : [];
     const refused = self
-      ? await authorize(ctx.db, caller.project.id, roleIds(self), 'stytch.sso', action)
+      ? await authorize(ctx.db, caller.project.id, roles, 'stytch.sso', action)
       : true;
     if (refused) {
       throw new ApiError(
@@ -210,7 +213,7 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
       );
     }
     // Who asks, for the group role rules a connection change may grant (products/rbac/grants.ts).
-    const grantor = { memberRoles: self ? roleIds(self) : [] };
+    const grantor = { memberRoles: roles };
     return { project: caller.project, organizationId: session.row.organization_id, grantor };
   };
 

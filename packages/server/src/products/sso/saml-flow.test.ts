@@ -106,7 +106,12 @@ describe('SP-initiated sign-in', () => {
     expect(result.member.name).toBe('Grace Hopper');
     expect(result.member.roles).toEqual(
       expect.arrayContaining([
-        { role_id: 'admin', sources: [{ type: 'sso_connection_group', details: {} }] },
+        {
+          role_id: 'admin',
+          sources: [
+            { type: 'sso_connection_group', details: { connection_id: conn.connectionId } },
+          ],
+        },
       ]),
     );
     // The browser API's member carries the registration, the assertion's attributes in it.

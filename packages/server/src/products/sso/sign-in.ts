@@ -118,7 +118,7 @@ export async function signInFederated(
   await replaceRolesFrom(
     db,
     member.member_id,
-    'sso_connection_group',
+    { ssoConnectionGroup: row.id },
     await rolesFromGroups(db, row, identity.groups),
   );
   const token = await issueLinkToken(

@@ -1,12 +1,13 @@
 /**
  * The member entity's role rows: the `member` role every direct assignment keeps, the roles an
  * organization's e-mail domain rules give (`email_assignment`), and replacing the roles of one
- * source (a direct assignment, an SSO connection's groups).
+ * source (a direct assignment, one SSO connection's groups).
  */
 import type { EmailRoleAssignment } from '@gatehouse/protocol';
 import type { Db } from '../../context.js';
 import { ADMIN_ROLE, effectivePolicy, MEMBER_ROLE } from '../rbac/policy.js';
 import { customPolicyOf } from '../rbac/store.js';
+import { connectionSource } from './role-sources.js';
 
 /** The roles the rules give an address: those of its exact domain. */
 function rolesForEmail(rules: readonly EmailRoleAssignment[], email: string): string[] {
@@ -89,24 +90,34 @@ export async function replaceEmailRoles(
 
 /**
  * Replaces the member's roles of one source with `roles` (role ids are checked by the caller
- * against the project's policy). Direct assignments always keep `member`.
+ * against the project's policy): the direct assignments, which always keep `member`, or the
+ * group roles of one SSO connection, recorded with it (`role-sources.ts`). Replacing a
+ * connection's group roles also drops group roles stored before their connection was recorded.
  */
 export async function replaceRolesFrom(
   db: Db,
   memberId: string,
-  source: 'direct_assignment' | 'sso_connection_group',
+  source: 'direct_assignment' | { ssoConnectionGroup: string },
   roles: readonly string[],
 ): Promise<void> {
+  const sourceType =
+    source === 'direct_assignment'
+      ? source
+      : connectionSource('sso_connection_group', source.ssoConnectionGroup);
   await db
     .deleteFrom('member_roles')
     .where('member_id', '=', memberId)
-    .where('source_type', '=', source)
+    .where(
+      'source_type',
+      'in',
+      source === 'direct_assignment' ? [sourceType] : [sourceType, 'sso_connection_group'],
+    )
     .execute();
   const kept = new Set(source === 'direct_assignment' ? [MEMBER_ROLE, ...roles] : roles);
   if (kept.size === 0) return;
   await db
     .insertInto('member_roles')
-    .values([...kept].map((role_id) => ({ member_id: memberId, role_id, source_type: source })))
+    .values([...kept].map((role_id) => ({ member_id: memberId, role_id, source_type: sourceType })))
     .execute();
 }
 

@@ -2,13 +2,7 @@
  * The member entity's store: member rows (creation, lookups, activation, search) and the wire
  * shape of §5. Their role rows beyond creation are in store-roles.ts.
  */
-import type {
-  Environment,
-  Member,
-  MemberRole,
-  MemberStatus,
-  RoleSourceType,
-} from '@gatehouse/protocol';
+import type { Environment, Member, MemberRole, MemberStatus } from '@gatehouse/protocol';
 import { sql } from 'kysely';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
@@ -16,6 +10,7 @@ import { preparedQuery } from '../../store/prepared.js';
 import type { MembersTable } from '../../store/schema.js';
 import { insertUnlessDuplicate } from '../../store/unique.js';
 import { ADMIN_ROLE, MEMBER_ROLE } from '../rbac/policy.js';
+import { roleSourceOf } from './role-sources.js';
 import { grantEmailRoles } from './store-roles.js';
 import {
   NO_REGISTRATIONS,
@@ -50,7 +45,7 @@ export function toMember(
   const byRole = new Map<string, MemberRole>();
   for (const r of roles) {
     const entry = byRole.get(r.role_id) ?? { role_id: r.role_id, sources: [] };
-    entry.sources.push({ type: r.source_type as RoleSourceType, details: {} });
+    entry.sources.push(roleSourceOf(r.source_type));
     byRole.set(r.role_id, entry);
   }
   const memberRoles = [...byRole.values()];
@@ -79,11 +74,6 @@ export function toMember(
     created_at: row.created_at,
     updated_at: row.updated_at,
   };
-}
-
-/** The role ids of a member, for sessions and JWTs. */
-export function roleIds(member: Member): string[] {
-  return member.roles.map((r) => r.role_id);
 }
 
 // Every session refresh loads its member: built once (see `preparedQuery`).
