@@ -44,8 +44,8 @@ afterAll(async () => {
   await Promise.all([h?.close(), idp?.close()]);
 });
 
-/** A full SSO sign-in of `email` in `groups` through `conn`: result F's session. */
-async function ssoSignIn(conn: TestConnection, email: string, groups: string[]) {
+/** The IdP's answer to a sign-in of `email` in `groups` started through `conn`, ready to post. */
+async function idpAnswer(conn: TestConnection, email: string, groups: string[]) {
   const browser = new TestBrowser();
   const started = await browser.navigate(startUrl(h, conn.connectionId));
   const response = await idp.createResponse({
@@ -54,10 +54,20 @@ async function ssoSignIn(conn: TestConnection, email: string, groups: string[]) 
     groups,
     inResponseTo: authnRequestId(started.location ?? ''),
   });
-  const acs = await browser.postToAcs(conn.acsUrl, response);
+  return () => browser.postToAcs(conn.acsUrl, response);
+}
+
+/** A full SSO sign-in of `email` in `groups` through `conn`: result F's session. */
+async function ssoSignIn(conn: TestConnection, email: string, groups: string[]) {
+  const acs = await (await idpAnswer(conn, email, groups))();
+  return redeem(acs.location);
+}
+
+/** Redeems the `sso` token of an ACS redirect: result F's session. */
+async function redeem(location: string | null) {
   const result = expectOk(
     await h.call(ENDPOINTS.ssoAuthenticate, {
-      body: { sso_token: ssoTokenOf(acs.location), session_duration_minutes: 60 },
+      body: { sso_token: ssoTokenOf(location), session_duration_minutes: 60 },
     }),
   );
   if (!result.member_session) throw new Error('expected a session');
@@ -164,6 +174,32 @@ describe("An SSO connection's group roles", () => {
     const left = await ssoSignIn(opsConnection, 'pia@acme.test', ['everyone']);
     expect(left.roles).not.toContain('admin');
     expect(await verdicts(left)).toMatchObject({ check: '403 session_authorization_error' });
+  });
+
+  it('are recorded once when the member signs in through the connection twice at the same time', async () => {
+    const twin = await h.addMember('twin@acme.test');
+    const posts = await Promise.all([
+      idpAnswer(opsConnection, 'twin@acme.test', ['ops']),
+      idpAnswer(opsConnection, 'twin@acme.test', ['ops']),
+    ]);
+    const answers = await Promise.all(posts.map((post) => post()));
+    expect(answers.map((a) => a.status)).toEqual([302, 302]);
+    for (const answer of answers) {
+      expect((await redeem(answer.location)).roles).toContain('admin');
+    }
+    const member = expectOk(
+      await h.call(ENDPOINTS.getMember, {
+        params: { organization_id: h.org.organization_id, member_id: twin.member_id },
+      }),
+    );
+    expect(member.member.roles.filter((r) => r.role_id === 'admin')).toEqual([
+      {
+        role_id: 'admin',
+        sources: [
+          { type: 'sso_connection_group', details: { connection_id: opsConnection.connectionId } },
+        ],
+      },
+    ]);
   });
 
   it('leave explicit roles to every session, whatever it signed in with', async () => {
