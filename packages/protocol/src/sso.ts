@@ -158,19 +158,25 @@ export interface SsoConnectionResult extends Ack {
 }
 
 /**
- * The checks of a test sign-in, in the order they are shown: the response's signature, its
+ * The checks of a test sign-in, in the order they are shown. SAML: the response's signature, its
  * issuer, audience, recipient (destination and ACS), times against the server's clock, the
  * NameID, the e-mail (the mapped attribute, else an e-mail NameID) and the other mapped
- * attributes.
+ * attributes. OIDC: the discovery document, the code exchange, the ID token's signature, issuer,
+ * audience, nonce and expiry, the e-mail claim, its `email_verified`, and the mapped claims.
  */
 export const SSO_TEST_CHECKS = [
+  'discovery',
+  'token_exchange',
   'signature',
   'issuer',
   'audience',
   'recipient',
   'clock',
+  'nonce',
+  'expiry',
   'name_id',
   'email',
+  'email_verified',
   'attributes',
 ] as const;
 
@@ -187,7 +193,7 @@ export interface SsoTestCheck {
   message: string;
 }
 
-/** A test sign-in of a SAML connection: nobody is signed in and no member is created. */
+/** A test sign-in of a SAML or OIDC connection: nobody is signed in and no member is created. */
 export interface SsoConnectionTest {
   test_id: string;
   connection_id: string;
@@ -212,7 +218,10 @@ export interface SsoConnectionTest {
 
 export interface SsoConnectionTestStartResult extends Ack {
   test: SsoConnectionTest;
-  /** The IdP URL to open (in a popup): an AuthnRequest answered to this connection's ACS. */
+  /**
+   * The IdP URL to open (in a popup): an AuthnRequest answered to this connection's ACS, or an
+   * OIDC authorization request answered to the OIDC callback.
+   */
   idp_url: string;
 }
 

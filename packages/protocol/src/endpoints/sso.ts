@@ -182,6 +182,20 @@ export const SSO_ENDPOINTS = {
     summary: "Reads a test sign-in's report: pending until the IdP answers (§7.10).",
     body: null,
   }),
+  sdkSsoTestOidc: endpoint<SsoConnectionTestStartResult>()({
+    method: 'POST',
+    path: '/sdk/v1/b2b/sso/oidc/:connection_id/test',
+    credential: 'S',
+    summary: 'Starts a test sign-in of an OIDC connection: checks only, nobody signed in (§7.10).',
+    body: z.object({}).strict(),
+  }),
+  sdkSsoTestOidcResult: endpoint<SsoConnectionTestResult>()({
+    method: 'GET',
+    path: '/sdk/v1/b2b/sso/oidc/:connection_id/test/:test_id',
+    credential: 'S',
+    summary: "Reads an OIDC test sign-in's report: pending until the IdP answers (§7.10).",
+    body: null,
+  }),
   sdkSsoCreateOidc: endpoint<OidcConnectionResult>()({
     method: 'POST',
     path: '/sdk/v1/b2b/sso/oidc',

@@ -65,3 +65,24 @@ export function federatedClaims(
     ...(locale === '' ? {} : { locale }),
   };
 }
+
+/** Claims about the token rather than the person, left out of a member's `sso_attributes`. */
+const TOKEN_CLAIMS = new Set([
+  'iss',
+  'aud',
+  'exp',
+  'iat',
+  'nbf',
+  'nonce',
+  'at_hash',
+  'c_hash',
+  'azp',
+  'auth_time',
+  'jti',
+  'sid',
+]);
+
+/** The claims that describe the person. */
+export function personClaims(claims: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(claims).filter(([name]) => !TOKEN_CLAIMS.has(name)));
+}

@@ -20,9 +20,9 @@ import { insertRequest, recordAssertion } from './store.js';
 import { finishTestRequest, testRequestById } from './store-tests.js';
 
 /** How long the IdP may take to answer a test (the admin signs in at the IdP meanwhile). */
-const TEST_LIFETIME_MS = 10 * 60_000;
+export const TEST_LIFETIME_MS = 10 * 60_000;
 
-const testNotFound = (): Failure =>
+export const testNotFound = (): Failure =>
   fail('sso_test_not_found', 'This connection has no test sign-in with this id.');
 
 const testAnswered = (): Failure =>
@@ -34,7 +34,7 @@ export interface SsoTestFinished {
 }
 
 /** The report a test shows until the IdP answers. */
-const PENDING = {
+export const PENDING = {
   checks: [] as SsoTestCheck[],
   error: null,
   name_id: '',
@@ -43,12 +43,12 @@ const PENDING = {
   roles: [] as string[],
 };
 
-type Report = Pick<
+export type Report = Pick<
   SsoConnectionTest,
   'status' | 'checks' | 'error' | 'name_id' | 'attributes' | 'mapped' | 'roles'
 >;
 
-function toWire(row: SsoRequestsTable): SsoConnectionTest {
+export function toWire(row: SsoRequestsTable): SsoConnectionTest {
   const report: Report =
     row.test_report == null
       ? { status: 'pending', ...PENDING }

@@ -7,7 +7,12 @@
 import { randomUUID } from 'node:crypto';
 import { FEDERATED_TOKEN_MINUTES } from '@gatehouse/protocol';
 import type * as oidc from 'openid-client';
-import { beginAuthorization, cachedConfiguration } from '../../auth/federated/oidc-client.js';
+import {
+  beginAuthorization,
+  cachedConfiguration,
+  completeAuthorization,
+  type CompletedAuthorization,
+} from '../../auth/federated/oidc-client.js';
 import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
 import { isoAt, type Context } from '../../context.js';
 import { hashToken, safeEqual } from '../../crypto/random.js';
@@ -30,6 +35,9 @@ import { authnRequestUrl, serviceProviderMetadata } from './saml.js';
 import { certificateRowsOf, connectionRow, connectionRowById, insertRequest } from './store.js';
 
 const TOKEN_LIFETIME_MS = FEDERATED_TOKEN_MINUTES * 60_000;
+
+/** The scopes every OIDC connection's authorization request asks for, a test's too. */
+export const OIDC_SCOPES = ['openid', 'email', 'profile'] as const;
 
 /** The query of `GET /v1/public/sso/start`, form-decoded. */
 export interface SsoStartQuery {
@@ -132,7 +140,7 @@ export async function startSso(
   if (isFailure(config)) return config;
   const started = await beginAuthorization(config, {
     redirectUri: urlsOf(ctx).oidcRedirectUrl(),
-    scopes: ['openid', 'email', 'profile'],
+    scopes: OIDC_SCOPES,
   });
   await insertRequest(ctx.db, {
     ...request,
@@ -141,6 +149,27 @@ export async function startSso(
     code_verifier_encrypted: ctx.box.seal(started.codeVerifier),
   });
   return { location: started.location };
+}
+
+/**
+ * Exchanges the code of an OIDC callback with the request's PKCE verifier and checks the ID
+ * token, with the one OIDC client of federated sign-in; null when the answer has no ID token.
+ *
+ * @throws when the provider's answer fails a check (see `reasonOf`).
+ */
+export function exchangeCallback(
+  ctx: Context,
+  config: oidc.Configuration,
+  request: Pick<SsoRequestsTable, 'code_verifier_encrypted' | 'nonce'>,
+  callbackQuery: URLSearchParams,
+): Promise<CompletedAuthorization | null> {
+  const callbackUrl = new URL(urlsOf(ctx).oidcRedirectUrl());
+  callbackUrl.search = callbackQuery.toString();
+  return completeAuthorization(config, callbackUrl, {
+    pkceCodeVerifier: ctx.box.open(request.code_verifier_encrypted ?? ''),
+    expectedState: callbackQuery.get('state') ?? '',
+    expectedNonce: request.nonce ?? '',
+  });
 }
 
 /** The SP metadata XML of a SAML connection, or null when there is no such connection. */

@@ -3,8 +3,8 @@
  * from the browser that started; the code exchanged and the ID token checked by the one OIDC
  * client of federated sign-in; the member signed in.
  */
-import { displayName, stringClaim } from '../../auth/federated/claims.js';
-import { completeAuthorization, reasonOf } from '../../auth/federated/oidc-client.js';
+import { displayName, personClaims, stringClaim } from '../../auth/federated/claims.js';
+import { reasonOf } from '../../auth/federated/oidc-client.js';
 import type { Context } from '../../context.js';
 import { hashToken } from '../../crypto/random.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
@@ -17,30 +17,11 @@ import {
   otherBrowser,
   unknownState,
 } from './errors.js';
-import { oidcProvider, sameBrowser, urlsOf, type SsoRedirect } from './flow.js';
+import type { SsoTestFinished } from './connection-test.js';
+import { exchangeCallback, oidcProvider, sameBrowser, type SsoRedirect } from './flow.js';
+import { finishOidcTest } from './oidc-test.js';
 import { signInFederated } from './sign-in.js';
 import { claimRequest, connectionRowById, liveRequestByState } from './store.js';
-
-/** Claims about the token rather than the person, left out of a member's `sso_attributes`. */
-const TOKEN_CLAIMS = new Set([
-  'iss',
-  'aud',
-  'exp',
-  'iat',
-  'nbf',
-  'nonce',
-  'at_hash',
-  'c_hash',
-  'azp',
-  'auth_time',
-  'jti',
-  'sid',
-]);
-
-/** The claims that describe the person. */
-function personClaims(claims: Record<string, unknown>): Record<string, unknown> {
-  return Object.fromEntries(Object.entries(claims).filter(([name]) => !TOKEN_CLAIMS.has(name)));
-}
 
 /**
  * The OIDC callback: finds the request by its state, exchanges the code with our PKCE verifier,
@@ -51,7 +32,7 @@ export async function finishOidc(
   ctx: Context,
   callbackQuery: URLSearchParams,
   browser: string | null,
-): Promise<SsoRedirect | Failure> {
+): Promise<SsoRedirect | SsoTestFinished | Failure> {
   const state = callbackQuery.get('state') ?? '';
   const now = ctx.now();
   const request =
@@ -63,6 +44,8 @@ export async function finishOidc(
   if (!(await claimRequest(ctx.db, request.id, now))) {
     return alreadyAnswered();
   }
+  // A test's answer only fills its report (oidc-test.ts): it never signs anyone in.
+  if (request.test_member_id != null) return finishOidcTest(ctx, request, callbackQuery);
   // Spent either way: a callback in another browser cannot be retried from the one that started.
   if (!sameBrowser(request, browser)) return otherBrowser('oidc');
   const providerError = callbackQuery.get('error');
@@ -83,13 +66,7 @@ export async function finishOidc(
 
   let claims: Record<string, unknown>;
   try {
-    const callbackUrl = new URL(urlsOf(ctx).oidcRedirectUrl());
-    callbackUrl.search = callbackQuery.toString();
-    const completed = await completeAuthorization(config, callbackUrl, {
-      pkceCodeVerifier: ctx.box.open(request.code_verifier_encrypted ?? ''),
-      expectedState: state,
-      expectedNonce: request.nonce ?? '',
-    });
+    const completed = await exchangeCallback(ctx, config, request, callbackQuery);
     if (!completed) return noIdToken();
     claims = completed.claims;
   } catch (error) {

@@ -28,6 +28,7 @@ import { samlMetadata, startSso } from './flow.js';
 import { finishOidc } from './oidc-callback.js';
 import { authenticateSso } from './sign-in.js';
 import { readSamlTest, startSamlTest } from './connection-test.js';
+import { readOidcTest, startOidcTest } from './oidc-test.js';
 import {
   createOidcConnection,
   createSamlConnection,
@@ -113,6 +114,9 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
 
   rawRoute(app, ENDPOINTS.oidcCallback, async (request, reply) => {
     const result = await finishOidc(ctx, queryOf(request), browserBinding(request, SSO_BINDING));
+    if ('test' in result) {
+      return sendNoticePage(reply, 'Test finished', TEST_FINISHED);
+    }
     return answer(request, reply, result);
   });
 
@@ -412,6 +416,22 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     const { project, organizationId } = await member(caller, 'update');
     const { connection_id, test_id } = request.params;
     const test = await readSamlTest(ctx, project, organizationId, connection_id, test_id);
+    return ok(request, { test: unwrap(test) });
+  });
+  route(ENDPOINTS.sdkSsoTestOidc, async (request, { caller, parse }) => {
+    const { project, organizationId } = await member(caller, 'update');
+    parse();
+    const { connection_id } = request.params;
+    const memberId = caller.session.row.member_id;
+    return ok(
+      request,
+      unwrap(await startOidcTest(ctx, project, organizationId, memberId, connection_id)),
+    );
+  });
+  route(ENDPOINTS.sdkSsoTestOidcResult, async (request, { caller }) => {
+    const { project, organizationId } = await member(caller, 'update');
+    const { connection_id, test_id } = request.params;
+    const test = await readOidcTest(ctx, project, organizationId, connection_id, test_id);
     return ok(request, { test: unwrap(test) });
   });
   route(ENDPOINTS.sdkSsoCreateOidc, async (request, { caller, parse }) => {

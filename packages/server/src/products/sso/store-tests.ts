@@ -37,3 +37,19 @@ export async function finishTestRequest(
     .executeTakeFirst();
   return result.numUpdatedRows === 1n;
 }
+
+/**
+ * Stores the report of a test whose request the OIDC callback has claimed (`claimRequest`); true
+ * once, false when it has a report already.
+ */
+export async function storeTestReport(db: Db, id: string, report: string): Promise<boolean> {
+  const result = await db
+    .updateTable('sso_requests')
+    .set({ test_report: report })
+    .where('id', '=', id)
+    .where('test_member_id', 'is not', null)
+    .where('used_at', 'is not', null)
+    .where('test_report', 'is', null)
+    .executeTakeFirst();
+  return result.numUpdatedRows === 1n;
+}

@@ -1,0 +1,270 @@
+/**
+ * Test sign-ins of an OIDC connection (docs/protocol.md §7.10): an admin starts an authorization
+ * request of their own, the IdP answers it at the usual OIDC callback, and the callback checks
+ * the answer with the one OIDC client of real sign-ins and stores a report of each check instead
+ * of signing anyone in. The callback tells a test's request from a sign-in's by its
+ * `test_member_id`; either is answered once.
+ */
+import { randomUUID } from 'node:crypto';
+import type { SsoConnectionTest, SsoTestCheck, SsoTestCheckName } from '@gatehouse/protocol';
+import { jwtVerify } from 'jose';
+import { personClaims, stringClaim } from '../../auth/federated/claims.js';
+import { keySetOf } from '../../auth/federated/id-tokens.js';
+import { beginAuthorization, reasonOf } from '../../auth/federated/oidc-client.js';
+import { isoAt, type Context } from '../../context.js';
+import { hashToken } from '../../crypto/random.js';
+import { fail, isFailure, type Failure } from '../../result.js';
+import type { SsoConnectionsTable, SsoRequestsTable } from '../../store/schema.js';
+import type { Project } from '../../tenancy/projects/service.js';
+import { projectPolicy } from '../../tenancy/rbac/service.js';
+import {
+  PENDING,
+  TEST_LIFETIME_MS,
+  testNotFound,
+  toWire,
+  type Report,
+  type SsoTestFinished,
+} from './connection-test.js';
+import { oidcSettings } from './connections.js';
+import { connectionGone, connectionInactive } from './errors.js';
+import { exchangeCallback, OIDC_SCOPES, oidcProvider, urlsOf } from './flow.js';
+import { ownConnection } from './owned.js';
+import { connectionRowById, insertRequest } from './store.js';
+import { storeTestReport, testRequestById } from './store-tests.js';
+
+/**
+ * Starts a test sign-in of one of the organization's active OIDC connections: the provider's
+ * authorization URL to open, and the test whose report `readOidcTest` answers. A discovery
+ * document that cannot be read refuses the start (`oidc_discovery_failed`).
+ */
+export async function startOidcTest(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  memberId: string,
+  connectionId: string,
+): Promise<{ test: SsoConnectionTest; idp_url: string } | Failure> {
+  const row = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
+  if (isFailure(row)) return row;
+  if (row.status !== 'active') return connectionInactive();
+  const config = await oidcProvider(ctx, row);
+  if (isFailure(config)) return config;
+  const started = await beginAuthorization(config, {
+    redirectUri: urlsOf(ctx).oidcRedirectUrl(),
+    scopes: OIDC_SCOPES,
+  });
+  const now = ctx.now();
+  const request: SsoRequestsTable = {
+    id: `_${randomUUID()}`,
+    project_id: project.id,
+    connection_id: row.id,
+    state_hash: hashToken(started.state),
+    nonce: started.nonce,
+    code_verifier_encrypted: ctx.box.seal(started.codeVerifier),
+    pkce_challenge: null,
+    login_redirect_url: '',
+    signup_redirect_url: '',
+    // No browser binding: a test signs nobody in, and only the organization's SSO admins read it.
+    browser_hash: null,
+    created_at: isoAt(now),
+    expires_at: isoAt(now + TEST_LIFETIME_MS),
+    used_at: null,
+    test_member_id: memberId,
+    test_report: null,
+  };
+  await insertRequest(ctx.db, request);
+  return { test: toWire(request), idp_url: started.location };
+}
+
+/** A test of one of the organization's OIDC connections, pending or with its report. */
+export async function readOidcTest(
+  ctx: Context,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+  testId: string,
+): Promise<SsoConnectionTest | Failure> {
+  const row = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
+  if (isFailure(row)) return row;
+  const test = await testRequestById(ctx.db, row.id, testId);
+  return test ? toWire(test) : testNotFound();
+}
+
+/**
+ * Fills the report of a test whose request the callback has just claimed (so never twice).
+ */
+export async function finishOidcTest(
+  ctx: Context,
+  request: SsoRequestsTable,
+  callbackQuery: URLSearchParams,
+): Promise<SsoTestFinished | Failure> {
+  const row = await connectionRowById(ctx.db, request.connection_id);
+  if (!row || row.kind !== 'oidc') return connectionGone();
+  const report = await checkAnswer(ctx, row, request, callbackQuery);
+  if (!(await storeTestReport(ctx.db, request.id, JSON.stringify(report)))) {
+    return fail(
+      'invalid_oidc_response',
+      'This test sign-in was answered already: start a new test.',
+    );
+  }
+  const stored = await testRequestById(ctx.db, row.id, request.id);
+  return stored ? { test: toWire(stored) } : testNotFound();
+}
+
+/** The checks in the order they are made and shown. */
+const ORDER: SsoTestCheckName[] = [
+  'discovery',
+  'token_exchange',
+  'signature',
+  'issuer',
+  'audience',
+  'nonce',
+  'expiry',
+  'email',
+  'email_verified',
+  'attributes',
+];
+
+const PASSED: Partial<Record<SsoTestCheckName, string>> = {
+  discovery: "The provider's discovery document was read.",
+  token_exchange: 'The code was exchanged for an ID token (PKCE).',
+  signature: "Signed by one of the provider's published keys.",
+  issuer: "Issued by the connection's issuer.",
+  audience: "Meant for the connection's client ID.",
+  nonce: "Carries this sign-in's nonce.",
+  expiry: 'Not expired by the server’s clock.',
+};
+
+/** Which check an error of the OIDC client names; the code exchange when none. */
+function failedCheckOf(reason: string): SsoTestCheckName {
+  if (/signature/i.test(reason)) return 'signature';
+  if (/"iss"|issuer/i.test(reason)) return 'issuer';
+  if (/"aud"|"azp"|audience/i.test(reason)) return 'audience';
+  if (/nonce/i.test(reason)) return 'nonce';
+  if (/"exp"|"iat"|"nbf"|expir/i.test(reason)) return 'expiry';
+  return 'token_exchange';
+}
+
+/** A refused answer: the checks before `failed` passed, those after it were not reached. */
+function refused(failed: SsoTestCheckName, message: string): Report {
+  const at = ORDER.indexOf(failed);
+  const reachedFirst = (check: SsoTestCheckName) =>
+    // Only the discovery and the exchange come strictly before the ID token's checks.
+    ORDER.indexOf(check) < Math.min(at, ORDER.indexOf('signature'));
+  const checks = ORDER.map((check): SsoTestCheck => {
+    if (check === failed) return { check, status: 'failed', message };
+    if (reachedFirst(check)) return { check, status: 'passed', message: PASSED[check] ?? '' };
+    return { check, status: 'not_checked', message: 'Not checked: the answer was refused.' };
+  });
+  return { status: 'failed', ...PENDING, checks, error: message };
+}
+
+async function checkAnswer(
+  ctx: Context,
+  row: SsoConnectionsTable,
+  request: SsoRequestsTable,
+  callbackQuery: URLSearchParams,
+): Promise<Report> {
+  const providerError = callbackQuery.get('error');
+  if (providerError !== null) {
+    const description = callbackQuery.get('error_description');
+    const detail = description ? ` (${description})` : '';
+    return refused(
+      'token_exchange',
+      `The identity provider refused the sign-in: ${providerError}${detail}.`,
+    );
+  }
+  const config = await oidcProvider(ctx, row);
+  if (isFailure(config)) return refused('discovery', config.message);
+  let claims: Record<string, unknown>;
+  let idToken: string;
+  try {
+    const completed = await exchangeCallback(ctx, config, request, callbackQuery);
+    if (!completed) return refused('token_exchange', 'The token response has no ID token.');
+    ({ claims, idToken } = completed);
+  } catch (error) {
+    const reason = reasonOf(error);
+    return refused(failedCheckOf(reason), `The identity provider's answer was refused: ${reason}`);
+  }
+  // The OIDC client trusts an ID token the token endpoint answered over TLS; the test also
+  // checks its signature against the provider's keys, to catch a wrong JWKS early.
+  const jwksUri = config.serverMetadata().jwks_uri;
+  try {
+    if (jwksUri === undefined) throw new Error('the provider publishes no jwks_uri');
+    await jwtVerify(idToken, keySetOf(jwksUri), { currentDate: new Date(ctx.now()) });
+  } catch (error) {
+    return refused('signature', `The ID token's signature was refused: ${reasonOf(error)}`);
+  }
+  return passedReport(ctx, row, claims);
+}
+
+async function passedReport(
+  ctx: Context,
+  row: SsoConnectionsTable,
+  claims: Record<string, unknown>,
+): Promise<Report> {
+  const checks: SsoTestCheck[] = ORDER.slice(0, ORDER.indexOf('email')).map((check) => ({
+    check,
+    status: 'passed',
+    message: PASSED[check] ?? '',
+  }));
+  const email = stringClaim(claims, 'email');
+  checks.push(
+    email === ''
+      ? { check: 'email', status: 'failed', message: 'No email claim: nobody could sign in.' }
+      : { check: 'email', status: 'passed', message: `The email claim is ${email}.` },
+    claims.email_verified === true
+      ? { check: 'email_verified', status: 'passed', message: 'email_verified is true.' }
+      : {
+          check: 'email_verified',
+          status: 'failed',
+          message: 'email_verified is not true: the sign-in would be refused.',
+        },
+  );
+  const settings = oidcSettings(row);
+  const expected = ['name', 'given_name', 'family_name'];
+  if (settings.group_roles.length > 0) expected.push('groups');
+  const missing = expected.filter((name) => claims[name] === undefined);
+  checks.push(
+    missing.length === 0
+      ? { check: 'attributes', status: 'passed', message: 'Every mapped claim was received.' }
+      : {
+          check: 'attributes',
+          status: 'warning',
+          message: `Mapped but not received: ${missing.join(', ')}.`,
+        },
+  );
+  const groups = Array.isArray(claims.groups)
+    ? claims.groups.filter((g): g is string => typeof g === 'string')
+    : [];
+  const known = new Set((await projectPolicy(ctx.db, row.project_id)).roles.map((r) => r.role_id));
+  const roles = [
+    ...new Set(
+      settings.group_roles
+        .filter((a) => groups.includes(a.group) && known.has(a.role_id))
+        .map((a) => a.role_id),
+    ),
+  ];
+  const attributes = Object.fromEntries(
+    Object.entries(personClaims(claims)).map(([name, value]) => [
+      name,
+      (Array.isArray(value) ? value : [value]).map((v) =>
+        typeof v === 'string' ? v : JSON.stringify(v),
+      ),
+    ]),
+  );
+  return {
+    status: checks.some((c) => c.status === 'failed') ? 'failed' : 'passed',
+    checks,
+    error: null,
+    name_id: stringClaim(claims, 'sub'),
+    attributes,
+    mapped: {
+      email,
+      first_name: stringClaim(claims, 'given_name'),
+      last_name: stringClaim(claims, 'family_name'),
+      groups,
+    },
+    roles,
+  };
+}
