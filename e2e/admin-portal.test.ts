@@ -113,6 +113,7 @@ test.each(Object.entries(VIEWPORTS))(
       'Single sign-on': 'Single sign-on connections',
       Domains: 'Email domains',
       Sessions: 'Active sessions',
+      'Your account': 'Your account',
     };
     for (const [tab, heading] of Object.entries(sections)) {
       await nav.getByRole('button', { name: tab }).click();
@@ -124,6 +125,8 @@ test.each(Object.entries(VIEWPORTS))(
     }
     await context.close();
   },
+  // Six sections, each loaded and checked by axe: longer than one flow on a loaded machine.
+  180_000,
 );
 
 test('a plain member sees the members but no admin action, no SSO section, and their own sessions', async () => {
@@ -144,7 +147,7 @@ test('a plain member sees the members but no admin action, no SSO section, and t
   const nav = page.getByRole('navigation', { name: 'Sections' });
   await expect
     .poll(() => nav.getByRole('button').allTextContents())
-    .toEqual(['Members', 'Settings', 'Sessions']);
+    .toEqual(['Members', 'Settings', 'Sessions', 'Your account']);
   for (const name of [
     'Send invitation',
     'Change roles',
