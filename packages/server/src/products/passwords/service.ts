@@ -227,7 +227,8 @@ async function proveCurrentPassword(
   const valid = stored
     ? (await verifyPassword(stored.hash, existing)).valid
     : await verifyAgainstDummy(existing).then(() => false);
-  // Not unauthorized_credentials: that error signs the browser out, and the session is fine.
+  // Not unauthorized_credentials: that type says the session is dead (UNRECOVERABLE_ERROR_TYPES,
+  // docs/protocol.md §3), and a host following it would sign a live session out.
   if (!valid) return fail('existing_password_mismatch', 'The current password is wrong.');
   await settleGuess(ctx, guess);
   return undefined;
