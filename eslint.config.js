@@ -1,8 +1,7 @@
 // Lint rules for the whole monorepo: typescript-eslint with type information (floating and misused
-// promises are errors), the rules of hooks, no import cycles, and the server's layers.
+// promises are errors), the rules of hooks, and the server's layers. Import cycles are found by
+// scripts/check-cycles.mjs, in a fraction of a second.
 import js from '@eslint/js';
-import { createTypeScriptImportResolver } from 'eslint-import-resolver-typescript';
-import { importX } from 'eslint-plugin-import-x';
 import reactHooks from 'eslint-plugin-react-hooks';
 import tseslint from 'typescript-eslint';
 
@@ -66,24 +65,6 @@ export default tseslint.config(
       ],
       '@typescript-eslint/require-await': 'off',
     },
-  },
-  {
-    // No import cycles. The rule follows value imports only (`import type` vanishes at run time),
-    // so keep type-only cycles out by hand too: shared types live in the module that owns them.
-    files: ['packages/*/src/**/*.{ts,tsx}', 'apps/*/src/**/*.ts'],
-    plugins: { 'import-x': importX },
-    settings: {
-      'import-x/extensions': ['.ts', '.tsx'],
-      'import-x/parsers': { '@typescript-eslint/parser': ['.ts', '.tsx'] },
-      'import-x/resolver-next': [
-        createTypeScriptImportResolver({
-          project: ['packages/*/tsconfig.json', 'apps/*/tsconfig.json'],
-          noWarnOnMultipleProjects: true,
-          conditionNames: ['source', 'types', 'import', 'default'],
-        }),
-      ],
-    },
-    rules: { 'import-x/no-cycle': ['error', { ignoreExternal: true }] },
   },
   {
     files: ['packages/widget/src/**/*.tsx', 'packages/widget/src/**/use-*.ts'],
