@@ -85,6 +85,21 @@ const CASES = [
     call: (c: AdminClient) => c.sso.oidc.createConnection({ display_name: 'Entra' }),
     body: { display_name: 'Entra' },
   },
+  {
+    name: 'sso.oidc.testConnection',
+    endpoint: ENDPOINTS.sdkSsoTestOidc,
+    path: '/b2b/sso/oidc/oidc-connection-1/test',
+    call: (c: AdminClient) => c.sso.oidc.testConnection({ connection_id: 'oidc-connection-1' }),
+    body: {},
+  },
+  {
+    name: 'sso.oidc.getTest',
+    endpoint: ENDPOINTS.sdkSsoTestOidcResult,
+    path: '/b2b/sso/oidc/oidc-connection-1/test/_test-1',
+    call: (c: AdminClient) =>
+      c.sso.oidc.getTest({ connection_id: 'oidc-connection-1', test_id: '_test-1' }),
+    body: undefined,
+  },
 ];
 
 describe('SSO calls', () => {
@@ -130,7 +145,7 @@ describe('SSO calls', () => {
 
   it('refuses misuse before any request', async () => {
     const api = installFakeApi();
-    const saml = createAdminClient(makeClient()).sso.saml;
+    const { saml, oidc } = createAdminClient(makeClient()).sso;
     const misuses = [
       () => saml.updateConnection(null as never),
       () => saml.updateConnection({ connection_id: '' }),
@@ -139,6 +154,8 @@ describe('SSO calls', () => {
       () => saml.testConnection({} as never),
       () => saml.testConnection(undefined as never),
       () => saml.getTest({ connection_id } as never),
+      () => oidc.testConnection({} as never),
+      () => oidc.getTest({ connection_id, test_id: '' }),
     ];
     for (const misuse of misuses) {
       await expect(misuse()).rejects.toBeInstanceOf(GatehouseUsageError);

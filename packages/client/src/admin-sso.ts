@@ -24,6 +24,25 @@ const SSO = '/b2b/sso';
 const part = (value: string) => encodeURIComponent(value);
 const saml = (connectionId: string) => `${SSO}/saml/${part(connectionId)}`;
 
+/** The test sign-in calls of one connection kind (the same shape for SAML and OIDC). */
+function testCalls(ctx: SsoTransport, kind: 'saml' | 'oidc') {
+  const base = (connectionId: string) => `${SSO}/${kind}/${part(connectionId)}/test`;
+  return {
+    async testConnection(args: { connection_id: string }) {
+      const method = `sso.${kind}.testConnection`;
+      const connection = id(method, object(method, args).connection_id, 'connection_id');
+      return ctx.post<SsoConnectionTestStartResult>(base(connection), {});
+    },
+    async getTest(args: { connection_id: string; test_id: string }) {
+      const method = `sso.${kind}.getTest`;
+      object(method, args);
+      const connection = id(method, args.connection_id, 'connection_id');
+      const test = id(method, args.test_id, 'test_id');
+      return ctx.get<SsoConnectionTestResult>(`${base(connection)}/${part(test)}`);
+    },
+  };
+}
+
 /** A usage error unless `args` is a plain object (bodies too nested for field rules). */
 function object<T>(method: string, args: T): T {
   if (typeof args !== 'object' || args === null || Array.isArray(args)) {
@@ -79,24 +98,14 @@ export function createSsoAdminMethods(ctx: SsoTransport): SsoAdminMethods {
         const path = `${saml(connection)}/verification_certificates/${part(certificate)}`;
         return ctx.send<SamlConnectionResult>('DELETE', path);
       },
-      async testConnection(args) {
-        const method = 'sso.saml.testConnection';
-        const connection = id(method, object(method, args).connection_id, 'connection_id');
-        return ctx.post<SsoConnectionTestStartResult>(`${saml(connection)}/test`, {});
-      },
-      async getTest(args) {
-        const method = 'sso.saml.getTest';
-        object(method, args);
-        const connection = id(method, args.connection_id, 'connection_id');
-        const test = id(method, args.test_id, 'test_id');
-        return ctx.get<SsoConnectionTestResult>(`${saml(connection)}/test/${part(test)}`);
-      },
+      ...testCalls(ctx, 'saml'),
     },
     oidc: {
       async createConnection(args) {
         object('sso.oidc.createConnection', args);
         return ctx.post<OidcConnectionResult>(`${SSO}/oidc`, args);
       },
+      ...testCalls(ctx, 'oidc'),
     },
   };
 }

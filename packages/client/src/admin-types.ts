@@ -236,5 +236,20 @@ export interface SsoAdminMethods {
   };
   oidc: {
     createConnection(args: ArgsOf<'sdkSsoCreateOidc'>): Promise<OidcConnectionResult>;
+    /**
+     * Starts a test sign-in (the authorization-code flow at the provider): open `idp_url` (in a
+     * popup), then read the report with `getTest`. Nobody is signed in and no member is created.
+     *
+     * @example
+     * const { test, idp_url } = await admin.sso.oidc.testConnection({ connection_id });
+     */
+    testConnection(args: { connection_id: string }): Promise<SsoConnectionTestStartResult>;
+    /**
+     * A test sign-in's report: `status` is `pending` until the provider has answered.
+     *
+     * @example
+     * const { test } = await admin.sso.oidc.getTest({ connection_id, test_id });
+     */
+    getTest(args: { connection_id: string; test_id: string }): Promise<SsoConnectionTestResult>;
   };
 }

@@ -100,7 +100,11 @@ export function createFakeAdminClient(): FakeAdminClient {
         testConnection: method('sso.saml.testConnection'),
         getTest: method('sso.saml.getTest'),
       },
-      oidc: { createConnection: method('sso.oidc.createConnection') },
+      oidc: {
+        createConnection: method('sso.oidc.createConnection'),
+        testConnection: method('sso.oidc.testConnection'),
+        getTest: method('sso.oidc.getTest'),
+      },
     },
   };
 }

@@ -19,7 +19,13 @@ type Phase =
   | { kind: 'waiting'; test: SsoConnectionTest; idpUrl: string; blocked: boolean }
   | { kind: 'done'; test: SsoConnectionTest };
 
-export function SsoTest({ connectionId }: { connectionId: string }) {
+export function SsoTest({
+  connectionId,
+  kind = 'saml',
+}: {
+  connectionId: string;
+  kind?: 'saml' | 'oidc';
+}) {
   const { admin, format } = useAdmin();
   const id = useId();
   const [phase, setPhase] = useState<Phase>({ kind: 'idle' });
@@ -36,7 +42,7 @@ export function SsoTest({ connectionId }: { connectionId: string }) {
       'popup,width=520,height=680',
     );
     try {
-      const started = await admin.sso.saml.testConnection({ connection_id: connectionId });
+      const started = await admin.sso[kind].testConnection({ connection_id: connectionId });
       const blocked = popup.current === null;
       if (popup.current) popup.current.location.href = started.idp_url;
       setPhase({ kind: 'waiting', test: started.test, idpUrl: started.idp_url, blocked });
@@ -52,7 +58,7 @@ export function SsoTest({ connectionId }: { connectionId: string }) {
     let stopped = false;
     const poll = async () => {
       try {
-        const { test } = await admin.sso.saml.getTest({
+        const { test } = await admin.sso[kind].getTest({
           connection_id: connectionId,
           test_id: waiting,
         });
@@ -75,7 +81,7 @@ export function SsoTest({ connectionId }: { connectionId: string }) {
       stopped = true;
       clearTimeout(timer);
     };
-  }, [admin, connectionId, format, waiting]);
+  }, [admin, connectionId, format, kind, waiting]);
 
   // The report takes the focus when it arrives, so a screen reader reads it next.
   useEffect(() => {

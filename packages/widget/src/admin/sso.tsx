@@ -1,6 +1,6 @@
 /**
  * The SSO section: the organization's connections with our side's values to copy, each SAML one's
- * management panel, the organization's SSO rules, and new connections.
+ * management panel, each active OIDC one's test sign-in, the organization's SSO rules, and new connections.
  */
 import { useEffect, useId, useState } from 'react';
 import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
@@ -12,6 +12,7 @@ import { Notice, useNotice } from './notice.js';
 import { ConnectionTitle, SamlConnectionItem } from './sso-connection.js';
 import { OidcForm, SamlForm } from './sso-forms.js';
 import { SsoSettings } from './sso-settings.js';
+import { SsoTest } from './sso-test.js';
 import { useAction } from './use-action.js';
 
 interface Connections {
@@ -61,6 +62,9 @@ export function SsoSection() {
             <li key={c.connection_id} className="gh-admin-row gh-admin-row-main">
               <ConnectionTitle kind="oidc" name={c.display_name} status={c.status} />
               <CopyField label={format('sso.redirectUrl')} value={c.redirect_url} />
+              {rights.updateSso && c.status === 'active' && (
+                <SsoTest connectionId={c.connection_id} kind="oidc" />
+              )}
             </li>
           ))}
         </ul>
