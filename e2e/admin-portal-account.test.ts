@@ -66,7 +66,7 @@ test(
     const password = page.getByRole('group', { name: 'Password' });
     await typeInto(page, password.getByLabel('New password'), FIRST_PASSWORD);
     const set = password.getByRole('button', { name: 'Set password' });
-    await expect.poll(() => set.isEnabled()).toBe(true);
+    await expect.poll(() => set.isEnabled(), { timeout: 15_000 }).toBe(true);
     await pressOn(page, set);
     await page.getByText('Password saved. Your other sessions have ended.').waitFor();
     await password.getByLabel('Current password').waitFor();
@@ -74,14 +74,16 @@ test(
     await typeInto(page, password.getByLabel('Current password'), 'not the password at all');
     await typeInto(page, password.getByLabel('New password'), NEW_PASSWORD);
     const change = password.getByRole('button', { name: 'Change password' });
-    await expect.poll(() => change.isEnabled()).toBe(true);
+    await expect.poll(() => change.isEnabled(), { timeout: 15_000 }).toBe(true);
     await pressOn(page, change);
     await expect
-      .poll(() => password.getByRole('alert').textContent())
+      .poll(() => password.getByRole('alert').textContent(), { timeout: 15_000 })
       .toBe('The current password is wrong.');
     await password.getByLabel('Current password').fill(FIRST_PASSWORD);
     await pressOn(page, change);
-    await expect.poll(() => password.getByLabel('Current password').inputValue()).toBe('');
+    await expect
+      .poll(() => password.getByLabel('Current password').inputValue(), { timeout: 15_000 })
+      .toBe('');
     await context.close();
   },
   FLOW_MS,

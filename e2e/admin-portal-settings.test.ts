@@ -36,13 +36,13 @@ test('an admin renames the slug, restricts second factors and gives a role by e-
   const nav = page.getByRole('navigation', { name: 'Sections' });
   await nav.getByRole('button', { name: 'Settings' }).click();
   const slug = page.getByLabel('Slug');
-  await expect.poll(() => slug.inputValue()).toBe('acme');
+  await expect.poll(() => slug.inputValue(), { timeout: 15_000 }).toBe('acme');
   await slug.fill('');
   await typeInto(page, slug, 'acme-renamed');
   // Tab reaches a radio group at its checked radio; the arrow keys choose another.
   await pressOn(page, page.getByRole('radio', { name: 'Any second factor' }), 'ArrowDown');
   const restricted = page.getByRole('radio', { name: 'Only these second factors' });
-  await expect.poll(() => restricted.isChecked()).toBe(true);
+  await expect.poll(() => restricted.isChecked(), { timeout: 15_000 }).toBe(true);
   await pressOn(page, page.getByRole('checkbox', { name: 'Text message' }), 'Space');
   await typeInto(page, page.getByLabel('Email domain', { exact: true }), 'contractors.acme.test');
   await pressOn(page, page.getByRole('button', { name: 'Add rule' }));
