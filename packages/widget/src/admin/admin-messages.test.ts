@@ -28,6 +28,8 @@ describe('the admin portal’s Spanish table', () => {
         'settings.method.microsoft_oauth',
         'sso.kind.saml',
         'sso.kind.oidc',
+        // The protocol's own word, as Spanish documentation keeps it.
+        'sso.check.nonce',
         'settings.emailRole',
         'members.method.google',
         'members.method.microsoft',
