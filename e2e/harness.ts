@@ -6,7 +6,12 @@ import { chromium, type Browser } from 'playwright-core';
 import { afterAll, beforeAll } from 'vitest';
 import { startDemo, type DemoHandle, type DemoOptions } from '@gatehouse/demo';
 
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
+/**
+ * Debian's Chromium in its headless build (package `chromium-headless-shell`): the same engine,
+ * without the desktop browser around it, so a new context costs about a third of the CPU
+ * (bench/RESULTS.md). `CHROMIUM_PATH=/usr/bin/chromium` runs the suites on the full browser.
+ */
+export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
 
 /**
  * Headless Chromium, one per test worker: the suites of a worker take turns with it (their files
