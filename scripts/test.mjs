@@ -42,18 +42,18 @@ const STEPS = [
   { name: 'postgres', command: ['node', 'scripts/test-postgres.mjs', '--maxWorkers=1'], needs: [] },
 ];
 
-/** Rough cost of each step in seconds on one core, for choosing what to start first. */
+/** Rough time of each step in seconds (bench/RESULTS.md), for choosing what to start first. */
 const COST = {
-  build: 75,
+  build: 60,
   chromium: 1,
-  lint: 140,
-  typecheck: 45,
-  api: 10,
-  server: 130,
-  unit: 120,
-  'browser-1': 160,
-  'browser-2': 160,
-  postgres: 60,
+  lint: 185,
+  typecheck: 40,
+  api: 7,
+  server: 190,
+  unit: 50,
+  'browser-1': 240,
+  'browser-2': 240,
+  postgres: 100,
 };
 
 const lanesArg = process.argv.indexOf('--lanes');
