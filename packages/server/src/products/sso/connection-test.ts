@@ -63,9 +63,43 @@ export function toWire(row: SsoRequestsTable): SsoConnectionTest {
   };
 }
 
+/** What an OIDC test's request keeps of its authorization request; a SAML test keeps nothing. */
+type TestFlow = Pick<SsoRequestsTable, 'state_hash' | 'nonce' | 'code_verifier_encrypted'>;
+
+/**
+ * The stored request of a test of the connection, started by the member: it redirects nowhere
+ * (the IdP's answer shows a page that says to return to the portal), and has no browser binding
+ * (a test signs nobody in, and only the organization's SSO admins read it).
+ */
+export function testRequest(
+  ctx: Context,
+  project: Project,
+  row: SsoConnectionsTable,
+  memberId: string,
+  flow: TestFlow = { state_hash: null, nonce: null, code_verifier_encrypted: null },
+): SsoRequestsTable {
+  const now = ctx.now();
+  return {
+    // A SAML request ID must be an XML name: it may not start with a digit.
+    id: `_${randomUUID()}`,
+    project_id: project.id,
+    connection_id: row.id,
+    ...flow,
+    pkce_challenge: null,
+    login_redirect_url: '',
+    signup_redirect_url: '',
+    browser_hash: null,
+    created_at: isoAt(now),
+    expires_at: isoAt(now + TEST_LIFETIME_MS),
+    used_at: null,
+    test_member_id: memberId,
+    test_report: null,
+  };
+}
+
 /**
  * Starts a test sign-in of one of the organization's active SAML connections: the IdP URL to
- * open, and the test whose report `readSamlTest` answers.
+ * open, and the test whose report `readConnectionTest` answers.
  *
  * @example
  * const started = await startSamlTest(ctx, project, organizationId, memberId, connectionId);
@@ -81,41 +115,22 @@ export async function startSamlTest(
   const row = await ownConnection(ctx.db, project, organizationId, connectionId, 'saml');
   if (isFailure(row)) return row;
   if (row.status !== 'active') return connectionInactive();
-  const now = ctx.now();
-  const request: SsoRequestsTable = {
-    // A SAML request ID must be an XML name: it may not start with a digit.
-    id: `_${randomUUID()}`,
-    project_id: project.id,
-    connection_id: row.id,
-    state_hash: null,
-    nonce: null,
-    code_verifier_encrypted: null,
-    pkce_challenge: null,
-    // A test redirects nowhere: the ACS answers a page that says to return to the portal.
-    login_redirect_url: '',
-    signup_redirect_url: '',
-    // No browser binding: a test signs nobody in, and only the organization's SSO admins read it.
-    browser_hash: null,
-    created_at: isoAt(now),
-    expires_at: isoAt(now + TEST_LIFETIME_MS),
-    used_at: null,
-    test_member_id: memberId,
-    test_report: null,
-  };
+  const request = testRequest(ctx, project, row, memberId);
   const idpUrl = await authnRequestUrl(await samlProvider(ctx, row), request.id);
   await insertRequest(ctx.db, request);
   return { test: toWire(request), idp_url: idpUrl };
 }
 
-/** A test of one of the organization's SAML connections, pending or with its report. */
-export async function readSamlTest(
+/** A test of one of the organization's connections of that kind, pending or with its report. */
+export async function readConnectionTest(
   ctx: Context,
   project: Project,
   organizationId: string,
   connectionId: string,
   testId: string,
+  kind: SsoConnectionsTable['kind'],
 ): Promise<SsoConnectionTest | Failure> {
-  const row = await ownConnection(ctx.db, project, organizationId, connectionId, 'saml');
+  const row = await ownConnection(ctx.db, project, organizationId, connectionId, kind);
   if (isFailure(row)) return row;
   const test = await testRequestById(ctx.db, row.id, testId);
   return test ? toWire(test) : testNotFound();

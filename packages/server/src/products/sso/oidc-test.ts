@@ -5,13 +5,12 @@
  * of signing anyone in. The callback tells a test's request from a sign-in's by its
  * `test_member_id`; either is answered once.
  */
-import { randomUUID } from 'node:crypto';
 import type { SsoConnectionTest, SsoTestCheck, SsoTestCheckName } from '@gatehouse/protocol';
 import { jwtVerify } from 'jose';
 import { personClaims, stringClaim } from '../../auth/federated/claims.js';
 import { keySetOf } from '../../auth/federated/id-tokens.js';
 import { beginAuthorization, reasonOf } from '../../auth/federated/oidc-client.js';
-import { isoAt, type Context } from '../../context.js';
+import type { Context } from '../../context.js';
 import { hashToken } from '../../crypto/random.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import type { SsoConnectionsTable, SsoRequestsTable } from '../../store/schema.js';
@@ -19,8 +18,8 @@ import type { Project } from '../../tenancy/projects/service.js';
 import { projectPolicy } from '../../tenancy/rbac/service.js';
 import {
   PENDING,
-  TEST_LIFETIME_MS,
   testNotFound,
+  testRequest,
   toWire,
   type Report,
   type SsoTestFinished,
@@ -34,7 +33,7 @@ import { storeTestReport, testRequestById } from './store-tests.js';
 
 /**
  * Starts a test sign-in of one of the organization's active OIDC connections: the provider's
- * authorization URL to open, and the test whose report `readOidcTest` answers. A discovery
+ * authorization URL to open, and the test whose report `readConnectionTest` answers. A discovery
  * document that cannot be read refuses the start (`oidc_discovery_failed`).
  */
 export async function startOidcTest(
@@ -53,41 +52,13 @@ export async function startOidcTest(
     redirectUri: urlsOf(ctx).oidcRedirectUrl(),
     scopes: OIDC_SCOPES,
   });
-  const now = ctx.now();
-  const request: SsoRequestsTable = {
-    id: `_${randomUUID()}`,
-    project_id: project.id,
-    connection_id: row.id,
+  const request = testRequest(ctx, project, row, memberId, {
     state_hash: hashToken(started.state),
     nonce: started.nonce,
     code_verifier_encrypted: ctx.box.seal(started.codeVerifier),
-    pkce_challenge: null,
-    login_redirect_url: '',
-    signup_redirect_url: '',
-    // No browser binding: a test signs nobody in, and only the organization's SSO admins read it.
-    browser_hash: null,
-    created_at: isoAt(now),
-    expires_at: isoAt(now + TEST_LIFETIME_MS),
-    used_at: null,
-    test_member_id: memberId,
-    test_report: null,
-  };
+  });
   await insertRequest(ctx.db, request);
   return { test: toWire(request), idp_url: started.location };
-}
-
-/** A test of one of the organization's OIDC connections, pending or with its report. */
-export async function readOidcTest(
-  ctx: Context,
-  project: Project,
-  organizationId: string,
-  connectionId: string,
-  testId: string,
-): Promise<SsoConnectionTest | Failure> {
-  const row = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
-  if (isFailure(row)) return row;
-  const test = await testRequestById(ctx.db, row.id, testId);
-  return test ? toWire(test) : testNotFound();
 }
 
 /**

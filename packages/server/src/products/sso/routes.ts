@@ -27,8 +27,8 @@ import { finishSaml } from './acs.js';
 import { samlMetadata, startSso } from './flow.js';
 import { finishOidc } from './oidc-callback.js';
 import { authenticateSso } from './sign-in.js';
-import { readSamlTest, startSamlTest } from './connection-test.js';
-import { readOidcTest, startOidcTest } from './oidc-test.js';
+import { readConnectionTest, startSamlTest } from './connection-test.js';
+import { startOidcTest } from './oidc-test.js';
 import {
   createOidcConnection,
   createSamlConnection,
@@ -415,7 +415,14 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
   route(ENDPOINTS.sdkSsoTestSamlResult, async (request, { caller }) => {
     const { project, organizationId } = await member(caller, 'update');
     const { connection_id, test_id } = request.params;
-    const test = await readSamlTest(ctx, project, organizationId, connection_id, test_id);
+    const test = await readConnectionTest(
+      ctx,
+      project,
+      organizationId,
+      connection_id,
+      test_id,
+      'saml',
+    );
     return ok(request, { test: unwrap(test) });
   });
   route(ENDPOINTS.sdkSsoTestOidc, async (request, { caller, parse }) => {
@@ -431,7 +438,14 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
   route(ENDPOINTS.sdkSsoTestOidcResult, async (request, { caller }) => {
     const { project, organizationId } = await member(caller, 'update');
     const { connection_id, test_id } = request.params;
-    const test = await readOidcTest(ctx, project, organizationId, connection_id, test_id);
+    const test = await readConnectionTest(
+      ctx,
+      project,
+      organizationId,
+      connection_id,
+      test_id,
+      'oidc',
+    );
     return ok(request, { test: unwrap(test) });
   });
   route(ENDPOINTS.sdkSsoCreateOidc, async (request, { caller, parse }) => {
