@@ -402,52 +402,35 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
     );
   });
   // A test sign-in is part of setting a connection up: starting and reading one need `update`.
-  route(ENDPOINTS.sdkSsoTestSaml, async (request, { caller, parse }) => {
-    const { project, organizationId } = await member(caller, 'update');
-    parse();
-    const { connection_id } = request.params;
-    const memberId = caller.session.row.member_id;
-    return ok(
-      request,
-      unwrap(await startSamlTest(ctx, project, organizationId, memberId, connection_id)),
-    );
-  });
-  route(ENDPOINTS.sdkSsoTestSamlResult, async (request, { caller }) => {
-    const { project, organizationId } = await member(caller, 'update');
-    const { connection_id, test_id } = request.params;
-    const test = await readConnectionTest(
-      ctx,
-      project,
-      organizationId,
-      connection_id,
-      test_id,
-      'saml',
-    );
-    return ok(request, { test: unwrap(test) });
-  });
-  route(ENDPOINTS.sdkSsoTestOidc, async (request, { caller, parse }) => {
-    const { project, organizationId } = await member(caller, 'update');
-    parse();
-    const { connection_id } = request.params;
-    const memberId = caller.session.row.member_id;
-    return ok(
-      request,
-      unwrap(await startOidcTest(ctx, project, organizationId, memberId, connection_id)),
-    );
-  });
-  route(ENDPOINTS.sdkSsoTestOidcResult, async (request, { caller }) => {
-    const { project, organizationId } = await member(caller, 'update');
-    const { connection_id, test_id } = request.params;
-    const test = await readConnectionTest(
-      ctx,
-      project,
-      organizationId,
-      connection_id,
-      test_id,
-      'oidc',
-    );
-    return ok(request, { test: unwrap(test) });
-  });
+  const tests = [
+    ['saml', ENDPOINTS.sdkSsoTestSaml, ENDPOINTS.sdkSsoTestSamlResult, startSamlTest],
+    ['oidc', ENDPOINTS.sdkSsoTestOidc, ENDPOINTS.sdkSsoTestOidcResult, startOidcTest],
+  ] as const;
+  for (const [kind, startEndpoint, resultEndpoint, startTest] of tests) {
+    route(startEndpoint, async (request, { caller, parse }) => {
+      const { project, organizationId } = await member(caller, 'update');
+      parse();
+      const { connection_id } = request.params;
+      const memberId = caller.session.row.member_id;
+      return ok(
+        request,
+        unwrap(await startTest(ctx, project, organizationId, memberId, connection_id)),
+      );
+    });
+    route(resultEndpoint, async (request, { caller }) => {
+      const { project, organizationId } = await member(caller, 'update');
+      const { connection_id, test_id } = request.params;
+      const test = await readConnectionTest(
+        ctx,
+        project,
+        organizationId,
+        connection_id,
+        test_id,
+        kind,
+      );
+      return ok(request, { test: unwrap(test) });
+    });
+  }
   route(ENDPOINTS.sdkSsoCreateOidc, async (request, { caller, parse }) => {
     const { project, organizationId, grantor } = await member(caller, 'create');
     const body = parse();
