@@ -1,4 +1,5 @@
 /** Shared set-up of the browser tests: Debian's Chromium, a fresh demo, and the dev inbox. */
+import { existsSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -9,9 +10,14 @@ import { startDemo, type DemoHandle, type DemoOptions } from '@gatehouse/demo';
 /**
  * Debian's Chromium in its headless build (package `chromium-headless-shell`): the same engine,
  * without the desktop browser around it, so a new context costs about a third of the CPU
- * (bench/RESULTS.md). `CHROMIUM_PATH=/usr/bin/chromium` runs the suites on the full browser.
+ * (bench/RESULTS.md). The full browser where the headless build is not installed (see
+ * scripts/ensure-chromium.mjs); `CHROMIUM_PATH=/usr/bin/chromium` chooses it.
  */
-export const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium-headless-shell';
+export const CHROMIUM_PATH =
+  process.env.CHROMIUM_PATH ??
+  (existsSync('/usr/bin/chromium-headless-shell')
+    ? '/usr/bin/chromium-headless-shell'
+    : '/usr/bin/chromium');
 
 /**
  * Headless Chromium, one per test worker: the suites of a worker take turns with it (their files
