@@ -2,6 +2,7 @@
 import { PATHS, type Ack, type AuthResult, type FullSessionResult } from '@gatehouse/protocol';
 import type { ClientContext } from './context.js';
 import { withIst } from './ist.js';
+import { createPasswordDiscoveryMethods } from './password-discovery.js';
 import type { GatehouseClient, PasswordResetStartResult, PasswordStrengthResult } from './types.js';
 import { check } from './validate.js';
 
@@ -88,5 +89,7 @@ export function createPasswordMethods(ctx: ClientContext): GatehouseClient['pass
       check('passwords.strengthCheck', args, { password: 'string', email_address: 'string?' });
       return ctx.post<PasswordStrengthResult>(PATHS.passwordsStrengthCheck, args);
     },
+
+    discovery: createPasswordDiscoveryMethods(ctx),
   };
 }

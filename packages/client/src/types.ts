@@ -293,6 +293,19 @@ export interface GatehouseClient {
     /** Always a full session (the current one). */
     resetBySession(args: ArgsOf<'passwordsResetSession'>): Promise<FullSessionResult>;
     strengthCheck(args: ArgsOf<'passwordsStrengthCheck'>): Promise<PasswordStrengthResult>;
+    /** Password reset for an address across its organizations (docs/protocol.md §7.2). */
+    discovery: {
+      /**
+       * E-mails a discovery reset link (answered alike for an unknown address); adds
+       * `pkce_code_challenge` when bootstrap requires PKCE for resets.
+       */
+      resetByEmailStart(args: ArgsOf<'passwordsDiscoveryResetStart'>): Promise<Ack>;
+      /**
+       * Sets the new password with the link's token: result DR, an intermediate session and the
+       * organizations discovered. Sends the `passwords` verifier and clears the pair on success.
+       */
+      resetByEmail(args: ArgsOf<'passwordsDiscoveryReset'>): Promise<DiscoveryResult>;
+    };
   };
 
   otps: {

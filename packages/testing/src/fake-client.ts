@@ -190,6 +190,10 @@ export function createFakeClient(publicToken = PUBLIC_TOKEN): FakeClient {
       resetByExistingPassword: method('passwords.resetByExistingPassword'),
       resetBySession: method('passwords.resetBySession'),
       strengthCheck: method('passwords.strengthCheck'),
+      discovery: {
+        resetByEmailStart: method('passwords.discovery.resetByEmailStart'),
+        resetByEmail: method('passwords.discovery.resetByEmail'),
+      },
     },
     otps: {
       sms: { send: method('otps.sms.send'), authenticate: method('otps.sms.authenticate') },
