@@ -92,7 +92,8 @@ export async function start(ctx: EffectContext, urlToken: UrlToken | null): Prom
   if (ctx.config.authFlowType === 'passwordReset') {
     const resetToken = ctx.getState().password.resetToken;
     const work = [bootstrapped];
-    if (resetToken) {
+    // A discovery reset link has no check that leaves it unspent: the reset itself tells.
+    if (resetToken && resetToken.type !== 'discovery') {
       // The password effects load with the password screens, not with every widget.
       const { checkResetLink, redeemResetLink } = await import('./passwords.js');
       work.push(

@@ -12,7 +12,8 @@ import { apiErrorOf, describeError } from './errors.js';
 import { passwordLoginErrorMessage, resetLinkErrorMessage } from './password-errors.js';
 import { clearResetEmail, writeResetEmail } from './reset-email.js';
 import { emailMayJoin } from './password-rules.js';
-import type { FlowOrganization } from './state.js';
+import { showDiscoveredOrganizations } from './discovery.js';
+import type { FlowOrganization, RequiredReset } from './state.js';
 import type { ResetToken } from './urls.js';
 
 /** The organization password calls are made in, unless a submission is already under way. */
@@ -42,8 +43,45 @@ export async function authenticatePassword(
     completePrimaryAuth(ctx, result);
   } catch (error) {
     reportFailure(ctx, error);
+    if (apiErrorOf(error)?.error_type === 'reset_password') {
+      await startRequiredReset(ctx, organization.organization_id, email);
+      return;
+    }
     ctx.dispatch({ type: 'FORM_FAILED', message: passwordLoginErrorMessage(error, ctx.format) });
   }
+}
+
+/**
+ * The organization requires a new password, and the password typed was the right one (the server
+ * answers `reset_password` to nothing else): the reset e-mail goes out at once, through the
+ * discovery reset when the widget runs the discovery flow, so its link leads back to the
+ * organizations of the address (docs/widget.md §4 "Password flows").
+ */
+async function startRequiredReset(ctx: EffectContext, organizationId: string, email: string) {
+  const required: RequiredReset =
+    ctx.config.authFlowType === 'discovery' ? 'discovery' : 'organization';
+  try {
+    if (required === 'discovery') await sendDiscoveryResetEmail(ctx, email);
+    else await sendResetEmail(ctx, organizationId, email);
+    ctx.dispatch({ type: 'PASSWORD_RESET_EMAIL_SENT', email, required });
+  } catch (error) {
+    reportFailure(ctx, error);
+    ctx.dispatch({ type: 'FORM_FAILED', message: describeError(error, ctx.format).message });
+  }
+}
+
+/** Sends the discovery reset e-mail, whose link answers with the address's organizations. */
+async function sendDiscoveryResetEmail(ctx: EffectContext, email: string) {
+  const options = ctx.config.passwordOptions;
+  await ctx.client.passwords.discovery.resetByEmailStart({
+    email_address: email,
+    discovery_redirect_url: ctx.config.emailMagicLinksOptions.discoveryRedirectURL,
+    reset_password_redirect_url: options.resetPasswordRedirectURL,
+    reset_password_expiration_minutes: options.resetPasswordExpirationMinutes,
+    reset_password_template_id: options.resetPasswordTemplateId,
+    locale: ctx.config.locale,
+  });
+  writeResetEmail(ctx.env, ctx.client.publicToken, email);
 }
 
 /** Sends a member who has a password the reset e-mail, and remembers the address for the form. */
@@ -139,11 +177,15 @@ export async function resendPasswordEmail(
 ): Promise<void> {
   const organization = readyOrganization(ctx);
   if (!organization) return;
-  const { email } = ctx.getState().password;
+  const { email, requiredReset } = ctx.getState().password;
   ctx.dispatch({ type: 'FORM_SUBMITTED' });
   try {
-    const send = kind === 'resetEmail' ? sendResetEmail : sendResetLink;
-    await send(ctx, organization.organization_id, email);
+    if (kind === 'resetEmail' && requiredReset === 'discovery') {
+      await sendDiscoveryResetEmail(ctx, email);
+    } else {
+      const send = kind === 'resetEmail' ? sendResetEmail : sendResetLink;
+      await send(ctx, organization.organization_id, email);
+    }
     ctx.env.toastSuccess(ctx.format('passwordSetNew.resent'));
   } catch (error) {
     reportFailure(ctx, error);
@@ -195,8 +237,9 @@ export async function checkResetLink(ctx: EffectContext, token: ResetToken): Pro
 }
 
 /**
- * Sets the new password: with the reset link's token when there is one, otherwise for the member
- * signed in now (after a login link, or from an existing session).
+ * Sets the new password: with the reset link's token when there is one (a discovery reset link
+ * goes on to the organizations of the address, as a discovery link does), otherwise for the
+ * member signed in now (after a login link, or from an existing session).
  */
 export async function resetPassword(ctx: EffectContext, password: string): Promise<void> {
   const state = ctx.getState();
@@ -215,6 +258,15 @@ export async function resetPassword(ctx: EffectContext, password: string): Promi
       clearResetEmail(ctx.env, ctx.client.publicToken);
       ctx.dispatch({ type: 'RESET_TOKEN_SPENT' });
       completePrimaryAuth(ctx, result);
+    } else if (token?.type === 'discovery') {
+      const result = await ctx.client.passwords.discovery.resetByEmail({
+        password_reset_token: token.token,
+        password,
+      });
+      clearUrlQuery(ctx);
+      clearResetEmail(ctx.env, ctx.client.publicToken);
+      ctx.dispatch({ type: 'RESET_TOKEN_SPENT' });
+      await showDiscoveredOrganizations(ctx, result);
     } else {
       completePrimaryAuth(ctx, await ctx.client.passwords.resetBySession({ password }));
     }

@@ -203,6 +203,7 @@ describe('password flows', () => {
       resetEmail: 'ada@acme.test',
       resetToken: { type: 'multi_tenant_passwords', token: 'r' },
       resetLinkProblem: null,
+      requiredReset: null,
     });
   });
 

@@ -10,6 +10,7 @@ import {
   IDLE_FORM,
   type ErrorScreenType,
   type FlowOrganization,
+  type RequiredReset,
   type WidgetState,
 } from './state.js';
 
@@ -50,8 +51,11 @@ export type WidgetEvent =
   | { type: 'FORGOT_PASSWORD_REQUESTED'; email: string }
   /** A password login is being submitted for this address. */
   | { type: 'PASSWORD_SUBMITTED'; email: string }
-  /** A member with a password was sent a reset e-mail. */
-  | { type: 'PASSWORD_RESET_EMAIL_SENT'; email: string }
+  /**
+   * A member with a password was sent a reset e-mail; `required` when their organization requires
+   * a new password before they sign in, naming the reset start used.
+   */
+  | { type: 'PASSWORD_RESET_EMAIL_SENT'; email: string; required?: RequiredReset }
   /** A member without a password, or a newcomer, was sent a login link to the reset page. */
   | { type: 'PASSWORD_RESET_LINK_SENT'; email: string }
   /** The reset page's token was used up (redeemed, or found invalid with `message`). */
@@ -184,7 +188,12 @@ export function reduce(
     case 'PASSWORD_RESET_EMAIL_SENT':
       return {
         ...withPasswordEmail(state, 'PasswordSetNewConfirmation', event.email),
-        password: { ...state.password, email: event.email, resetEmail: event.email },
+        password: {
+          ...state.password,
+          email: event.email,
+          resetEmail: event.email,
+          requiredReset: event.required ?? null,
+        },
       };
 
     case 'PASSWORD_RESET_LINK_SENT':

@@ -80,7 +80,16 @@ export interface PasswordState {
    * session), or its link is unknown, expired or used. The form gives way to what to do instead.
    */
   resetLinkProblem: 'missing' | 'unusable' | null;
+  /**
+   * Set when the reset e-mail went out because the organization requires a new password (a
+   * right password answered `reset_password`): which reset start sent it, so a resend uses the
+   * same one, and the confirmation says why.
+   */
+  requiredReset: RequiredReset | null;
 }
+
+/** Which reset start a required reset used: the organization's, or discovery's. */
+export type RequiredReset = 'organization' | 'discovery';
 
 /** The state of a form being submitted on the current screen. */
 export interface FormState {
@@ -175,6 +184,7 @@ export function initialState(start: StartContext): WidgetState {
         start.config.authFlowType === 'passwordReset' && !start.resetToken && !start.hasSession
           ? 'missing'
           : null,
+      requiredReset: null,
     },
     discovery: EMPTY_DISCOVERY_STATE,
     mfa: EMPTY_MFA_STATE,

@@ -8,7 +8,7 @@ import {
 } from './urls.js';
 
 describe('readResetToken', () => {
-  it('reads a reset link and a login link sent for a reset, nothing else', () => {
+  it('reads a reset link, a discovery reset link and a login link sent for a reset, nothing else', () => {
     expect(readResetToken('?stytch_token_type=multi_tenant_passwords&token=r')).toEqual({
       type: 'multi_tenant_passwords',
       token: 'r',
@@ -17,7 +17,12 @@ describe('readResetToken', () => {
       type: 'multi_tenant_magic_links',
       token: 'm',
     });
-    expect(readResetToken('?stytch_token_type=discovery&token=d')).toBeNull();
+    expect(readResetToken('?stytch_token_type=discovery&token=d')).toEqual({
+      type: 'discovery',
+      token: 'd',
+    });
+    expect(readResetToken('?stytch_token_type=discovery_oauth&token=o')).toBeNull();
+    expect(readResetToken('?stytch_token_type=sso&token=s')).toBeNull();
     expect(readResetToken('?stytch_token_type=multi_tenant_passwords')).toBeNull();
     expect(readResetToken('')).toBeNull();
   });

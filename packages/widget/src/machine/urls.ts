@@ -31,10 +31,13 @@ export function readUrlToken(search: string): UrlToken | null {
   return { type, token };
 }
 
-/** A token the password reset form redeems: a reset link's, or a login link sent for a reset. */
+/**
+ * A token the password reset form redeems: a reset link's, a discovery reset link's (answered
+ * with the organizations of the address), or a login link sent for a reset.
+ */
 export type ResetTokenType = Extract<
   TokenType,
-  'multi_tenant_passwords' | 'multi_tenant_magic_links'
+  'multi_tenant_passwords' | 'discovery' | 'multi_tenant_magic_links'
 >;
 
 /** A redirect token found on the password reset page. */
@@ -44,7 +47,8 @@ export interface ResetToken {
 }
 
 /**
- * The token of the password reset page (docs/protocol.md §8): a reset link, or the login link sent to a
+ * The token of the password reset page (docs/protocol.md §8): a reset link, a discovery reset link
+ * (`discovery`: the reset page is where the server sends those), or the login link sent to a
  * member who has no password yet. Anything else is not the reset form's to redeem.
  */
 export function readResetToken(search: string): ResetToken | null {
@@ -52,7 +56,12 @@ export function readResetToken(search: string): ResetToken | null {
   const token = params.get(TOKEN_PARAM);
   const type = params.get(TOKEN_TYPE_PARAM);
   if (!token) return null;
-  if (type !== 'multi_tenant_passwords' && type !== 'multi_tenant_magic_links') return null;
+  if (
+    type !== 'multi_tenant_passwords' &&
+    type !== 'discovery' &&
+    type !== 'multi_tenant_magic_links'
+  )
+    return null;
   return { type, token };
 }
 

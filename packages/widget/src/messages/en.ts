@@ -99,6 +99,8 @@ export const en = {
   'passwordSetNew.heading': 'Check your email!',
   'passwordSetNew.resend': 'Resend email',
   'passwordSetNew.resent': 'Email resent',
+  'passwordSetNew.resetRequired':
+    'Your organization requires a new password before you can log in. Use the link we sent to set one.',
   'password.ludsLength': 'Must be at least {minimum} characters long',
   'password.ludsComplexity':
     'Must contain {n} of the following: uppercase letter, lowercase letter, number, symbol',

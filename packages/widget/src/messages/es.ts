@@ -99,6 +99,8 @@ export const es: MessageTable = {
   'passwordSetNew.heading': '¡Revisa tu correo electrónico!',
   'passwordSetNew.resend': 'Reenviar correo',
   'passwordSetNew.resent': 'Correo reenviado',
+  'passwordSetNew.resetRequired':
+    'Tu organización exige una contraseña nueva antes de que puedas iniciar sesión. Usa el enlace que te hemos enviado para establecerla.',
   'password.ludsLength': 'Debe tener al menos {minimum} caracteres',
   'password.ludsComplexity':
     'Debe contener {n} de los siguientes: letra mayúscula, letra minúscula, número, símbolo',

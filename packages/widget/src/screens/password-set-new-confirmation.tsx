@@ -1,6 +1,7 @@
 /**
  * PasswordSetNewConfirmation: 'Check your email!' after a reset e-mail, with the address it went
- * to, 'Resend email', and the back arrow to the start for a mistyped address.
+ * to (and why, when the organization required a new password), 'Resend email', and the back
+ * arrow to the start for a mistyped address.
  */
 import { useMessages } from '../messages/use-messages.js';
 import { BackButton } from '../parts/back-button.js';
@@ -19,6 +20,9 @@ export function PasswordSetNewConfirmation() {
       <p className="gh-text">
         {format('emailConfirmation.sentTo', { email: state.password.email })}
       </p>
+      {state.password.requiredReset && (
+        <p className="gh-text">{format('passwordSetNew.resetRequired')}</p>
+      )}
       <WebmailLinks senderDomain={state.bootstrap.emailDomains[0] ?? null} />
       <Button
         variant="secondary"
