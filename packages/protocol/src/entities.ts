@@ -65,6 +65,12 @@ export interface Organization {
   allowed_third_party_connected_apps: string[];
   /** Roles of this organization alone; Gatehouse's custom roles are the project's: `[]`. */
   custom_roles: RbacRole[];
+  /**
+   * Gatehouse's own field (the provider's organization has none): the longest a session of a
+   * member of this organization lives, in minutes from its start, whatever duration a sign-in
+   * or refresh asks for; `null` for the project's absolute lifetime alone (§5, §14).
+   */
+  session_max_duration_minutes: number | null;
   created_at: string;
   /**
    * When the organization last changed (RFC 3339); a later change always has a later value.

@@ -61,6 +61,7 @@ export function organization(overrides: Partial<Organization> = {}): Organizatio
     third_party_connected_apps_allowed_type: '',
     allowed_third_party_connected_apps: [],
     custom_roles: [],
+    session_max_duration_minutes: null,
     created_at: CREATED_AT,
     updated_at: CREATED_AT,
     ...overrides,

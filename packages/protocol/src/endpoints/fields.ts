@@ -18,6 +18,12 @@ export const sessionDuration = z
   .min(SESSION_DURATION_MIN_MINUTES, `must be at least ${SESSION_DURATION_MIN_MINUTES}`)
   .max(SESSION_DURATION_MAX_MINUTES, `must be at most ${SESSION_DURATION_MAX_MINUTES}`);
 
+/**
+ * An organization's `session_max_duration_minutes`: the bounds of `session_duration_minutes`, or
+ * `null` for no limit of its own (docs/protocol.md §5).
+ */
+export const sessionMaxDuration = sessionDuration.nullable();
+
 /** A PKCE challenge: unpadded base64url of a SHA-256 digest (docs/protocol.md §10). */
 export const pkceChallenge = z
   .string()

@@ -131,6 +131,7 @@ export const MANAGEMENT_ENDPOINTS = {
       ...organizationSettings,
       mfa_methods: f.methodsChoice.optional(),
       allowed_mfa_methods: f.mfaMethods.optional(),
+      session_max_duration_minutes: f.sessionMaxDuration.optional(),
     }),
   }),
   createMember: endpoint<MemberResult>()({

@@ -235,6 +235,7 @@ export const RBAC_ENDPOINTS = {
         sso_jit_provisioning: f.ssoJitChoice.optional(),
         sso_jit_provisioning_allowed_connections: z.array(f.id).max(100).optional(),
         sso_default_connection_id: f.id.nullable().optional(),
+        session_max_duration_minutes: f.sessionMaxDuration.optional(),
         updated_at: updatedAtPrecondition.optional(),
       })
       .strict(),

@@ -18,7 +18,7 @@ import { consumeIntermediateSession, createIntermediateSession } from './interme
 import { factorsFor, isSecondFactor } from './factor-scope.js';
 import { chosenMfaMethod } from './mfa-policy.js';
 import {
-  sessionLifetime,
+  organizationSessionLifetime,
   createSession,
   mergeFactors,
   signSessionJwt,
@@ -28,7 +28,7 @@ import {
 import type { SessionsTable } from '../store/schema.js';
 import type { ClientInfo } from './client-info.js';
 import { deepFreeze, isDeeplyFrozen } from '../store/read-cache.js';
-import { intermediateSessionNotFound } from './errors.js';
+import { intermediateSessionNotFound, sessionTooOldToEnter } from './errors.js';
 
 /** Result data without the envelope's `request_id` and `status_code`. */
 export type FullSession = Omit<FullSessionResult, 'request_id' | 'status_code'>;
@@ -133,12 +133,14 @@ async function initiateMfa(
  * and is within its absolute lifetime; otherwise a new one). A full session spends the IST of
  * `intermediateSessionId` first: when a concurrent call already spent it, the result is 404
  * `intermediate_session_not_found` and no session is created, so call this inside the caller's
- * transaction (see `allOrNothing`) to undo the caller's earlier writes too.
+ * transaction (see `allOrNothing`) to undo the caller's earlier writes too. A session never
+ * outlives the organization's own limit; continuing one that started before it allows is 403
+ * `primary_auth_required`.
  */
 export function completeAuthentication(
   ctx: Context,
   db: Db,
-  input: CompletionInput & { intermediateSessionId?: null },
+  input: CompletionInput & { intermediateSessionId?: null; continues?: null },
 ): Promise<AuthOutcome>;
 export function completeAuthentication(
   ctx: Context,
@@ -199,7 +201,7 @@ export async function completeAuthentication(
   let row: SessionsTable;
   let token: string;
   const presented = input.presented;
-  const maxLifetimeMinutes = sessionLifetime(ctx, project);
+  const maxLifetimeMinutes = organizationSessionLifetime(ctx, project, organization);
   if (
     presented &&
     presented.row.member_id === member.member_id &&
@@ -213,6 +215,10 @@ export async function completeAuthentication(
     });
     token = presented.token;
   } else {
+    const startedAt = input.continues ? Date.parse(input.continues.started_at) : now;
+    // An exchange keeps the start of the session it continues: past the organization's limit,
+    // the person signs in to it afresh rather than get a session born expired.
+    if (startedAt + maxLifetimeMinutes * 60_000 <= now) return sessionTooOldToEnter();
     ({ row, token } = await createSession(
       db,
       project,
@@ -222,7 +228,7 @@ export async function completeAuthentication(
       now,
       maxLifetimeMinutes,
       input.client,
-      input.continues ? Date.parse(input.continues.started_at) : now,
+      startedAt,
     ));
   }
   return fullSession(ctx, project, organization, member, row, token);

@@ -22,3 +22,10 @@ export const secondFactorFirst = (): Failure =>
 /** The session presented is dead or absent. */
 export const sessionNotFound = (): Failure =>
   fail('session_not_found', 'The session is unknown, expired or revoked.');
+
+/** An exchange would continue a session that started longer ago than the organization allows. */
+export const sessionTooOldToEnter = (): Failure =>
+  fail(
+    'primary_auth_required',
+    'This organization limits how long a session lives, and this session started earlier: sign in to it again.',
+  );

@@ -172,6 +172,24 @@ export function sessionLifetime(ctx: Context, project: Project): number {
 }
 
 /**
+ * The absolute lifetime of a session in an organization: the project's, or the organization's
+ * own limit (`session_max_duration_minutes`) when that is shorter. Counted from `started_at`, so
+ * neither a sign-in's nor a refresh's `session_duration_minutes` passes it.
+ *
+ * @example
+ * touchSession(db, row, now, { maxLifetimeMinutes: organizationSessionLifetime(ctx, project, org) });
+ */
+export function organizationSessionLifetime(
+  ctx: Context,
+  project: Project,
+  organization: Pick<Organization, 'session_max_duration_minutes'>,
+): number {
+  const own = organization.session_max_duration_minutes;
+  const lifetime = sessionLifetime(ctx, project);
+  return own === null ? lifetime : Math.min(own, lifetime);
+}
+
+/**
  * How finely `last_accessed_at` (and an expiry moved by a refresh) is kept: a refresh within
  * 30 seconds of the last recorded one, moving the expiry by less, does not write.
  */

@@ -172,6 +172,10 @@ export const adminEs: AdminMessageTable = {
   'settings.emailRoleAdd': 'Añadir regla',
   'settings.emailRoleRemove': 'Quitar regla',
   'settings.slugInvalid': 'De 2 a 128 letras minúsculas, dígitos y - . _ ~',
+  'settings.sessionMax': 'Duración máxima de la sesión (minutos)',
+  'settings.sessionMaxHint':
+    'La sesión de un miembro termina como mucho estos minutos después de que inicie sesión, pida lo que pida la aplicación: de 5 minutos hasta la duración de sesión del proyecto. Al bajarla, las sesiones más largas también terminan en su siguiente comprobación. Vacío: sin límite propio de la organización.',
+  'settings.sessionMaxNone': 'Sin límite',
   'section.domains': 'Dominios',
   'domains.heading': 'Dominios de correo',
   'domains.intro':

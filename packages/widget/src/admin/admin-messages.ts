@@ -172,6 +172,10 @@ export const adminEn = {
   'settings.emailRoleAdd': 'Add rule',
   'settings.emailRoleRemove': 'Remove rule',
   'settings.slugInvalid': '2 to 128 lowercase letters, digits, and - . _ ~',
+  'settings.sessionMax': 'Maximum session length (minutes)',
+  'settings.sessionMaxHint':
+    'A member’s session ends at most this many minutes after they sign in, whatever the app asks for: 5 minutes up to the project’s session lifetime. Lowering it also ends longer sessions at their next check. Empty: no limit of the organization’s own.',
+  'settings.sessionMaxNone': 'No limit',
   'section.domains': 'Domains',
   'domains.heading': 'Email domains',
   'domains.intro':

@@ -17,6 +17,8 @@ export interface Draft {
   jit: Organization['email_jit_provisioning'];
   domains: string;
   emailRoles: EmailRoleAssignment[];
+  /** The session limit in minutes as typed; empty for none. */
+  sessionMax: string;
 }
 
 export const toDraft = (org: Organization): Draft => ({
@@ -31,6 +33,8 @@ export const toDraft = (org: Organization): Draft => ({
   jit: org.email_jit_provisioning,
   domains: org.email_allowed_domains.join('\n'),
   emailRoles: org.rbac_email_implicit_role_assignments ?? [],
+  sessionMax:
+    org.session_max_duration_minutes === null ? '' : String(org.session_max_duration_minutes),
 });
 
 const domainList = (text: string) =>
@@ -70,6 +74,12 @@ export function settingsPatch(org: Organization, draft: Draft): Patch {
   if (domains.join() !== org.email_allowed_domains.join()) patch.email_allowed_domains = domains;
   if (!sameSet(ruleKeys(draft.emailRoles), ruleKeys(before.emailRoles))) {
     patch.rbac_email_implicit_role_assignments = draft.emailRoles;
+  }
+  // The field's own checks (a whole number within bounds) hold the form back before this; the
+  // server refuses with its reason anything that gets past them.
+  const sessionMax = draft.sessionMax.trim() === '' ? null : Number(draft.sessionMax);
+  if (sessionMax !== org.session_max_duration_minutes) {
+    patch.session_max_duration_minutes = sessionMax;
   }
   return patch;
 }

@@ -122,6 +122,58 @@ describe('the settings section', () => {
     });
   });
 
+  it('loads, sends and clears the maximum session length', async () => {
+    const { admin } = renderSettings({
+      prepare(admin) {
+        admin.answer('organization.get', async () =>
+          answer({ ...acme, session_max_duration_minutes: 480 }),
+        );
+      },
+    });
+    const field = await screen.findByLabelText<HTMLInputElement>(
+      'Maximum session length (minutes)',
+    );
+    expect(field.value).toBe('480');
+    expect([field.min, field.max, field.step]).toEqual(['5', '527040', '1']);
+    expect(screen.getByText(/ends at most this many minutes after they sign in/)).toBeTruthy();
+    admin.answer('organization.update', async (patch) =>
+      answer({ ...acme, session_max_duration_minutes: patch.session_max_duration_minutes ?? null }),
+    );
+    fireEvent.change(field, { target: { value: '90' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(admin.callsTo('organization.update')).toHaveLength(1));
+    expect(admin.callsTo('organization.update')[0]).toEqual({
+      updated_at: acme.updated_at,
+      session_max_duration_minutes: 90,
+    });
+    await waitFor(() => expect(field.value).toBe('90'));
+    fireEvent.change(field, { target: { value: '' } });
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    await waitFor(() => expect(admin.callsTo('organization.update')).toHaveLength(2));
+    expect(admin.callsTo('organization.update')[1]).toEqual({
+      updated_at: acme.updated_at,
+      session_max_duration_minutes: null,
+    });
+    expect(field.placeholder).toBe('No limit');
+  });
+
+  it("shows the server's refusal of a session length past the project's lifetime", async () => {
+    const { admin } = renderSettings();
+    fireEvent.change(await screen.findByLabelText('Maximum session length (minutes)'), {
+      target: { value: '50000' },
+    });
+    admin.answer('organization.update', () =>
+      Promise.reject(
+        apiError(
+          'invalid_request',
+          "session_max_duration_minutes must be at most 43200, the project's session lifetime.",
+        ),
+      ),
+    );
+    fireEvent.click(screen.getByRole('button', { name: 'Save' }));
+    expect((await screen.findByRole('alert')).textContent).toMatch(/at most 43200/);
+  });
+
   it('is read-only, without a save button, for a member who may not change the organization', async () => {
     renderSettings({ roles: [], permissions: MEMBER_PERMISSIONS });
     const name = await screen.findByLabelText<HTMLInputElement>('Organization name');

@@ -1,4 +1,4 @@
-/** The settings section: the organization's name, slug, logo, sign-in methods, MFA and joining rules. */
+/** The settings section: the organization's name, slug, logo, sign-in methods, MFA, joining rules and session limit. */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import { GatehouseAPIError } from '@gatehouse/client';
 import { AUTH_METHODS, type Organization } from '@gatehouse/protocol';
@@ -9,6 +9,7 @@ import { useAdmin } from './admin-context.js';
 import { Notice, useNotice } from './notice.js';
 import { settingsPatch, toDraft, type Draft, type Patch } from './settings-draft.js';
 import { EmailRolesField, MfaMethodsField } from './settings-rules.js';
+import { SessionLengthField } from './settings-session.js';
 import { useAction } from './use-action.js';
 
 export function SettingsSection() {
@@ -199,6 +200,10 @@ export function SettingsSection() {
               rules={draft.emailRoles}
               editable={!readOnly && rights.updateImplicitRoles}
               onChange={(emailRoles) => set({ emailRoles })}
+            />
+            <SessionLengthField
+              value={draft.sessionMax}
+              onChange={(sessionMax) => set({ sessionMax })}
             />
           </fieldset>
           <FormError id={`${id}-error`} message={save.error} />

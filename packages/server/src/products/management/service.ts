@@ -34,7 +34,9 @@ import {
   invalidSlug,
   organizationNotFound,
   organizationSlugTaken,
+  sessionMaxAboveLifetime,
 } from '../../tenancy/organizations/errors.js';
+import { sessionLifetime } from '../../auth/sessions.js';
 
 /** The most characters an organization's name takes (as the management API's schema says). */
 const ORGANIZATION_NAME_MAX = 128;
@@ -169,7 +171,6 @@ export async function manageSetMemberPassword(
   return 'failure' in member ? member : { member, organization: found.organization };
 }
 
-/** Changes an organization's settings (name, logo, JIT domains, auth and MFA policies). */
 /**
  * The SSO settings of a patch must name this organization's own connections, and the default
  * must be an active one.
@@ -197,6 +198,10 @@ async function checkSsoSettings(
   return null;
 }
 
+/**
+ * Changes an organization's settings (name, logo, JIT domains, auth and MFA policies, session
+ * limit), all or none.
+ */
 export async function manageUpdateOrganization(
   ctx: Context,
   project: Project,
@@ -216,6 +221,10 @@ export async function manageUpdateOrganization(
     patch.rbac_email_implicit_role_assignments,
   );
   if (badRules) return badRules;
+  const lifetime = sessionLifetime(ctx, project);
+  if ((patch.session_max_duration_minutes ?? 0) > lifetime) {
+    return sessionMaxAboveLifetime(lifetime);
+  }
   return allOrNothing(ctx.db, async (trx) => {
     const refused = await checkSsoSettings(trx, project.id, organizationId, patch);
     if (refused) return refused;

@@ -9,7 +9,7 @@ import { transaction } from '../../store/transaction.js';
 import { fullSession, type FullSession, type PresentedSession } from '../../auth/complete.js';
 import { endMemberSessions } from '../../auth/revocation.js';
 import {
-  sessionLifetime,
+  organizationSessionLifetime,
   findLiveSession,
   findLiveSessionById,
   liveSessionOrNull,
@@ -59,9 +59,10 @@ async function refreshSession(
   const now = ctx.now();
   const row = await touchSession(ctx.db, current, now, {
     durationMinutes,
-    maxLifetimeMinutes: sessionLifetime(ctx, project),
+    maxLifetimeMinutes: organizationSessionLifetime(ctx, project, organization),
   });
-  // A session started before the lifetime was lowered can end at this very refresh.
+  // A session started before the lifetime (the project's or its organization's) was lowered
+  // can end at this very refresh.
   if (row.expires_at <= isoAt(now)) return fail('session_not_found', DEAD);
   return fullSession(ctx, project, organization, member, row, token);
 }

@@ -80,6 +80,7 @@ const ORGANIZATION_COLUMNS = Object.keys({
   oauth_tenant_jit_provisioning: 1,
   allowed_oauth_tenants: 1,
   claimed_email_domains: 1,
+  session_max_duration_minutes: 1,
 } satisfies Record<keyof OrganizationsTable, 1>) as (keyof OrganizationsTable)[];
 
 /** One row per role of the member (one with null roles when it has none). */

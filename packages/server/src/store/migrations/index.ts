@@ -25,6 +25,7 @@ import * as domainVerifications from './0019-domain-verifications.js';
 import * as ssoConnectionTests from './0020-sso-connection-tests.js';
 import * as federatedRegistrationDetails from './0021-federated-registration-details.js';
 import * as passwordResetRequired from './0022-password-reset-required.js';
+import * as organizationSessionMax from './0023-organization-session-max.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -56,4 +57,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0020_sso_connection_tests': ssoConnectionTests,
   '0021_federated_registration_details': federatedRegistrationDetails,
   '0022_password_reset_required': passwordResetRequired,
+  '0023_organization_session_max': organizationSessionMax,
 };

@@ -95,6 +95,11 @@ export interface OrganizationsTable {
    * `domain_verifications` by the domains product. Optional as rows are written without it.
    */
   claimed_email_domains?: Json;
+  /**
+   * The longest its members' sessions live, in minutes from their start; null for the project's
+   * lifetime alone. Optional as rows are written without it.
+   */
+  session_max_duration_minutes?: number | null;
 }
 
 const organizationsColumns = {
@@ -121,6 +126,7 @@ const organizationsColumns = {
   oauth_tenant_jit_provisioning: 'text not null',
   allowed_oauth_tenants: 'text not null',
   claimed_email_domains: 'text not null',
+  session_max_duration_minutes: 'integer',
 } satisfies Columns<OrganizationsTable>;
 
 export interface OrganizationDomainsTable {

@@ -16,3 +16,10 @@ export const organizationNotFound = (): Failure =>
 /** Another organization of the project has the slug. */
 export const organizationSlugTaken = (): Failure =>
   fail('organization_slug_taken', 'That organization slug is already taken.');
+
+/** An organization's session limit above the project's absolute lifetime, which bounds it. */
+export const sessionMaxAboveLifetime = (lifetimeMinutes: number): Failure =>
+  fail(
+    'invalid_request',
+    `session_max_duration_minutes must be at most ${lifetimeMinutes}, the project's session lifetime.`,
+  );

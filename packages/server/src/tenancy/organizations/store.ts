@@ -56,6 +56,8 @@ export function toOrganization(row: OrganizationsTable): Organization {
     third_party_connected_apps_allowed_type: '',
     allowed_third_party_connected_apps: [],
     custom_roles: [],
+    // Gatehouse's own field: null (or a row from before the column) for no limit of its own.
+    session_max_duration_minutes: row.session_max_duration_minutes ?? null,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -1,4 +1,4 @@
-/** Changing an organization's settings: name, slug, logo, e-mail JIT domains, and its auth and MFA policies. */
+/** Changing an organization's settings: name, slug, logo, e-mail JIT domains, its auth and MFA policies and its session limit. */
 import {
   AUTH_METHODS,
   MFA_METHODS,
@@ -46,6 +46,11 @@ export interface OrganizationPatch {
   oauth_tenant_jit_provisioning?: EmailJitProvisioning | undefined;
   /** Replaces the lists it names; a provider left out keeps its list. */
   allowed_oauth_tenants?: CreateOrganizationInput['allowed_oauth_tenants'] | undefined;
+  /**
+   * Minutes from a session's start; null for none. Within the project's lifetime (checked by
+   * the caller); live sessions are held to it at their next check.
+   */
+  session_max_duration_minutes?: number | null | undefined;
 }
 
 /**
@@ -101,6 +106,9 @@ export async function updateOrganization(
   }
   if (patch.sso_default_connection_id !== undefined) {
     set.sso_default_connection_id = patch.sso_default_connection_id;
+  }
+  if (patch.session_max_duration_minutes !== undefined) {
+    set.session_max_duration_minutes = patch.session_max_duration_minutes;
   }
   if (patch.email_jit_provisioning !== undefined) {
     set.email_jit_provisioning = patch.email_jit_provisioning;
