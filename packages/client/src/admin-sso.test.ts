@@ -86,6 +86,18 @@ const CASES = [
     body: { display_name: 'Entra' },
   },
   {
+    name: 'sso.oidc.updateConnection',
+    endpoint: ENDPOINTS.sdkSsoUpdateOidc,
+    path: '/b2b/sso/oidc/oidc-connection-1',
+    call: (c: AdminClient) =>
+      c.sso.oidc.updateConnection({
+        connection_id: 'oidc-connection-1',
+        custom_scopes: 'openid groups',
+        attribute_mapping: { groups: 'roles' },
+      }),
+    body: { custom_scopes: 'openid groups', attribute_mapping: { groups: 'roles' } },
+  },
+  {
     name: 'sso.oidc.testConnection',
     endpoint: ENDPOINTS.sdkSsoTestOidc,
     path: '/b2b/sso/oidc/oidc-connection-1/test',
@@ -154,6 +166,8 @@ describe('SSO calls', () => {
       () => saml.testConnection({} as never),
       () => saml.testConnection(undefined as never),
       () => saml.getTest({ connection_id } as never),
+      () => oidc.updateConnection({ connection_id: '' }),
+      () => oidc.updateConnection(null as never),
       () => oidc.testConnection({} as never),
       () => oidc.getTest({ connection_id, test_id: '' }),
     ];

@@ -105,6 +105,12 @@ export function createSsoAdminMethods(ctx: SsoTransport): SsoAdminMethods {
         object('sso.oidc.createConnection', args);
         return ctx.post<OidcConnectionResult>(`${SSO}/oidc`, args);
       },
+      async updateConnection(args) {
+        const method = 'sso.oidc.updateConnection';
+        const { connection_id, ...body } = object(method, args);
+        const path = `${SSO}/oidc/${part(id(method, connection_id, 'connection_id'))}`;
+        return ctx.send<OidcConnectionResult>('PUT', path, body);
+      },
       ...testCalls(ctx, 'oidc'),
     },
   };

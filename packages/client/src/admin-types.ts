@@ -237,6 +237,16 @@ export interface SsoAdminMethods {
   oidc: {
     createConnection(args: ArgsOf<'sdkSsoCreateOidc'>): Promise<OidcConnectionResult>;
     /**
+     * Changes the provider (discovered again when the issuer, client id or secret change), the
+     * custom scopes, the claim mapping or the group roles.
+     *
+     * @example
+     * await admin.sso.oidc.updateConnection({ connection_id, attribute_mapping: { groups: 'roles' } });
+     */
+    updateConnection(
+      args: { connection_id: string } & ArgsOf<'sdkSsoUpdateOidc'>,
+    ): Promise<OidcConnectionResult>;
+    /**
      * Starts a test sign-in (the authorization-code flow at the provider): open `idp_url` (in a
      * popup), then read the report with `getTest`. Nobody is signed in and no member is created.
      *

@@ -40,6 +40,29 @@ export const DEFAULT_SAML_ATTRIBUTE_MAPPING: SamlAttributeMapping = {
   groups: 'groups',
 };
 
+/**
+ * Which ID token (or userinfo) claim carries each member field of an OIDC connection. `email`
+ * must still come with `email_verified: true`; `groups` may be an array of strings or one string;
+ * `""` for `groups` reads none.
+ */
+export interface OidcAttributeMapping {
+  email: string;
+  first_name: string;
+  last_name: string;
+  groups: string;
+}
+
+/** The standard claim names (OpenID Connect Core §5.1), and `groups` as most providers send it. */
+export const DEFAULT_OIDC_ATTRIBUTE_MAPPING: OidcAttributeMapping = {
+  email: 'email',
+  first_name: 'given_name',
+  last_name: 'family_name',
+  groups: 'groups',
+};
+
+/** The scopes an OIDC connection asks for unless its `custom_scopes` replace them. */
+export const DEFAULT_OIDC_SCOPES = 'openid email profile';
+
 /** One X.509 certificate the IdP signs with; a connection may hold several during a rotation. */
 export interface SamlVerificationCertificate {
   certificate_id: string;
@@ -124,11 +147,14 @@ export interface OidcConnection {
   token_url: string;
   userinfo_url: string;
   jwks_url: string;
-  /** Scopes asked for besides `openid email profile`; none yet: `""`. */
+  /**
+   * Space-separated scopes that replace {@link DEFAULT_OIDC_SCOPES} (`openid` is always asked
+   * for); `""` for the default.
+   */
   custom_scopes: string;
-  /** Which claims carry the member's fields; the standard ones: `{}`. */
-  attribute_mapping: Record<string, unknown>;
-  /** Roles from the ID token's `groups` claim. */
+  /** Which claims carry the member's fields. */
+  attribute_mapping: OidcAttributeMapping;
+  /** Roles from the groups claim (`attribute_mapping.groups`). */
   oidc_group_implicit_role_assignments: GroupRoleAssignment[];
   created_at: string;
   updated_at: string;

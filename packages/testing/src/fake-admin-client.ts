@@ -102,6 +102,7 @@ export function createFakeAdminClient(): FakeAdminClient {
       },
       oidc: {
         createConnection: method('sso.oidc.createConnection'),
+        updateConnection: method('sso.oidc.updateConnection'),
         testConnection: method('sso.oidc.testConnection'),
         getTest: method('sso.oidc.getTest'),
       },

@@ -18,6 +18,16 @@ import * as f from './fields.js';
 
 const groupRoles = z.array(z.object({ group: f.text.max(256), role_id: f.text.max(128) })).max(100);
 
+/** Which attribute (SAML) or claim (OIDC) carries each member field; the fields not given stay. */
+const attributeMapping = z
+  .object({
+    email: f.text.max(256),
+    first_name: z.string().max(256),
+    last_name: z.string().max(256),
+    groups: z.string().max(256),
+  })
+  .partial();
+
 const common = {
   display_name: f.text.max(128).optional(),
   identity_provider: f.text.max(64).optional(),
@@ -29,15 +39,7 @@ export const samlConnectionFields = z.object({
   idp_entity_id: f.url.optional(),
   idp_sso_url: f.url.optional(),
   x509_certificate: z.string().max(20_000).optional(),
-  attribute_mapping: z
-    .object({
-      email: f.text.max(256),
-      first_name: z.string().max(256),
-      last_name: z.string().max(256),
-      groups: z.string().max(256),
-    })
-    .partial()
-    .optional(),
+  attribute_mapping: attributeMapping.optional(),
   saml_group_implicit_role_assignments: groupRoles.optional(),
   allow_idp_initiated: z.boolean().optional(),
 });
@@ -54,6 +56,16 @@ export const oidcConnectionFields = z.object({
   issuer: f.url.optional(),
   client_id: f.text.max(512).optional(),
   client_secret: f.text.max(2048).optional(),
+  /**
+   * Space-separated scopes (RFC 6749 §3.3 characters; `%20` is read as a space, as the provider's
+   * SDK writes it) that replace `openid email profile`; `""` restores the default.
+   */
+  custom_scopes: z
+    .string()
+    .max(1024)
+    .regex(/^[\x20\x21\x23-\x5B\x5D-\x7E]*$/, 'must be scopes separated by spaces')
+    .optional(),
+  attribute_mapping: attributeMapping.optional(),
   oidc_group_implicit_role_assignments: groupRoles.optional(),
 });
 
@@ -122,7 +134,7 @@ export const SSO_ENDPOINTS = {
     method: 'PUT',
     path: OIDC,
     credential: 'secret',
-    summary: 'Changes an OIDC connection.',
+    summary: 'Changes an OIDC connection: its provider, scopes, claim mapping or group roles.',
     body: oidcConnectionFields,
   }),
 

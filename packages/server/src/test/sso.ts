@@ -1,6 +1,10 @@
 /** Test helpers of the SSO suites: connections set up in the store, and the flow's HTTP steps. */
 import { inflateRawSync } from 'node:zlib';
-import { DEFAULT_SAML_ATTRIBUTE_MAPPING, type GroupRoleAssignment } from '@gatehouse/protocol';
+import {
+  DEFAULT_OIDC_ATTRIBUTE_MAPPING,
+  DEFAULT_SAML_ATTRIBUTE_MAPPING,
+  type GroupRoleAssignment,
+} from '@gatehouse/protocol';
 import type { OidcIdp } from '@gatehouse/testing/idp';
 import { discoverProvider } from '../auth/federated/oidc-discovery.js';
 import { isoAt } from '../context.js';
@@ -140,6 +144,8 @@ export async function addDiscoveredOidcConnection(
       token_url: metadata.token_endpoint ?? '',
       userinfo_url: metadata.userinfo_endpoint ?? '',
       jwks_url: metadata.jwks_uri ?? '',
+      custom_scopes: '',
+      attribute_mapping: DEFAULT_OIDC_ATTRIBUTE_MAPPING,
       group_roles: [],
     },
   });

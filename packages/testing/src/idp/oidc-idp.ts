@@ -4,7 +4,9 @@
  * form a browser fills in, and consent granted automatically. Clients can be added after start,
  * once the relying party knows its redirect URL.
  *
- * Claims: `email`, `email_verified`, `name`, `given_name`, `family_name` and `groups`.
+ * Claims: `email`, `email_verified`, `name`, `given_name`, `family_name` and `groups`; with the
+ * scope `departments` (asked for by a relying party's custom scopes), `departments`, a user's own
+ * claim of that name (given through its `claims`).
  *
  * With a `tenantId` it stands in for Microsoft's multi-tenant endpoints: tokens come from the
  * tenant issuer `{origin}/{tenantId}/v2.0` and carry `tid`, while the discovery document at
@@ -191,6 +193,7 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
       openid: ['sub', 'tid'],
       email: ['email', 'email_verified', 'hd', 'xms_edov'],
       profile: ['name', 'given_name', 'family_name', 'groups', 'picture', 'locale'],
+      departments: ['departments'],
     },
     // Like Google, put the profile claims in the ID token itself (not only at userinfo).
     conformIdTokenClaims: false,
@@ -211,7 +214,16 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
       const clientId = ctx.oidc.client?.clientId;
       if (!accountId || !clientId) return undefined;
       const grant = new ctx.oidc.provider.Grant({ accountId, clientId });
-      grant.addOIDCScope('openid email profile');
+      const scope = ctx.oidc.params?.scope;
+      const asked = typeof scope === 'string' ? scope.split(' ') : [];
+      grant.addOIDCScope(
+        [
+          'openid',
+          'email',
+          'profile',
+          ...(asked.includes('departments') ? ['departments'] : []),
+        ].join(' '),
+      );
       grant.addOIDCClaims([
         'tid',
         'email',
@@ -222,6 +234,7 @@ export async function startOidcIdp(options: { tenantId?: string } = {}): Promise
         'given_name',
         'family_name',
         'groups',
+        'departments',
       ]);
       await grant.save();
       return grant;

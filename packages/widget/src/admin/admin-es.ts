@@ -283,6 +283,19 @@ export const adminEs: AdminMessageTable = {
   'sso.mapping.groupRequired': 'Indica el grupo del IdP.',
   'sso.mapping.duplicate': 'Esta regla ya está en la lista.',
   'sso.mapping.roleRequired': 'Elige el rol que da este grupo.',
+  'sso.mapping.introOidc':
+    'Qué claim del token de ID lleva cada dato del miembro y qué roles dan los grupos del IdP. El proveedor debe seguir marcando la dirección como verificada.',
+  'sso.mapping.claim.email': 'Claim del correo',
+  'sso.mapping.claim.first_name': 'Claim del nombre',
+  'sso.mapping.claim.last_name': 'Claim del apellido',
+  'sso.mapping.claim.groups': 'Claim de los grupos',
+  'sso.mapping.scopes': 'Ámbitos (scopes)',
+  'sso.mapping.scopesHint':
+    'Separados por espacios, en lugar de openid email profile (openid se pide siempre). Déjalo vacío para usar esos.',
+  'sso.mapping.scopesInvalid':
+    'Usa nombres de scopes separados por espacios, sin comillas ni barras invertidas.',
+  'sso.mapping.emailClaimRequired': 'Indica el claim que lleva la dirección de correo.',
+  'sso.mapping.groupsClaimNeeded': 'Indica el claim de los grupos para que se apliquen las reglas.',
   'sso.cert.heading': 'Certificados de firma',
   'sso.cert.none': 'Aún no hay ningún certificado.',
   'sso.cert.name': 'Certificado {n}, emitido por {issuer}',

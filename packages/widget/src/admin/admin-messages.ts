@@ -283,6 +283,19 @@ export const adminEn = {
   'sso.mapping.groupRequired': 'Name the IdP group.',
   'sso.mapping.duplicate': 'This rule is already in the list.',
   'sso.mapping.roleRequired': 'Choose the role this group gives.',
+  'sso.mapping.introOidc':
+    'Which claim of the ID token carries each member field, and which roles IdP groups give. The provider must still mark the address as verified.',
+  'sso.mapping.claim.email': 'E-mail claim',
+  'sso.mapping.claim.first_name': 'First name claim',
+  'sso.mapping.claim.last_name': 'Last name claim',
+  'sso.mapping.claim.groups': 'Groups claim',
+  'sso.mapping.scopes': 'Scopes',
+  'sso.mapping.scopesHint':
+    'Separated by spaces, in place of openid email profile (openid is always asked for). Leave empty for those.',
+  'sso.mapping.scopesInvalid':
+    'Use scope names separated by spaces, without quotes or backslashes.',
+  'sso.mapping.emailClaimRequired': 'Name the claim that carries the e-mail address.',
+  'sso.mapping.groupsClaimNeeded': 'Name the groups claim for group rules to apply.',
   'sso.cert.heading': 'Signing certificates',
   'sso.cert.none': 'No certificate yet.',
   'sso.cert.name': 'Certificate {n}, issued by {issuer}',

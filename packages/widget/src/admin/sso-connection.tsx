@@ -1,10 +1,10 @@
 /**
- * One SAML connection in the SSO section: our side's values to copy, and for admins who may
- * change it, a panel with its IdP metadata, the test sign-in, the attribute and group mapping and
- * the certificates (docs/widget.md §15).
+ * One connection in the SSO section: our side's values to copy, and for admins who may change
+ * it, a panel with the test sign-in and the attribute and group mapping; a SAML connection's also
+ * has its IdP metadata and certificates (docs/widget.md §15).
  */
-import { useId, useState } from 'react';
-import type { SamlConnection } from '@gatehouse/protocol';
+import { useId, useState, type ReactNode } from 'react';
+import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
 import { Button } from '../parts/button.js';
 import { useAdmin } from './admin-context.js';
 import { CopyField } from './copy-field.js';
@@ -13,7 +13,7 @@ import { SsoMapping } from './sso-mapping.js';
 import { MetadataForm } from './sso-metadata.js';
 import { SsoTest } from './sso-test.js';
 
-export function ConnectionTitle({
+function ConnectionTitle({
   kind,
   name,
   status,
@@ -33,6 +33,31 @@ export function ConnectionTitle({
   );
 }
 
+/** The button that opens a connection's management panel, and the panel, for admins who may. */
+function ManagePanel({ name, children }: { name: string; children: () => ReactNode }) {
+  const { format, rights } = useAdmin();
+  const id = useId();
+  const [open, setOpen] = useState(false);
+  if (!rights.updateSso) return null;
+  return (
+    <>
+      <Button
+        variant="secondary"
+        aria-expanded={open}
+        aria-controls={`${id}-panel`}
+        onClick={() => setOpen(!open)}
+      >
+        {format(open ? 'sso.hide' : 'sso.manage', { name })}
+      </Button>
+      {open && (
+        <div id={`${id}-panel`} className="gh-admin-panel">
+          {children()}
+        </div>
+      )}
+    </>
+  );
+}
+
 export function SamlConnectionItem({
   connection: c,
   onChanged,
@@ -40,9 +65,7 @@ export function SamlConnectionItem({
   connection: SamlConnection;
   onChanged: (message: string) => void;
 }) {
-  const { format, rights } = useAdmin();
-  const id = useId();
-  const [open, setOpen] = useState(false);
+  const { format } = useAdmin();
   return (
     <li className="gh-admin-row gh-admin-row-main">
       <ConnectionTitle kind="saml" name={c.display_name} status={c.status} />
@@ -54,30 +77,52 @@ export function SamlConnectionItem({
           {format('sso.idpEntityId', { value: c.idp_entity_id })}
         </p>
       )}
-      {rights.updateSso && (
-        <>
-          <Button
-            variant="secondary"
-            aria-expanded={open}
-            aria-controls={`${id}-panel`}
-            onClick={() => setOpen(!open)}
-          >
-            {format(open ? 'sso.hide' : 'sso.manage', { name: c.display_name })}
-          </Button>
-          {open && (
-            <div id={`${id}-panel`} className="gh-admin-panel">
-              {c.status === 'active' ? (
-                <SsoTest connectionId={c.connection_id} />
-              ) : (
-                <p className="gh-text-secondary">{format('sso.testNeedsIdp')}</p>
-              )}
-              <MetadataForm connectionId={c.connection_id} onSaved={onChanged} />
-              <SsoMapping key={c.updated_at} connection={c} onSaved={onChanged} />
-              <SsoCertificates connection={c} onSaved={onChanged} />
-            </div>
-          )}
-        </>
-      )}
+      <ManagePanel name={c.display_name}>
+        {() => (
+          <>
+            {c.status === 'active' ? (
+              <SsoTest connectionId={c.connection_id} />
+            ) : (
+              <p className="gh-text-secondary">{format('sso.testNeedsIdp')}</p>
+            )}
+            <MetadataForm connectionId={c.connection_id} onSaved={onChanged} />
+            <SsoMapping
+              key={c.updated_at}
+              target={{ kind: 'saml', connection: c }}
+              onSaved={onChanged}
+            />
+            <SsoCertificates connection={c} onSaved={onChanged} />
+          </>
+        )}
+      </ManagePanel>
+    </li>
+  );
+}
+
+export function OidcConnectionItem({
+  connection: c,
+  onChanged,
+}: {
+  connection: OidcConnection;
+  onChanged: (message: string) => void;
+}) {
+  const { format } = useAdmin();
+  return (
+    <li className="gh-admin-row gh-admin-row-main">
+      <ConnectionTitle kind="oidc" name={c.display_name} status={c.status} />
+      <CopyField label={format('sso.redirectUrl')} value={c.redirect_url} />
+      <ManagePanel name={c.display_name}>
+        {() => (
+          <>
+            {c.status === 'active' && <SsoTest connectionId={c.connection_id} kind="oidc" />}
+            <SsoMapping
+              key={c.updated_at}
+              target={{ kind: 'oidc', connection: c }}
+              onSaved={onChanged}
+            />
+          </>
+        )}
+      </ManagePanel>
     </li>
   );
 }

@@ -1,10 +1,12 @@
 /**
- * A SAML connection's attribute mapping and its IdP-group-to-role rules (docs/widget.md §15),
- * checked here first so that each mistake is named beside its field.
+ * A SAML or OIDC connection's attribute (claim) mapping and its IdP-group-to-role rules
+ * (docs/widget.md §15), checked here first so that each mistake is named beside its field. An
+ * OIDC connection also has its scopes, which a provider may need before it sends a groups claim.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type {
   GroupRoleAssignment,
+  OidcConnection,
   SamlAttributeMapping,
   SamlConnection,
 } from '@gatehouse/protocol';
@@ -16,23 +18,41 @@ import { useAction } from './use-action.js';
 
 const FIELDS = ['email', 'first_name', 'last_name', 'groups'] as const;
 
+/** The connection whose mapping is edited, with its kind (SAML reads attributes, OIDC claims). */
+type MappedConnection =
+  { kind: 'saml'; connection: SamlConnection } | { kind: 'oidc'; connection: OidcConnection };
+
 /** What is wrong with a draft: the mapping's fields, each rule's group and role, by position. */
 export interface MappingProblems {
-  fields: Partial<Record<(typeof FIELDS)[number], AdminMessageKey>>;
+  fields: Partial<Record<(typeof FIELDS)[number] | 'scopes', AdminMessageKey>>;
   rules: { group?: AdminMessageKey; role?: AdminMessageKey }[];
 }
 
-/** The draft's problems, or null when it may be sent. */
+/** Space-separated scopes of RFC 6749 §3.3 characters, as the server takes them. */
+const SCOPES = /^[\x20\x21\x23-\x5B\x5D-\x7E]*$/;
+
+/**
+ * The draft's problems, or null when it may be sent; an OIDC draft's words name claims, and its
+ * `scopes` are checked too.
+ */
 export function mappingProblems(
   mapping: SamlAttributeMapping,
   rules: readonly GroupRoleAssignment[],
+  oidc?: { scopes: string },
 ): MappingProblems | null {
   const fields: MappingProblems['fields'] = {};
-  if (mapping.email.trim() === '') fields.email = 'sso.mapping.emailRequired';
+  if (mapping.email.trim() === '') {
+    fields.email = oidc ? 'sso.mapping.emailClaimRequired' : 'sso.mapping.emailRequired';
+  }
   for (const field of FIELDS) {
     if (mapping[field].length > 256) fields[field] = 'sso.mapping.tooLong';
   }
-  if (rules.length > 0 && mapping.groups.trim() === '') fields.groups = 'sso.mapping.groupsNeeded';
+  if (rules.length > 0 && mapping.groups.trim() === '') {
+    fields.groups = oidc ? 'sso.mapping.groupsClaimNeeded' : 'sso.mapping.groupsNeeded';
+  }
+  if (oidc && (oidc.scopes.length > 1024 || !SCOPES.test(oidc.scopes))) {
+    fields.scopes = 'sso.mapping.scopesInvalid';
+  }
   const seen = new Set<string>();
   const problems = rules.map((rule) => {
     const found: MappingProblems['rules'][number] = {};
@@ -48,34 +68,54 @@ export function mappingProblems(
 }
 
 export function SsoMapping({
-  connection,
+  target,
   onSaved,
 }: {
-  connection: SamlConnection;
+  target: MappedConnection;
   onSaved: (message: string) => void;
 }) {
   const { admin, format, roles, ownRoles } = useAdmin();
   const id = useId();
-  const [mapping, setMapping] = useState(connection.attribute_mapping);
-  const [rules, setRules] = useState(connection.saml_group_implicit_role_assignments);
+  const { connection } = target;
+  const oidc = target.kind === 'oidc';
+  const [mapping, setMapping] = useState<SamlAttributeMapping>(connection.attribute_mapping);
+  const [rules, setRules] = useState(
+    target.kind === 'saml'
+      ? target.connection.saml_group_implicit_role_assignments
+      : target.connection.oidc_group_implicit_role_assignments,
+  );
+  const [scopes, setScopes] = useState(
+    target.kind === 'oidc' ? target.connection.custom_scopes : '',
+  );
   const [problems, setProblems] = useState<MappingProblems | null>(null);
   const save = useAction(format, async () => {
-    const trimmed = {
+    const attribute_mapping = {
       email: mapping.email.trim(),
       first_name: mapping.first_name.trim(),
       last_name: mapping.last_name.trim(),
       groups: mapping.groups.trim(),
     };
-    await admin.sso.saml.updateConnection({
-      connection_id: connection.connection_id,
-      attribute_mapping: trimmed,
-      saml_group_implicit_role_assignments: rules.map((r) => ({ ...r, group: r.group.trim() })),
-    });
+    const groupRules = rules.map((r) => ({ ...r, group: r.group.trim() }));
+    const connection_id = connection.connection_id;
+    if (target.kind === 'saml') {
+      await admin.sso.saml.updateConnection({
+        connection_id,
+        attribute_mapping,
+        saml_group_implicit_role_assignments: groupRules,
+      });
+    } else {
+      await admin.sso.oidc.updateConnection({
+        connection_id,
+        custom_scopes: scopes.trim(),
+        attribute_mapping,
+        oidc_group_implicit_role_assignments: groupRules,
+      });
+    }
     onSaved(format('sso.mapping.saved'));
   });
   const submit = (event: FormEvent) => {
     event.preventDefault();
-    const found = mappingProblems(mapping, rules);
+    const found = mappingProblems(mapping, rules, oidc ? { scopes } : undefined);
     setProblems(found);
     if (!found) void save.run();
   };
@@ -100,12 +140,25 @@ export function SsoMapping({
       <h4 id={`${id}-heading`} className="gh-admin-subheading">
         {format('sso.mapping.heading')}
       </h4>
-      <p className="gh-text-secondary gh-admin-hint">{format('sso.mapping.intro')}</p>
+      <p className="gh-text-secondary gh-admin-hint">
+        {format(oidc ? 'sso.mapping.introOidc' : 'sso.mapping.intro')}
+      </p>
+      {oidc && (
+        <Field
+          id={`${id}-scopes`}
+          label={format('sso.mapping.scopes')}
+          hint={format('sso.mapping.scopesHint')}
+          value={scopes}
+          problem={problems?.fields.scopes}
+          format={format}
+          onChange={setScopes}
+        />
+      )}
       {FIELDS.map((field) => (
         <Field
           key={field}
           id={`${id}-${field}`}
-          label={format(`sso.mapping.${field}`)}
+          label={format(oidc ? `sso.mapping.claim.${field}` : `sso.mapping.${field}`)}
           value={mapping[field]}
           problem={problems?.fields[field]}
           format={format}
@@ -151,6 +204,12 @@ export function SsoMapping({
                       {r.role_id}
                     </option>
                   ))}
+                  {/* A saved rule for a role the member does not hold reads as it is, unchosen. */}
+                  {rule.role_id !== '' && !offered.some((r) => r.role_id === rule.role_id) && (
+                    <option value={rule.role_id} disabled>
+                      {rule.role_id}
+                    </option>
+                  )}
                 </select>
                 {problem?.role && (
                   <p id={`${id}-role-${n}-error`} className="gh-error-text">
@@ -187,6 +246,7 @@ export function SsoMapping({
 function Field({
   id,
   label,
+  hint,
   value,
   problem,
   format,
@@ -194,11 +254,13 @@ function Field({
 }: {
   id: string;
   label: string;
+  hint?: string;
   value: string;
   problem: AdminMessageKey | undefined;
   format: AdminFormat;
   onChange: (value: string) => void;
 }) {
+  const described = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean);
   return (
     <div className="gh-admin-field">
       <label htmlFor={id}>{label}</label>
@@ -208,9 +270,14 @@ function Field({
         value={value}
         autoComplete="off"
         aria-invalid={problem ? true : undefined}
-        aria-describedby={problem ? `${id}-error` : undefined}
+        aria-describedby={described.length > 0 ? described.join(' ') : undefined}
         onChange={(e) => onChange(e.target.value)}
       />
+      {hint && (
+        <p id={`${id}-hint`} className="gh-text-secondary gh-admin-hint">
+          {hint}
+        </p>
+      )}
       {problem && (
         <p id={`${id}-error`} className="gh-error-text">
           {format(problem)}

@@ -19,8 +19,16 @@ const oidc = (connection_id: string, display_name: string, status: string) =>
     display_name,
     status,
     redirect_url: 'https://auth.acme.test/v1/sso/oidc/callback',
+    custom_scopes: '',
+    attribute_mapping: {
+      email: 'email',
+      first_name: 'given_name',
+      last_name: 'family_name',
+      groups: 'groups',
+    },
+    oidc_group_implicit_role_assignments: [],
     updated_at: '2026-01-01T00:00:00.000Z',
-  }) as OidcConnection;
+  }) as unknown as OidcConnection;
 
 const pending: SsoConnectionTest = {
   test_id: '_test-1',
@@ -81,8 +89,10 @@ describe('testing an OIDC connection', () => {
         ],
       },
     }));
+    fireEvent.click(await screen.findByRole('button', { name: 'Manage Entra' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Manage Draft' }));
     // One button: the pending connection cannot be tested yet.
-    fireEvent.click(await screen.findByRole('button', { name: 'Test connection' }));
+    fireEvent.click(screen.getByRole('button', { name: 'Test connection' }));
     await waitFor(() =>
       expect(popup.location.href).toBe('https://login.acme.test/authorize?state=s'),
     );
@@ -102,6 +112,7 @@ describe('testing an OIDC connection', () => {
   it('shows no test button to a member who may not change SSO', async () => {
     renderSso({ ...MEMBER_PERMISSIONS, 'stytch.sso': { get: true } });
     expect(await screen.findByText('Entra')).toBeTruthy();
+    expect(screen.queryByRole('button', { name: 'Manage Entra' })).toBeNull();
     expect(screen.queryByRole('button', { name: 'Test connection' })).toBeNull();
   });
 });

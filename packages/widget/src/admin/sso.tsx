@@ -1,18 +1,16 @@
 /**
- * The SSO section: the organization's connections with our side's values to copy, each SAML one's
- * management panel, each active OIDC one's test sign-in, the organization's SSO rules, and new connections.
+ * The SSO section: the organization's connections with our side's values to copy and each one's
+ * management panel, the organization's SSO rules, and new connections.
  */
 import { useEffect, useId, useState } from 'react';
 import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
 import { FormError } from '../parts/form-error.js';
 import { Spinner } from '../parts/spinner.js';
 import { useAdmin } from './admin-context.js';
-import { CopyField } from './copy-field.js';
 import { Notice, useNotice } from './notice.js';
-import { ConnectionTitle, SamlConnectionItem } from './sso-connection.js';
+import { OidcConnectionItem, SamlConnectionItem } from './sso-connection.js';
 import { OidcForm, SamlForm } from './sso-forms.js';
 import { SsoSettings } from './sso-settings.js';
-import { SsoTest } from './sso-test.js';
 import { useAction } from './use-action.js';
 
 interface Connections {
@@ -59,13 +57,7 @@ export function SsoSection() {
             <SamlConnectionItem key={c.connection_id} connection={c} onChanged={changed} />
           ))}
           {connections.oidc.map((c) => (
-            <li key={c.connection_id} className="gh-admin-row gh-admin-row-main">
-              <ConnectionTitle kind="oidc" name={c.display_name} status={c.status} />
-              <CopyField label={format('sso.redirectUrl')} value={c.redirect_url} />
-              {rights.updateSso && c.status === 'active' && (
-                <SsoTest connectionId={c.connection_id} kind="oidc" />
-              )}
-            </li>
+            <OidcConnectionItem key={c.connection_id} connection={c} onChanged={changed} />
           ))}
         </ul>
       )}

@@ -1,9 +1,11 @@
 /** SSO connections as stored and on the wire: each kind's settings, our side's URLs, and when a connection is active. */
 import { X509Certificate } from 'node:crypto';
 import {
+  DEFAULT_OIDC_ATTRIBUTE_MAPPING,
   DEFAULT_SAML_ATTRIBUTE_MAPPING,
   SAML_NAMEID_FORMAT,
   type GroupRoleAssignment,
+  type OidcAttributeMapping,
   type OidcConnection,
   type SamlAttributeMapping,
   type SamlConnection,
@@ -29,6 +31,9 @@ export interface OidcSettings {
   token_url: string;
   userinfo_url: string;
   jwks_url: string;
+  /** Space-separated scopes that replace the default ones, always with `openid`; `''`: default. */
+  custom_scopes: string;
+  attribute_mapping: OidcAttributeMapping;
   group_roles: GroupRoleAssignment[];
 }
 
@@ -47,6 +52,8 @@ export const EMPTY_OIDC_SETTINGS: OidcSettings = {
   token_url: '',
   userinfo_url: '',
   jwks_url: '',
+  custom_scopes: '',
+  attribute_mapping: DEFAULT_OIDC_ATTRIBUTE_MAPPING,
   group_roles: [],
 };
 
@@ -190,8 +197,8 @@ export function toOidcConnection(row: SsoConnectionsTable, urls: SsoUrls): OidcC
     token_url: settings.token_url,
     userinfo_url: settings.userinfo_url,
     jwks_url: settings.jwks_url,
-    custom_scopes: '',
-    attribute_mapping: {},
+    custom_scopes: settings.custom_scopes,
+    attribute_mapping: settings.attribute_mapping,
     oidc_group_implicit_role_assignments: settings.group_roles,
     created_at: row.created_at,
     updated_at: row.updated_at,

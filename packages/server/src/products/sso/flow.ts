@@ -31,13 +31,11 @@ import {
   pkceRequired,
   ssoNotAllowed,
 } from './errors.js';
+import { scopesOf } from './oidc-mapping.js';
 import { authnRequestUrl, serviceProviderMetadata } from './saml.js';
 import { certificateRowsOf, connectionRow, connectionRowById, insertRequest } from './store.js';
 
 const TOKEN_LIFETIME_MS = FEDERATED_TOKEN_MINUTES * 60_000;
-
-/** The scopes every OIDC connection's authorization request asks for, a test's too. */
-export const OIDC_SCOPES = ['openid', 'email', 'profile'] as const;
 
 /** The query of `GET /v1/public/sso/start`, form-decoded. */
 export interface SsoStartQuery {
@@ -140,7 +138,7 @@ export async function startSso(
   if (isFailure(config)) return config;
   const started = await beginAuthorization(config, {
     redirectUri: urlsOf(ctx).oidcRedirectUrl(),
-    scopes: OIDC_SCOPES,
+    scopes: scopesOf(oidcSettings(row)),
   });
   await insertRequest(ctx.db, {
     ...request,

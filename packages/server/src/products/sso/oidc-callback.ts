@@ -3,7 +3,7 @@
  * from the browser that started; the code exchanged and the ID token checked by the one OIDC
  * client of federated sign-in; the member signed in.
  */
-import { displayName, personClaims, stringClaim } from '../../auth/federated/claims.js';
+import { personClaims, stringClaim } from '../../auth/federated/claims.js';
 import { reasonOf } from '../../auth/federated/oidc-client.js';
 import type { Context } from '../../context.js';
 import { hashToken } from '../../crypto/random.js';
@@ -19,13 +19,16 @@ import {
 } from './errors.js';
 import type { SsoTestFinished } from './connection-test.js';
 import { exchangeCallback, oidcProvider, sameBrowser, type SsoRedirect } from './flow.js';
+import { oidcSettings } from './connections.js';
+import { mappedClaims } from './oidc-mapping.js';
 import { finishOidcTest } from './oidc-test.js';
 import { signInFederated } from './sign-in.js';
 import { claimRequest, connectionRowById, liveRequestByState } from './store.js';
 
 /**
  * The OIDC callback: finds the request by its state, exchanges the code with our PKCE verifier,
- * and checks the ID token (signature, issuer, audience, expiry, nonce). The e-mail must be
+ * and checks the ID token (signature, issuer, audience, expiry, nonce). The connection's
+ * attribute mapping names the claims of the e-mail, names and groups; the e-mail must be
  * verified by the provider; ID-token claims win over userinfo's.
  */
 export async function finishOidc(
@@ -75,19 +78,18 @@ export async function finishOidc(
       `The identity provider's answer was refused: ${reasonOf(error)}`,
     );
   }
-  const email = stringClaim(claims, 'email');
-  if (email === '') return noEmail();
+  // The connection's attribute mapping names the claims; its groups claim gives the roles.
+  const mapped = mappedClaims(oidcSettings(row), claims);
+  if (mapped.email === '') return noEmail();
+  // Whichever claim carries the address, the provider must say it verified it.
   if (claims.email_verified !== true) {
     return emailNotVerified();
   }
-  const groups = Array.isArray(claims.groups)
-    ? claims.groups.filter((g): g is string => typeof g === 'string')
-    : [];
   return allOrNothing(ctx.db, (trx) =>
     signInFederated(ctx, trx, project, row, request, {
-      email,
-      name: displayName(claims),
-      groups,
+      email: mapped.email,
+      name: mapped.name,
+      groups: mapped.groups,
       issuer: stringClaim(claims, 'iss'),
       subject: stringClaim(claims, 'sub'),
       attributes: personClaims(claims),

@@ -20,6 +20,7 @@ import {
   type OidcSettings,
 } from './connections.js';
 import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
+import { normalizeScopes } from './oidc-mapping.js';
 import { checkGroupRoles, checkOrganization, newRow, ownConnection } from './owned.js';
 import { refreshOrganizationConnections, insertConnection, updateConnectionRow } from './store.js';
 
@@ -50,6 +51,12 @@ async function nextOidc(
   let settings: OidcSettings = {
     ...current,
     ...(input.client_id !== undefined ? { client_id: input.client_id } : {}),
+    ...(input.custom_scopes !== undefined
+      ? { custom_scopes: normalizeScopes(input.custom_scopes) }
+      : {}),
+    ...(input.attribute_mapping !== undefined
+      ? { attribute_mapping: { ...current.attribute_mapping, ...input.attribute_mapping } }
+      : {}),
     ...(input.oidc_group_implicit_role_assignments !== undefined
       ? { group_roles: input.oidc_group_implicit_role_assignments }
       : {}),

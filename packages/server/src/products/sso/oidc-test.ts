@@ -26,7 +26,8 @@ import {
 } from './connection-test.js';
 import { oidcSettings } from './connections.js';
 import { connectionGone, connectionInactive } from './errors.js';
-import { exchangeCallback, OIDC_SCOPES, oidcProvider, urlsOf } from './flow.js';
+import { exchangeCallback, oidcProvider, urlsOf } from './flow.js';
+import { mappedClaims, scopesOf } from './oidc-mapping.js';
 import { ownConnection } from './owned.js';
 import { connectionRowById, insertRequest } from './store.js';
 import { storeTestReport, testRequestById } from './store-tests.js';
@@ -50,7 +51,7 @@ export async function startOidcTest(
   if (isFailure(config)) return config;
   const started = await beginAuthorization(config, {
     redirectUri: urlsOf(ctx).oidcRedirectUrl(),
-    scopes: OIDC_SCOPES,
+    scopes: scopesOf(oidcSettings(row)),
   });
   const request = testRequest(ctx, project, row, memberId, {
     state_hash: hashToken(started.state),
@@ -179,11 +180,22 @@ async function passedReport(
     status: 'passed',
     message: PASSED[check] ?? '',
   }));
-  const email = stringClaim(claims, 'email');
+  const settings = oidcSettings(row);
+  const mapping = settings.attribute_mapping;
+  const mapped = mappedClaims(settings, claims);
+  const emailClaim = mapping.email;
   checks.push(
-    email === ''
-      ? { check: 'email', status: 'failed', message: 'No email claim: nobody could sign in.' }
-      : { check: 'email', status: 'passed', message: `The email claim is ${email}.` },
+    mapped.email === ''
+      ? {
+          check: 'email',
+          status: 'failed',
+          message: `No ${emailClaim} claim: nobody could sign in.`,
+        }
+      : {
+          check: 'email',
+          status: 'passed',
+          message: `The ${emailClaim} claim is ${mapped.email}.`,
+        },
     claims.email_verified === true
       ? { check: 'email_verified', status: 'passed', message: 'email_verified is true.' }
       : {
@@ -192,9 +204,8 @@ async function passedReport(
           message: 'email_verified is not true: the sign-in would be refused.',
         },
   );
-  const settings = oidcSettings(row);
-  const expected = ['name', 'given_name', 'family_name'];
-  if (settings.group_roles.length > 0) expected.push('groups');
+  const expected = [mapping.first_name, mapping.last_name].filter((claim) => claim !== '');
+  if (settings.group_roles.length > 0 && mapping.groups !== '') expected.push(mapping.groups);
   const missing = expected.filter((name) => claims[name] === undefined);
   checks.push(
     missing.length === 0
@@ -205,14 +216,11 @@ async function passedReport(
           message: `Mapped but not received: ${missing.join(', ')}.`,
         },
   );
-  const groups = Array.isArray(claims.groups)
-    ? claims.groups.filter((g): g is string => typeof g === 'string')
-    : [];
   const known = new Set((await projectPolicy(ctx.db, row.project_id)).roles.map((r) => r.role_id));
   const roles = [
     ...new Set(
       settings.group_roles
-        .filter((a) => groups.includes(a.group) && known.has(a.role_id))
+        .filter((a) => mapped.groups.includes(a.group) && known.has(a.role_id))
         .map((a) => a.role_id),
     ),
   ];
@@ -231,10 +239,10 @@ async function passedReport(
     name_id: stringClaim(claims, 'sub'),
     attributes,
     mapped: {
-      email,
-      first_name: stringClaim(claims, 'given_name'),
-      last_name: stringClaim(claims, 'family_name'),
-      groups,
+      email: mapped.email,
+      first_name: mapped.firstName,
+      last_name: mapped.lastName,
+      groups: mapped.groups,
     },
     roles,
   };
