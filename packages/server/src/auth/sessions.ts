@@ -63,6 +63,11 @@ export function cappedExpiry(
   return isoAt(Math.min(now + durationMinutes * 60_000, startedAt + maxLifetimeMinutes * 60_000));
 }
 
+// Every sign-in starts one: built once (see `preparedQuery`).
+const sessionInserted = preparedQuery((db, p: Pick<SessionsTable, keyof SessionsTable>) =>
+  db.insertInto('sessions').values(p),
+);
+
 /**
  * Starts a session and returns its token, which exists only in this return value: the table
  * keeps its hash. It expires after `durationMinutes`, at most `maxLifetimeMinutes` after
@@ -95,7 +100,7 @@ export async function createSession(
     ip_address: client.ipAddress,
     user_agent: client.userAgent,
   };
-  await db.insertInto('sessions').values(row).execute();
+  await sessionInserted(db, row);
   return { token, row };
 }
 

@@ -1,7 +1,8 @@
-/** Prepared queries on a real SQLite file: parameters rebound per call, constants kept, in and out of transactions. */
+/** Prepared queries on a real SQLite file: parameters (strings, numbers, nulls) rebound per call, constants kept, in and out of transactions. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore, type Store } from './db.js';
 import { migrateToLatest } from './migrations.js';
@@ -76,6 +77,26 @@ describe('preparedQuery', () => {
       .where('id', '=', 'key-a')
       .executeTakeFirstOrThrow();
     expect(row.public_jwk).toBe('{"kid":"key-a"}');
+  });
+
+  it('binds numbers and nulls as themselves, not as the placeholder strings it was built with', async () => {
+    // better-sqlite3 binds every JavaScript number as a REAL.
+    const kinds = preparedQuery((db, p: { n: number; missing: string | null; id: string }) =>
+      db
+        .selectFrom('signing_keys')
+        .select([
+          sql<string>`typeof(${p.n})`.as('n_type'),
+          sql<number>`${p.n} * 2`.as('doubled'),
+          sql<string>`typeof(${p.missing})`.as('missing_type'),
+        ])
+        .where('id', '=', p.id),
+    );
+    expect(await kinds(store.db, { n: 21, missing: null, id: 'key-a' })).toEqual([
+      { n_type: 'real', doubled: 42, missing_type: 'null' },
+    ]);
+    expect(await kinds(store.db, { n: 2.5, missing: 'x', id: 'key-a' })).toEqual([
+      { n_type: 'real', doubled: 5, missing_type: 'text' },
+    ]);
   });
 
   it('refuses a query that leaves a parameter unbound', async () => {

@@ -11,8 +11,11 @@ interface Template {
   slots: Slot[];
 }
 
+/** The values a compiled query's named parameters take at run time. */
+type Params = Record<string, string | number | null>;
+
 /**
- * A query whose string parameters are bound at run time.
+ * A query whose parameters (strings, numbers, nulls) are bound at run time.
  *
  * Building a Kysely query (immutable nodes, frozen on every step) and compiling it to SQL costs
  * more than SQLite takes to run a short indexed lookup, so the queries on the paths every request
@@ -27,7 +30,7 @@ interface Template {
  * );
  * const rows = await byId(db, { id });
  */
-export function preparedQuery<P extends Record<string, string>, R>(
+export function preparedQuery<P extends Params, R>(
   build: (db: Kysely<Database>, params: P) => Compilable<R>,
 ): (db: Kysely<Database>, params: P) => Promise<R[]> {
   // Keyed by the dialect adapter, which a database shares with its transactions.
@@ -47,12 +50,13 @@ export function preparedQuery<P extends Record<string, string>, R>(
   };
 }
 
-function compileTemplate<P extends Record<string, string>, R>(
+function compileTemplate<P extends Params, R>(
   db: Kysely<Database>,
   build: (db: Kysely<Database>, params: P) => Compilable<R>,
   params: P,
 ): Template {
-  // Placeholders no caller could send (NUL-delimited), so every match is one of ours.
+  // Placeholders no caller could send (NUL-delimited), so every match is one of ours. A number's
+  // placeholder is a string too: the query only passes it on, and its value is bound at run time.
   const byPlaceholder = new Map<string, string>();
   const placeholders: Record<string, string> = {};
   for (const name of Object.keys(params)) {

@@ -1,5 +1,6 @@
 /** Fixed-window counters in the `rate_limits` table, shared by every server instance. */
 import { sql } from 'kysely';
+import { preparedQuery } from './prepared.js';
 import type { Db } from './schema.js';
 
 /** One limit to apply: a key (already scoped, e.g. `send:ip:…`), a count and a window. */
@@ -15,6 +16,32 @@ export interface RateLimitHit {
   /** Seconds until the current window ends. */
   retryAfter: number;
 }
+
+// Every sign-in, code and link counts hits: built once (see `preparedQuery`).
+const hitCounted = preparedQuery((db, p: { key: string; windowStart: number }) =>
+  db
+    .insertInto('rate_limits')
+    .values({ key: p.key, window_start: p.windowStart, count: 1 })
+    .onConflict((oc) =>
+      oc.column('key').doUpdateSet({
+        // SET expressions read the old row, so the window test sees the stored window.
+        count: sql<number>`CASE WHEN rate_limits.window_start = ${p.windowStart} THEN rate_limits.count + 1 ELSE 1 END`,
+        window_start: p.windowStart,
+      }),
+    )
+    .returning(['count']),
+);
+const hitRefunded = preparedQuery((db, p: { key: string; windowStart: number }) =>
+  db
+    .updateTable('rate_limits')
+    .set({ count: sql<number>`rate_limits.count - 1` })
+    .where('key', '=', p.key)
+    .where('window_start', '=', p.windowStart)
+    .where('count', '>', 0),
+);
+const hitsForgotten = preparedQuery((db, p: { key: string }) =>
+  db.deleteFrom('rate_limits').where('key', '=', p.key),
+);
 
 /**
  * Counts a hit against `key` in a window of `windowSeconds` and says whether it is within
@@ -32,18 +59,8 @@ export async function countHit(
 ): Promise<RateLimitHit> {
   const nowSeconds = Math.floor(now / 1000);
   const windowStart = nowSeconds - (nowSeconds % windowSeconds);
-  const row = await db
-    .insertInto('rate_limits')
-    .values({ key: `${key}:${windowSeconds}`, window_start: windowStart, count: 1 })
-    .onConflict((oc) =>
-      oc.column('key').doUpdateSet({
-        // SET expressions read the old row, so the window test sees the stored window.
-        count: sql<number>`CASE WHEN rate_limits.window_start = ${windowStart} THEN rate_limits.count + 1 ELSE 1 END`,
-        window_start: windowStart,
-      }),
-    )
-    .returning(['count'])
-    .executeTakeFirstOrThrow();
+  const [row] = await hitCounted(db, { key: `${key}:${windowSeconds}`, windowStart });
+  if (!row) throw new Error('The rate limit upsert returned no row.');
   return {
     allowed: Number(row.count) <= limit,
     retryAfter: Math.max(1, windowStart + windowSeconds - nowSeconds),
@@ -66,13 +83,7 @@ export async function refundHit(
 ): Promise<void> {
   const countedSeconds = Math.floor(countedAt / 1000);
   const windowStart = countedSeconds - (countedSeconds % windowSeconds);
-  await db
-    .updateTable('rate_limits')
-    .set({ count: sql<number>`rate_limits.count - 1` })
-    .where('key', '=', `${key}:${windowSeconds}`)
-    .where('window_start', '=', windowStart)
-    .where('count', '>', 0)
-    .execute();
+  await hitRefunded(db, { key: `${key}:${windowSeconds}`, windowStart });
 }
 
 /**
@@ -82,7 +93,7 @@ export async function refundHit(
  * await forgetHits(db, 'password:email:…', 3600);
  */
 export async function forgetHits(db: Db, key: string, windowSeconds: number): Promise<void> {
-  await db.deleteFrom('rate_limits').where('key', '=', `${key}:${windowSeconds}`).execute();
+  await hitsForgotten(db, { key: `${key}:${windowSeconds}` });
 }
 
 /** How a back-off counter grows: some attempts free, then a wait that doubles with each one. */
@@ -117,59 +128,95 @@ export async function reserveWithBackoff(
   now: number,
 ): Promise<RateLimitHit> {
   const nowSeconds = Math.floor(now / 1000);
-  const staleBefore = nowSeconds - policy.idleSeconds;
   const initial = Math.min(policy.initialDelaySeconds, policy.maxDelaySeconds);
   // The wait after a first attempt: none unless not even one attempt is free.
   const firstDelay = policy.freeAttempts <= 1 ? initial : 0;
-  // SET expressions read the old row, so each one restates the rule on the stored values.
-  const stale = sql<boolean>`rate_limit_backoffs.last_attempt <= ${staleBefore}`;
-  const nextDelay = sql<number>`CASE
-    WHEN ${stale} THEN ${firstDelay}
-    WHEN rate_limit_backoffs.attempts + 1 < ${policy.freeAttempts} THEN 0
-    WHEN rate_limit_backoffs.delay_seconds = 0 THEN ${initial}
-    WHEN rate_limit_backoffs.delay_seconds * 2 > ${policy.maxDelaySeconds} THEN ${policy.maxDelaySeconds}
-    ELSE rate_limit_backoffs.delay_seconds * 2 END`;
-  const reserved = await db
-    .insertInto('rate_limit_backoffs')
-    .values({
-      scope,
-      subject,
-      attempts: 1,
-      delay_seconds: firstDelay,
-      blocked_until: nowSeconds + firstDelay,
-      last_attempt: nowSeconds,
-    })
-    .onConflict((oc) =>
-      oc
-        .columns(['scope', 'subject'])
-        .doUpdateSet({
-          attempts: sql<number>`CASE WHEN ${stale} THEN 1 ELSE rate_limit_backoffs.attempts + 1 END`,
-          delay_seconds: nextDelay,
-          blocked_until: sql<number>`${nowSeconds} + ${nextDelay}`,
-          last_attempt: nowSeconds,
-        })
-        // A counter still waiting is left as it is: a refused attempt does not lengthen the wait.
-        .where((eb) =>
-          eb.or([
-            eb('rate_limit_backoffs.blocked_until', '<=', nowSeconds),
-            eb('rate_limit_backoffs.last_attempt', '<=', staleBefore),
-          ]),
-        ),
-    )
-    .returning(['attempts'])
-    .executeTakeFirst();
+  const [reserved] = await backoffReserved(db, {
+    scope,
+    subject,
+    nowSeconds,
+    staleBefore: nowSeconds - policy.idleSeconds,
+    initial,
+    firstDelay,
+    blockedUntil: nowSeconds + firstDelay,
+    freeAttempts: policy.freeAttempts,
+    maxDelay: policy.maxDelaySeconds,
+  });
   if (reserved) return { allowed: true, retryAfter: 0 };
-  const row = await db
-    .selectFrom('rate_limit_backoffs')
-    .select('blocked_until')
-    .where('scope', '=', scope)
-    .where('subject', '=', subject)
-    .executeTakeFirst();
+  const [row] = await backoffBlockedUntil(db, { scope, subject });
   return {
     allowed: false,
     retryAfter: Math.max(1, Number(row?.blocked_until ?? nowSeconds) - nowSeconds),
   };
 }
+
+// Every password guess reserves one: built once (see `preparedQuery`).
+const backoffReserved = preparedQuery(
+  (
+    db,
+    p: {
+      scope: string;
+      subject: string;
+      nowSeconds: number;
+      staleBefore: number;
+      initial: number;
+      firstDelay: number;
+      blockedUntil: number;
+      freeAttempts: number;
+      maxDelay: number;
+    },
+  ) => {
+    // SET expressions read the old row, so each one restates the rule on the stored values.
+    const stale = sql<boolean>`rate_limit_backoffs.last_attempt <= ${p.staleBefore}`;
+    const nextDelay = sql<number>`CASE
+    WHEN ${stale} THEN ${p.firstDelay}
+    WHEN rate_limit_backoffs.attempts + 1 < ${p.freeAttempts} THEN 0
+    WHEN rate_limit_backoffs.delay_seconds = 0 THEN ${p.initial}
+    WHEN rate_limit_backoffs.delay_seconds * 2 > ${p.maxDelay} THEN ${p.maxDelay}
+    ELSE rate_limit_backoffs.delay_seconds * 2 END`;
+    return db
+      .insertInto('rate_limit_backoffs')
+      .values({
+        scope: p.scope,
+        subject: p.subject,
+        attempts: 1,
+        delay_seconds: p.firstDelay,
+        blocked_until: p.blockedUntil,
+        last_attempt: p.nowSeconds,
+      })
+      .onConflict((oc) =>
+        oc
+          .columns(['scope', 'subject'])
+          .doUpdateSet({
+            attempts: sql<number>`CASE WHEN ${stale} THEN 1 ELSE rate_limit_backoffs.attempts + 1 END`,
+            delay_seconds: nextDelay,
+            blocked_until: sql<number>`${p.nowSeconds} + ${nextDelay}`,
+            last_attempt: p.nowSeconds,
+          })
+          // A counter still waiting is left as it is: a refused attempt does not lengthen the wait.
+          .where((eb) =>
+            eb.or([
+              eb('rate_limit_backoffs.blocked_until', '<=', p.nowSeconds),
+              eb('rate_limit_backoffs.last_attempt', '<=', p.staleBefore),
+            ]),
+          ),
+      )
+      .returning(['attempts']);
+  },
+);
+const backoffBlockedUntil = preparedQuery((db, p: { scope: string; subject: string }) =>
+  db
+    .selectFrom('rate_limit_backoffs')
+    .select('blocked_until')
+    .where('scope', '=', p.scope)
+    .where('subject', '=', p.subject),
+);
+const backoffForgotten = preparedQuery((db, p: { scope: string; subject: string }) =>
+  db
+    .deleteFrom('rate_limit_backoffs')
+    .where('scope', '=', p.scope)
+    .where('subject', '=', p.subject),
+);
 
 /**
  * Forgets the back-off counter of one subject of `scope`, or of all its subjects.
@@ -178,7 +225,9 @@ export async function reserveWithBackoff(
  * await forgetBackoff(db, 'password:…:ada@acme.test', '1.2.3.4');
  */
 export async function forgetBackoff(db: Db, scope: string, subject?: string): Promise<void> {
-  let query = db.deleteFrom('rate_limit_backoffs').where('scope', '=', scope);
-  if (subject !== undefined) query = query.where('subject', '=', subject);
-  await query.execute();
+  if (subject !== undefined) {
+    await backoffForgotten(db, { scope, subject });
+    return;
+  }
+  await db.deleteFrom('rate_limit_backoffs').where('scope', '=', scope).execute();
 }

@@ -2,6 +2,7 @@
 import type { Environment } from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
+import { preparedQuery } from '../../store/prepared.js';
 import { bcryptCostProblem } from '../../crypto/hash-bounds.js';
 import { voidLinkTokens } from '../../auth/link-tokens.js';
 import { endMemberSessions } from '../../auth/revocation.js';
@@ -37,13 +38,17 @@ export function isSupportedHash(hash: string): boolean {
   return !hash.startsWith('$2') || bcryptCostProblem(Number(hash.slice(4, 6))) === null;
 }
 
-/** The member's stored password, or null when the member has none. */
-export async function storedPassword(db: Db, memberId: string): Promise<StoredPassword | null> {
-  const row = await db
+// Every password sign-in reads it: built once (see `preparedQuery`).
+const passwordOfMember = preparedQuery((db, p: { memberId: string }) =>
+  db
     .selectFrom('passwords')
     .select(['id', 'hash', 'reset_required'])
-    .where('member_id', '=', memberId)
-    .executeTakeFirst();
+    .where('member_id', '=', p.memberId),
+);
+
+/** The member's stored password, or null when the member has none. */
+export async function storedPassword(db: Db, memberId: string): Promise<StoredPassword | null> {
+  const [row] = await passwordOfMember(db, { memberId });
   return row ? { id: row.id, hash: row.hash, resetRequired: row.reset_required === 1 } : null;
 }
 

@@ -5,6 +5,7 @@
  */
 import type { OAuthRegistration, SsoRegistration } from '@gatehouse/protocol';
 import type { Db } from '../../context.js';
+import { preparedQuery } from '../../store/prepared.js';
 import type { MemberFederatedIdentitiesTable } from '../../store/schema.js';
 
 /** A member's linked identities as member answers carry them. */
@@ -54,6 +55,17 @@ function toRegistrations(links: MemberFederatedIdentitiesTable[]): MemberRegistr
   return out;
 }
 
+// One member's links, read on every sign-in and refresh: built once (see `preparedQuery`).
+const linksOfMember = preparedQuery((db, p: { memberId: string; organizationId: string }) =>
+  db
+    .selectFrom('member_federated_identities')
+    .selectAll()
+    .where('member_id', '=', p.memberId)
+    .where('organization_id', '=', p.organizationId)
+    .orderBy('created_at')
+    .orderBy('id'),
+);
+
 /**
  * The linked identities of each member, by member id (members with none are absent): only links
  * recorded in the member's own organization count.
@@ -68,14 +80,18 @@ export async function registrationsOf(
 ): Promise<Map<string, MemberRegistrations>> {
   if (members.length === 0) return new Map();
   const orgOf = new Map(members.map((m) => [m.member_id, m.organization_id]));
-  const rows = await db
-    .selectFrom('member_federated_identities')
-    .selectAll()
-    .where('member_id', 'in', [...orgOf.keys()])
-    .where('organization_id', 'in', [...new Set(orgOf.values())])
-    .orderBy('created_at')
-    .orderBy('id')
-    .execute();
+  const [only] = members;
+  const rows =
+    members.length === 1 && only
+      ? await linksOfMember(db, { memberId: only.member_id, organizationId: only.organization_id })
+      : await db
+          .selectFrom('member_federated_identities')
+          .selectAll()
+          .where('member_id', 'in', [...orgOf.keys()])
+          .where('organization_id', 'in', [...new Set(orgOf.values())])
+          .orderBy('created_at')
+          .orderBy('id')
+          .execute();
   const byMember = new Map<string, MemberFederatedIdentitiesTable[]>();
   for (const row of rows) {
     // Checked pairwise: a link of this member id under another organization is never shown.

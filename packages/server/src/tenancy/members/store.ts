@@ -73,6 +73,8 @@ export function toMember(
     retired_email_addresses: [],
     created_at: row.created_at,
     updated_at: row.updated_at,
+    // Gatehouse's own field: null before the member's first sign-in.
+    last_sign_in_at: row.last_sign_in_at ?? null,
   };
 }
 
@@ -83,6 +85,14 @@ const memberRowById = preparedQuery((db, p: { memberId: string; projectId: strin
     .selectAll()
     .where('id', '=', p.memberId)
     .where('project_id', '=', p.projectId),
+);
+// Every password sign-in looks its member up by address.
+const memberRowByEmail = preparedQuery((db, p: { organizationId: string; email: string }) =>
+  db
+    .selectFrom('members')
+    .selectAll()
+    .where('organization_id', '=', p.organizationId)
+    .where('email', '=', p.email),
 );
 const rolesOfMember = preparedQuery((db, p: { memberId: string }) =>
   db
@@ -186,14 +196,8 @@ export async function memberByEmail(
   organizationId: string,
   email: string,
 ): Promise<Member | null> {
-  const row = await db
-    .selectFrom('members')
-    .selectAll()
-    .where('organization_id', '=', organizationId)
-    .where('email', '=', normalizeEmail(email))
-    .executeTakeFirst();
-  const [member] = await withRoles(db, row ? [row] : []);
-  return member ?? null;
+  const [row] = await memberRowByEmail(db, { organizationId, email: normalizeEmail(email) });
+  return row ? withOneMembersRoles(db, row) : null;
 }
 
 /** A member of the project by id, or null. */
@@ -203,12 +207,16 @@ export async function memberById(
   memberId: string,
 ): Promise<Member | null> {
   const [row] = await memberRowById(db, { memberId, projectId });
-  if (!row) return null;
+  return row ? withOneMembersRoles(db, row) : null;
+}
+
+/** One member row in its wire form, with its role rows and linked identities. */
+async function withOneMembersRoles(db: Db, row: MembersTable): Promise<Member> {
   const [roles, registrations] = await Promise.all([
-    rolesOfMember(db, { memberId }),
-    registrationsOf(db, [{ member_id: memberId, organization_id: row.organization_id }]),
+    rolesOfMember(db, { memberId: row.id }),
+    registrationsOf(db, [{ member_id: row.id, organization_id: row.organization_id }]),
   ]);
-  return toMember(row, roles, registrations.get(memberId));
+  return toMember(row, roles, registrations.get(row.id));
 }
 
 /** Every membership of an address in the project, deleted ones excluded. */
