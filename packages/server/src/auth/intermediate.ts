@@ -16,6 +16,11 @@ export interface IntermediateSession {
   factors: AuthenticationFactor[];
   /** What a federated provider vouched for, when the address came from one; null otherwise. */
   federated: FederatedClaims | null;
+  /**
+   * The organizations whose own sign-in the primary factor passed, when several did (a discovery
+   * password that more than one membership accepts); empty otherwise.
+   */
+  factorOrganizationIds: string[];
 }
 
 function toIntermediate(row: IntermediateSessionsTable): IntermediateSession {
@@ -26,6 +31,9 @@ function toIntermediate(row: IntermediateSessionsTable): IntermediateSession {
     organizationId: row.organization_id,
     factors: JSON.parse(row.factors) as AuthenticationFactor[],
     federated: row.federated ? (JSON.parse(row.federated) as FederatedClaims) : null,
+    factorOrganizationIds: row.factor_organization_ids
+      ? (JSON.parse(row.factor_organization_ids) as string[])
+      : [],
   };
 }
 
@@ -39,6 +47,7 @@ export async function createIntermediateSession(
     organizationId?: string;
     factors: AuthenticationFactor[];
     federated?: FederatedClaims | null;
+    factorOrganizationIds?: string[];
   },
   now: number,
 ): Promise<string> {
@@ -55,6 +64,9 @@ export async function createIntermediateSession(
       factors: JSON.stringify(input.factors),
       // Left out when null, so the row also fits a database one migration older (upgrades).
       ...(input.federated ? { federated: JSON.stringify(input.federated) } : {}),
+      ...(input.factorOrganizationIds?.length
+        ? { factor_organization_ids: JSON.stringify(input.factorOrganizationIds) }
+        : {}),
       created_at: isoAt(now),
       expires_at: isoAt(now + INTERMEDIATE_SESSION_MINUTES * 60_000),
       used_at: null,

@@ -26,6 +26,12 @@ export interface DiscoveryIdentity {
   boundMemberId: string | null;
   /** The organization of the session or bound IST, as a hint. */
   organizationId: string | null;
+  /**
+   * The organizations whose own sign-in the IST's primary factor passed, when several did (a
+   * discovery password that more than one membership accepts): it counts in each of them as in
+   * `organizationId`. Empty otherwise, and for a session.
+   */
+  factorOrganizationIds: string[];
   /** The member of the session this identity came from; null for an IST. */
   sessionMemberId: string | null;
   /**
@@ -51,17 +57,31 @@ function methodOf(factor: AuthenticationFactor): AuthMethod | null {
   }
 }
 
+/** Identity fields that decide which factors count where. */
+type FactorScope = Pick<
+  DiscoveryIdentity,
+  'factors' | 'organizationId' | 'factorOrganizationIds' | 'federated'
+>;
+
+/** Whether the identity's factors were proven by this organization's own sign-in. */
+function provenIn(identity: FactorScope, organizationId: string): boolean {
+  return (
+    identity.organizationId === organizationId ||
+    identity.factorOrganizationIds.includes(organizationId)
+  );
+}
+
 /**
- * The factors an identity carries into an organization (§9): all of them back into the
- * organization they were proven in; into any other (or a new one, `null`) only those that prove
- * the address wherever it is used (`crossesOrganizations`), so neither a second factor nor an SSO
- * sign-in or a password of one organization satisfies another.
+ * The factors an identity carries into an organization (§9): all of them back into an
+ * organization they were proven in (`provenIn`); into any other (or a new one, `null`) only those
+ * that prove the address wherever it is used (`crossesOrganizations`), so neither a second factor
+ * nor an SSO sign-in or a password of one organization satisfies another.
  */
 export function carriedInto(
-  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId' | 'federated'>,
+  identity: FactorScope,
   organizationId: string | null,
 ): AuthenticationFactor[] {
-  if (organizationId !== null && identity.organizationId === organizationId) {
+  if (organizationId !== null && provenIn(identity, organizationId)) {
     return identity.factors;
   }
   const federated = identity.federated !== null;
@@ -80,13 +100,13 @@ export function carriedInto(
  */
 export async function carriedTo(
   db: Db,
-  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId' | 'federated' | 'sessionMemberId'>,
+  identity: FactorScope & Pick<DiscoveryIdentity, 'sessionMemberId'>,
   organizationId: string,
   member: Pick<Member, 'member_id'> | null,
 ): Promise<AuthenticationFactor[]> {
   const carried = carriedInto(identity, organizationId);
   const from = identity.sessionMemberId;
-  if (identity.organizationId === organizationId || from === null || member === null) {
+  if (provenIn(identity, organizationId) || from === null || member === null) {
     return carried;
   }
   const linked: AuthenticationFactor[] = [];
@@ -134,6 +154,7 @@ export async function discoveryIdentity(
       intermediateSessionId: ist.id,
       boundMemberId: ist.memberId,
       organizationId: ist.organizationId,
+      factorOrganizationIds: ist.factorOrganizationIds,
       sessionMemberId: null,
       federated: ist.federated,
     };
@@ -147,6 +168,7 @@ export async function discoveryIdentity(
       intermediateSessionId: null,
       boundMemberId: null,
       organizationId: session.row.organization_id,
+      factorOrganizationIds: [],
       sessionMemberId: member.member_id,
       federated: null,
     };

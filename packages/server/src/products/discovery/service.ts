@@ -41,7 +41,10 @@ export async function discoverOrganizations(
   db: Db,
   project: Project,
   email: string,
-  identity: Pick<DiscoveryIdentity, 'factors' | 'organizationId' | 'federated' | 'sessionMemberId'>,
+  identity: Pick<
+    DiscoveryIdentity,
+    'factors' | 'organizationId' | 'factorOrganizationIds' | 'federated' | 'sessionMemberId'
+  >,
 ): Promise<DiscoveredOrganization[]> {
   const { federated } = identity;
   const members = await membersByEmail(db, project.id, email);
@@ -91,8 +94,9 @@ export async function discoverOrganizations(
 
 /**
  * Discovery for an address a factor has just proved (a discovery link, OAuth): a new IST
- * carrying the factor, and the organizations the address reaches. A factor of one membership (a
- * password) names the organization it counts in (`organizationId`, docs/security.md).
+ * carrying the factor, and the organizations the address reaches. A factor of memberships (a
+ * password) names the organizations it counts in (docs/security.md): one as `organizationId`,
+ * several as `factorOrganizationIds`.
  *
  * @example
  * return startDiscovery(trx, project, token.email, [emailFactor(token.email, '', now)], now);
@@ -104,12 +108,21 @@ export async function startDiscovery(
   factors: AuthenticationFactor[],
   now: number,
   federated: FederatedClaims | null = null,
-  organizationId: string | null = null,
+  provenIn: string[] = [],
 ): Promise<Omit<DiscoveryResult, 'request_id' | 'status_code'>> {
+  // One organization is the IST's own, as before; several are listed beside it.
+  const organizationId = provenIn.length === 1 ? (provenIn[0] ?? null) : null;
+  const factorOrganizationIds = provenIn.length > 1 ? provenIn : [];
   const ist = await createIntermediateSession(
     db,
     project,
-    { email, factors, federated, ...(organizationId === null ? {} : { organizationId }) },
+    {
+      email,
+      factors,
+      federated,
+      factorOrganizationIds,
+      ...(organizationId === null ? {} : { organizationId }),
+    },
     now,
   );
   return {
@@ -118,6 +131,7 @@ export async function startDiscovery(
     discovered_organizations: await discoverOrganizations(db, project, email, {
       factors,
       organizationId,
+      factorOrganizationIds,
       federated,
       sessionMemberId: null,
     }),

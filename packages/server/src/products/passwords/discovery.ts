@@ -80,14 +80,15 @@ export async function discoverByPassword(
   await settleGuess(ctx, guess);
   // A password the project required be reset discovers nothing, even where it is right.
   if (!verdicts.includes('valid')) return resetRequired();
-  // A typed password proves one membership's secret, not the address (docs/security.md,
-  // "Factors across organizations"): the IST counts it in the organization whose member it is,
-  // when exactly one accepted it, and in none when several did (they are listed to sign in to).
-  const accepting = candidates.filter((_, i) => verdicts[i] === 'valid');
-  const organizationId = accepting.length === 1 ? (accepting[0]?.organizationId ?? null) : null;
+  // A typed password proves the secret of the memberships that accept it, not the address
+  // (docs/security.md, "Factors across organizations"): the IST counts it in each organization
+  // whose member it is the password of, and in no other.
+  const accepting = candidates
+    .filter((_, i) => verdicts[i] === 'valid')
+    .map((c) => c.organizationId);
   // Not allOrNothing: nothing here returns a failure; the IST is written atomically.
   return transaction(ctx.db, (trx) => {
     const now = ctx.now();
-    return startDiscovery(trx, project, email, [passwordFactor(now)], now, null, organizationId);
+    return startDiscovery(trx, project, email, [passwordFactor(now)], now, null, accepting);
   });
 }

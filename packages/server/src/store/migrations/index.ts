@@ -26,6 +26,7 @@ import * as ssoConnectionTests from './0020-sso-connection-tests.js';
 import * as federatedRegistrationDetails from './0021-federated-registration-details.js';
 import * as passwordResetRequired from './0022-password-reset-required.js';
 import * as organizationSessionMax from './0023-organization-session-max.js';
+import * as intermediateSessionOrganizations from './0025-intermediate-session-organizations.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -58,4 +59,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0021_federated_registration_details': federatedRegistrationDetails,
   '0022_password_reset_required': passwordResetRequired,
   '0023_organization_session_max': organizationSessionMax,
+  '0025_intermediate_session_organizations': intermediateSessionOrganizations,
 };

@@ -47,6 +47,11 @@ export interface IntermediateSessionsTable {
   used_at: Timestamp | null;
   /** What a federated provider said of the address, when the IST came from one; else null. */
   federated?: Json | null;
+  /**
+   * The organizations whose own sign-in the IST's primary factor passed, when several did (a JSON
+   * array of ids: a discovery password that more than one membership accepts); else null.
+   */
+  factor_organization_ids?: Json | null;
 }
 
 const intermediateSessionsColumns = {
@@ -61,6 +66,7 @@ const intermediateSessionsColumns = {
   expires_at: 'text not null',
   used_at: 'text',
   federated: 'text',
+  factor_organization_ids: 'text',
 } satisfies Columns<IntermediateSessionsTable>;
 
 /** One-time tokens carried by links (magic links, discovery links). */
