@@ -1,7 +1,8 @@
 // The admin portal's SSO setup in the browser against a real SAML IdP: an admin creates a
 // connection from the IdP's metadata URL, gives the IdP only the values the portal shows, maps a
-// group to a role, tests the connection in a popup (nobody signed in), sets the SSO rules, and a
-// member then signs in by SAML; once with the mouse, once with the keyboard alone.
+// group to a role, tests the connection in a popup (nobody signed in; the popup closes itself),
+// sets the SSO rules, and a member then signs in by SAML; once with the mouse, once with the
+// keyboard alone.
 import type { Locator, Page } from 'playwright-core';
 import { afterAll, beforeAll, expect, test } from 'vitest';
 import type { Organization } from '@gatehouse/protocol';
@@ -135,6 +136,8 @@ test('an admin sets SAML up from what the portal shows, tests it, and a member s
   ]);
   await signInAtIdp(popup, 'tester@acme.test');
   await item.getByText('The test passed').waitFor();
+  // The popup closes itself: the portal's page (COOP same-origin) lost its hold on it at the IdP.
+  await expect.poll(() => popup.isClosed(), { timeout: 10_000 }).toBe(true);
   for (const check of ['Signature', 'Audience', 'Recipient (ACS URL)', 'Clock', 'E-mail address']) {
     await item.getByRole('listitem').filter({ hasText: check }).getByText('Passed').waitFor();
   }

@@ -3,6 +3,7 @@
  * can be sent back to the app is shown here, naming its `error_type`, and never redirected to a
  * URL that was not checked.
  */
+import { createHash } from 'node:crypto';
 import { ERROR_STATUS } from '@gatehouse/protocol';
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { isFailure, type Failure } from '../result.js';
@@ -63,13 +64,25 @@ export function sendErrorPage(
     .send(html);
 }
 
+/** The one script a notice page may run: it closes the window, when a script opened it. */
+const CLOSE_SCRIPT = 'window.close();';
+const CLOSE_SCRIPT_CSP = `script-src 'sha256-${createHash('sha256').update(CLOSE_SCRIPT, 'utf8').digest('base64')}'`;
+
 /**
- * Answers a page that only informs (200): a title and one paragraph, no scripts.
+ * Answers a page that only informs (200): a title and one paragraph, no scripts but, with
+ * `closesItself`, one that closes the window (browsers allow it only in a window a script opened,
+ * such as a popup; elsewhere the page simply stays).
  *
  * @example
  * return sendNoticePage(reply, 'Test finished', 'Return to the admin portal to see the report.');
  */
-export function sendNoticePage(reply: FastifyReply, title: string, text: string): FastifyReply {
+export function sendNoticePage(
+  reply: FastifyReply,
+  title: string,
+  text: string,
+  options: { closesItself?: boolean } = {},
+): FastifyReply {
+  const script = options.closesItself ? `<script>${CLOSE_SCRIPT}</script>\n` : '';
   const html = `<!doctype html>
 <html lang="en">
 <head>
@@ -83,12 +96,12 @@ export function sendNoticePage(reply: FastifyReply, title: string, text: string)
 <h1>${escapeHtml(title)}</h1>
 <p>${escapeHtml(text)}</p>
 </main>
-</body>
+${script}</body>
 </html>
 `;
   return reply
     .code(200)
-    .header('Content-Security-Policy', PAGE_CSP)
+    .header('Content-Security-Policy', script ? `${PAGE_CSP}; ${CLOSE_SCRIPT_CSP}` : PAGE_CSP)
     .header('Cache-Control', 'no-store')
     .type('text/html; charset=utf-8')
     .send(html);

@@ -95,6 +95,8 @@ describe('a test sign-in', () => {
     expect(acs.status).toBe(200);
     expect(acs.location).toBeNull();
     expect(acs.text).toContain('Nobody was signed in');
+    // The page closes its popup (e2e/admin-sso.test.ts sees it close).
+    expect(acs.text).toContain('<script>window.close();</script>');
     expect(await memberCount('newcomer@acme.test')).toBe(0);
 
     const { test } = expectOk(await readTest(started.test.test_id));

@@ -59,6 +59,21 @@ const acsBodyTooLarge = (): Failure =>
 const TEST_FINISHED =
   'The identity provider answered this test sign-in. Nobody was signed in. Return to the admin portal to see the report; you can close this window.';
 
+/**
+ * The page of a test sign-in's answer, sent once its report is stored: the portal reads the
+ * report by polling, and this page closes its own popup. The portal cannot close it: its page
+ * (a host page with sign-in forms, served with `Cross-Origin-Opener-Policy: same-origin`, as
+ * every page of `applyPagePolicy`) loses its hold on the popup as soon as the popup leaves for
+ * the IdP, another origin, which puts the popup in another browsing context group. Relaxing that
+ * page to `same-origin-allow-popups` would keep the hold, but would weaken the isolation of a
+ * page with sign-in forms for every popup it opens; this page shows no secret and no form, and a
+ * window a script opened may close itself whatever group it ended in. Where the browser refuses
+ * (the admin opened the IdP from the portal's link instead of a popup), the page stays and says
+ * the window may be closed.
+ */
+const sendTestFinished = (reply: FastifyReply) =>
+  sendNoticePage(reply, 'Test finished', TEST_FINISHED, { closesItself: true });
+
 /** Room for `metadata_xml` at its 1,000,000-character cap once JSON has escaped its quotes. */
 const METADATA_BODY_LIMIT = 2 * 1024 * 1024;
 
@@ -115,7 +130,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
   rawRoute(app, ENDPOINTS.oidcCallback, async (request, reply) => {
     const result = await finishOidc(ctx, queryOf(request), browserBinding(request, SSO_BINDING));
     if ('test' in result) {
-      return sendNoticePage(reply, 'Test finished', TEST_FINISHED);
+      return sendTestFinished(reply);
     }
     return answer(request, reply, result);
   });
@@ -165,7 +180,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
           browserBinding(request, SSO_BINDING),
         );
         if ('test' in result) {
-          return sendNoticePage(reply, 'Test finished', TEST_FINISHED);
+          return sendTestFinished(reply);
         }
         return answer(request, reply, result);
       },
