@@ -158,6 +158,11 @@ export interface Member {
    * as the precondition of an update (`updated_at`, 409 `stale_update` when it moved).
    */
   updated_at: string;
+  /**
+   * Gatehouse's own field (the provider's member has none): when the member last completed a
+   * sign-in into the organization, by any method (RFC 3339); `null` before the first (§5).
+   */
+  last_sign_in_at: string | null;
 }
 
 /**

@@ -97,6 +97,7 @@ export function member(overrides: Partial<Member> = {}): Member {
     is_admin: false,
     is_locked: false,
     retired_email_addresses: [],
+    last_sign_in_at: null,
     created_at: CREATED_AT,
     updated_at: CREATED_AT,
     ...overrides,

@@ -8,9 +8,10 @@ import type {
   MfaRequired,
   Organization,
 } from '@gatehouse/protocol';
-import type { Context, Db } from '../context.js';
+import { isoAt, type Context, type Db } from '../context.js';
 import { SmsDeliveryError } from '../delivery/sms.js';
 import { memberLocale, rememberMemberLocale } from '../tenancy/members/store.js';
+import { recordSignIn } from '../tenancy/members/store-sign-ins.js';
 import { issueSmsCode, smsSendAllowed } from './sms-codes.js';
 import type { Project } from '../tenancy/projects/service.js';
 import type { Failure } from '../result.js';
@@ -135,7 +136,7 @@ async function initiateMfa(
  * `intermediate_session_not_found` and no session is created, so call this inside the caller's
  * transaction (see `allOrNothing`) to undo the caller's earlier writes too. A session never
  * outlives the organization's own limit; continuing one that started before it allows is 403
- * `primary_auth_required`.
+ * `primary_auth_required`. A full session records the sign-in on the member (`last_sign_in_at`).
  */
 export function completeAuthentication(
   ctx: Context,
@@ -231,7 +232,11 @@ export async function completeAuthentication(
       startedAt,
     ));
   }
-  return fullSession(ctx, project, organization, member, row, token);
+  // A completed sign-in, whatever the method; session checks never come here (the hot path).
+  const signedInAt = isoAt(now);
+  await recordSignIn(db, member.member_id, signedInAt);
+  const signedIn = { ...member, last_sign_in_at: signedInAt };
+  return fullSession(ctx, project, organization, signedIn, row, token);
 }
 
 /** The member sessions made of remembered (frozen) rows, with what they were made with. */

@@ -111,6 +111,8 @@ export const adminEs: AdminMessageTable = {
   'members.signsInWith': 'Inicia sesión con {methods}',
   'members.secondFactors': 'Segundo factor: {methods}',
   'members.noSecondFactor': 'Sin segundo factor',
+  'members.lastSignIn': 'Último inicio de sesión: {time}',
+  'members.neverSignedIn': 'Último inicio de sesión: nunca',
   'members.method.password': 'contraseña',
   'members.method.sso': 'inicio de sesión único',
   'members.method.google': 'Google',

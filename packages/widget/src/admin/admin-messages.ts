@@ -112,6 +112,8 @@ export const adminEn = {
   'members.signsInWith': 'Signs in with {methods}',
   'members.secondFactors': 'Second factor: {methods}',
   'members.noSecondFactor': 'No second factor',
+  'members.lastSignIn': 'Last sign-in: {time}',
+  'members.neverSignedIn': 'Last sign-in: never',
   'members.method.password': 'password',
   'members.method.sso': 'single sign-on',
   'members.method.google': 'Google',

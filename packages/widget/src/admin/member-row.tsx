@@ -1,4 +1,4 @@
-/** One member in the list: address, name, status and roles, and the actions the viewer may take. */
+/** One member in the list: address, name, status, roles, sign-in methods and last sign-in, and the actions the viewer may take. */
 import { useId, useState } from 'react';
 import type { Member } from '@gatehouse/protocol';
 import { Button } from '../parts/button.js';
@@ -7,6 +7,7 @@ import { useAdmin } from './admin-context.js';
 import type { NoticeState } from './notice.js';
 import { RolesEditor } from './roles-editor.js';
 import { MemberMethods } from './member-methods.js';
+import { MemberLastSignIn } from './member-sign-in.js';
 import { useAction } from './use-action.js';
 
 export function MemberRow({
@@ -106,6 +107,7 @@ export function MemberRow({
           {['member', ...roles].join(', ')}
         </span>
         {!deleted && <MemberMethods member={member} />}
+        <MemberLastSignIn member={member} />
       </div>
       {(canChangeRoles ||
         canDeactivate ||

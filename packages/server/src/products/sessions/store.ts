@@ -55,6 +55,7 @@ const MEMBER_COLUMNS = Object.keys({
   locale: 1,
   created_at: 1,
   updated_at: 1,
+  last_sign_in_at: 1,
 } satisfies Record<keyof MembersTable, 1>) as (keyof MembersTable)[];
 const ORGANIZATION_COLUMNS = Object.keys({
   id: 1,

@@ -199,6 +199,12 @@ export interface MembersTable {
    * so that rows are written alike before and after migration 0015.
    */
   locale?: string | null;
+  /**
+   * When the member last completed a sign-in into the organization (a full session: new, or a
+   * presented one a sign-in extended); null before the first. Optional as rows are written
+   * without it.
+   */
+  last_sign_in_at?: Timestamp | null;
 }
 
 const membersColumns = {
@@ -221,6 +227,7 @@ const membersColumns = {
   created_at: 'text not null',
   updated_at: 'text not null',
   locale: 'text',
+  last_sign_in_at: 'text',
 } satisfies Columns<MembersTable>;
 
 export interface MemberRolesTable {
