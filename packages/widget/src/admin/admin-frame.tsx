@@ -1,6 +1,7 @@
 /**
  * The frame every admin view renders in: the widget's root class and theme, the portal's style
- * sheet, the signed-in member's session, and what they may do, asked of the client's RBAC checks.
+ * sheet, its language (the portal's words and the login widget's, for the parts they share), the
+ * signed-in member's session, and what they may do, asked of the client's RBAC checks.
  */
 import {
   useEffect,
@@ -15,6 +16,9 @@ import {
 import { createAdminClient, type AdminClient, type GatehouseClient } from '@gatehouse/client';
 import type { RbacRole } from '@gatehouse/protocol';
 import { injectStyles } from '../inject-styles.js';
+import { en, type MessageTable } from '../messages/en.js';
+import { createFormat } from '../messages/format.js';
+import { MessagesProvider } from '../messages/use-messages.js';
 import { Spinner } from '../parts/spinner.js';
 import { themeVariables, type WidgetStyles } from '../theme.js';
 import {
@@ -56,6 +60,23 @@ function speaksSpanish(locale: string | undefined): boolean {
   return chosen.split('-')[0]!.toLowerCase() === 'es';
 }
 
+/** A language's two tables: the portal's, and the login widget's for the parts both use. */
+interface Tables {
+  admin: AdminMessageTable;
+  widget: MessageTable;
+}
+
+const ENGLISH: Tables = { admin: adminEn, widget: en };
+
+/**
+ * Both Spanish tables, fetched only by portals that speak it. The login widget's gives the parts
+ * the portal shares with it (the password strength feedback, spinners) the portal's language.
+ */
+async function spanishTables(): Promise<Tables> {
+  const [admin, widget] = await Promise.all([import('./admin-es.js'), import('../messages/es.js')]);
+  return { admin: admin.adminEs, widget: widget.es };
+}
+
 interface Loaded {
   rights: AdminRights;
   roles: RbacRole[];
@@ -70,20 +91,22 @@ export function AdminFrame({
   children,
 }: AdminViewProps & { children: ReactNode }) {
   const spanish = speaksSpanish(locale);
-  const [spanishTable, setSpanishTable] = useState<AdminMessageTable | null>(null);
+  const [spanishTable, setSpanishTable] = useState<Tables | null>(null);
   useEffect(() => {
     if (!spanish) return;
     let live = true;
-    // Fetched only by portals that speak it; English when it cannot load.
-    import('./admin-es.js').then(
-      (m) => live && setSpanishTable(m.adminEs),
-      () => live && setSpanishTable(adminEn),
+    // English when they cannot load.
+    spanishTables().then(
+      (tables) => live && setSpanishTable(tables),
+      () => live && setSpanishTable(ENGLISH),
     );
     return () => {
       live = false;
     };
   }, [spanish]);
-  const table = spanish ? spanishTable : adminEn;
+  const tables = spanish ? spanishTable : ENGLISH;
+  const table = tables?.admin ?? null;
+  const widgetFormat = useMemo(() => createFormat(tables?.widget ?? en), [tables]);
   const session = useSyncExternalStore(
     (listener) => client.session.subscribe(listener),
     () => client.session.getSnapshot(),
@@ -139,7 +162,7 @@ export function AdminFrame({
   }
   return (
     <div ref={rootRef} className="gh-root gh-admin" style={themeVariables(styles) as CSSProperties}>
-      {body}
+      <MessagesProvider value={widgetFormat}>{body}</MessagesProvider>
     </div>
   );
 }
