@@ -367,6 +367,26 @@ describe('sso', () => {
     });
   });
 
+  it('oidc.updateConnection stores custom scopes, written as the SDK documents them, and the claim mapping', async () => {
+    const created = await sdk.client.sso.oidc.createConnection({ ...org(), display_name: 'Okta' });
+    const answer = await sdk.client.sso.oidc.updateConnection({
+      ...org(),
+      connection_id: created.connection?.connection_id ?? '',
+      custom_scopes: 'openid%20email%20profile%20groups',
+      attribute_mapping: { groups: 'roles', first_name: 'givenName' },
+    });
+    expectAck(answer);
+    expect(answer.connection).toMatchObject({
+      custom_scopes: 'openid email profile groups',
+      attribute_mapping: {
+        email: 'email',
+        first_name: 'givenName',
+        last_name: 'family_name',
+        groups: 'roles',
+      },
+    });
+  });
+
   it('getConnections lists SAML, OIDC and (empty) external connections', async () => {
     const answer = await sdk.client.sso.getConnections(org());
     expectAck(answer);
