@@ -172,6 +172,32 @@ describe('sessions held to the limit', () => {
     expect(lifetimeOf(short.member_session)).toBe(10);
   });
 
+  it('clamps a password sign-in and what the management API answers of the session', async () => {
+    await setLimit(30);
+    const { member_id } = await h.addMember('pat@acme.test');
+    expectOk(
+      await h.call(ENDPOINTS.setMemberPassword, {
+        params: { organization_id: h.org.organization_id, member_id },
+        body: { password: 'Quartz-Lantern-Orbit-42' },
+      }),
+    );
+    const login = expectSession(
+      await h.call(ENDPOINTS.passwordsAuthenticate, {
+        body: {
+          organization_id: h.org.organization_id,
+          email_address: 'pat@acme.test',
+          password: 'Quartz-Lantern-Orbit-42',
+          session_duration_minutes: YEAR_MINUTES,
+        },
+      }),
+    );
+    expect(lifetimeOf(login.member_session)).toBe(30);
+    const backend = expectOk(
+      await h.call(ENDPOINTS.authenticateSession, { body: { session_token: login.session_token } }),
+    );
+    expect(lifetimeOf(backend.member_session)).toBe(30);
+  });
+
   it('never lets a refresh with session_duration_minutes pass it, and ends the session there', async () => {
     await setLimit(30);
     const login = await signIn(10);
