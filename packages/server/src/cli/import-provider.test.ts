@@ -42,6 +42,25 @@ const ada = member({
     { role_id: 'stytch_admin', sources: [{ type: 'direct_assignment', details: {} }] },
   ],
 });
+/** An OIDC connection as the provider answers it: its scopes URL-encoded, a free-form mapping. */
+const okta = {
+  organization_id: good.organization_id,
+  connection_id: id('oidc-connection'),
+  status: 'pending',
+  display_name: 'Okta',
+  identity_provider: 'okta',
+  redirect_url: 'https://provider.test/v1/sso/callback',
+  issuer: '',
+  client_id: '',
+  client_secret: '',
+  authorization_url: '',
+  token_url: '',
+  userinfo_url: '',
+  jwks_url: '',
+  custom_scopes: 'openid%20email%20profile%20groups',
+  attribute_mapping: { groups: 'roles', first_name: 'givenName', department: 'dept', email: 7 },
+  oidc_group_implicit_role_assignments: [{ group: 'auditors', role_id: 'auditor' }],
+};
 const members = [
   ada,
   // The same address under another id: the provider's data is not what Gatehouse can hold.
@@ -97,7 +116,7 @@ beforeAll(async () => {
       } else if (path.startsWith('/v1/b2b/sso/') && offered.sso) {
         send(res, 200, {
           saml_connections: [],
-          oidc_connections: [],
+          oidc_connections: path.endsWith(good.organization_id) ? [okta] : [],
           external_connections: path.endsWith(good.organization_id)
             ? [
                 {
@@ -196,7 +215,7 @@ describe('gatehouse import from the provider', () => {
 
     expect(run.stdout).toContain('  organizations: 2 new, 0 updated, 0 unchanged, 1 skipped\n');
     expect(run.stdout).toContain('  members: 1 new, 0 updated, 0 unchanged, 3 skipped\n');
-    expect(run.stdout).toContain('  SSO connections: 0 new, 0 updated, 0 unchanged, 1 skipped\n');
+    expect(run.stdout).toContain('  SSO connections: 1 new, 0 updated, 0 unchanged, 1 skipped\n');
     expect(run.stdout).toContain(
       'organization bad (org_12345): "org_12345" is not of the form organization-{test|live}-{uuid}',
     );
@@ -226,6 +245,22 @@ describe('gatehouse import from the provider', () => {
     expect((await target.admin.getOrganizationBySlug(into, 'second'))?.organization_id).toBe(
       second.organization_id,
     );
+    // The OIDC connection keeps its scopes and the claims of the fields Gatehouse reads.
+    expect(
+      await target.admin.getSsoConnection(into, good.organization_id, okta.connection_id),
+    ).toMatchObject({
+      custom_scopes: 'openid email profile groups',
+      attribute_mapping: {
+        email: 'email',
+        first_name: 'givenName',
+        last_name: 'family_name',
+        groups: 'roles',
+      },
+      oidc_group_implicit_role_assignments: [{ group: 'auditors', role_id: 'auditor' }],
+    });
+    // Imported again, it is unchanged.
+    const again = await importFromProvider(into);
+    expect(again.stdout).toContain('  SSO connections: 0 new, 0 updated, 1 unchanged, 1 skipped\n');
   });
 
   it('skips the parts the source does not offer, and says so', async () => {

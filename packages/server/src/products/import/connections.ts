@@ -1,9 +1,15 @@
 /**
  * Importing an organization's SSO connections with their ids (`gatehouse import`): the IdP side
- * of a SAML connection with every verification certificate, an OIDC connection's issuer and
- * client id (its secret is never readable from the source: the note says to set it).
+ * of a SAML connection with every verification certificate, an OIDC connection's issuer, client
+ * id, custom scopes and claim mapping (its secret is never readable from the source: the note
+ * says to set it).
  */
-import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
+import {
+  DEFAULT_OIDC_ATTRIBUTE_MAPPING,
+  type OidcAttributeMapping,
+  type OidcConnection,
+  type SamlConnection,
+} from '@gatehouse/protocol';
 import type { Context } from '../../context.js';
 import { isFailure } from '../../result.js';
 import type { Project } from '../../tenancy/projects/service.js';
@@ -16,6 +22,7 @@ import {
   type OidcInput,
   type SamlInput,
 } from '../sso/service.js';
+import { normalizeScopes } from '../sso/oidc-mapping.js';
 import { gatehouseRoleId } from './ids.js';
 import { idRefusal, sameFields, type ImportOutcome } from './service.js';
 
@@ -41,12 +48,35 @@ function samlInput(c: SamlConnection): SamlInput {
   };
 }
 
+/**
+ * The claims a source's OIDC mapping names for the fields Gatehouse reads, the others at their
+ * defaults (whole, so that importing it again finds it unchanged); null when it names none. The
+ * source's mapping is free-form: keys Gatehouse does not read and values that are not claim
+ * names are left out.
+ */
+function claimMapping(mapping: unknown): OidcAttributeMapping | null {
+  if (typeof mapping !== 'object' || mapping === null) return null;
+  const given = mapping as Record<string, unknown>;
+  const picked = Object.keys(DEFAULT_OIDC_ATTRIBUTE_MAPPING).filter(
+    (key) => typeof given[key] === 'string' && given[key] !== '',
+  );
+  if (picked.length === 0) return null;
+  return {
+    ...DEFAULT_OIDC_ATTRIBUTE_MAPPING,
+    ...Object.fromEntries(picked.map((key) => [key, given[key] as string])),
+  };
+}
+
 function oidcInput(c: OidcConnection): OidcInput {
+  const mapping = claimMapping(c.attribute_mapping);
   return {
     display_name: c.display_name,
     identity_provider: c.identity_provider,
     ...(c.issuer ? { issuer: c.issuer } : {}),
     ...(c.client_id ? { client_id: c.client_id } : {}),
+    // As stored, so that importing it again finds it unchanged.
+    ...(c.custom_scopes ? { custom_scopes: normalizeScopes(c.custom_scopes) } : {}),
+    ...(mapping ? { attribute_mapping: mapping } : {}),
     oidc_group_implicit_role_assignments: groupRoles(c.oidc_group_implicit_role_assignments),
   };
 }
