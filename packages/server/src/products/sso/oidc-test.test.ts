@@ -92,6 +92,8 @@ describe('an OIDC test sign-in', () => {
     expect(back.status).toBe(200);
     expect(back.location).toBeNull();
     expect(back.text).toContain('Nobody was signed in');
+    // The page closes its popup, as the SAML test's does.
+    expect(back.text).toContain('<script>window.close();</script>');
     expect(await memberCount('newcomer@acme.test')).toBe(0);
 
     const { test } = expectOk(await readTest(started.test.test_id));
@@ -174,6 +176,8 @@ describe('an OIDC test sign-in', () => {
     expect(replay.status).toBe(400);
     expect(replay.location).toBeNull();
     expect(replay.text).toContain('<code id="error-type">invalid_oidc_response</code>');
+    // An error page runs no script: it closes nothing.
+    expect(replay.text).not.toContain('<script');
     expect(expectOk(await readTest(started.test.test_id)).test).toEqual(first);
   });
 
