@@ -6,7 +6,7 @@ import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { SamlConnection, SsoConnectionTest } from '@gatehouse/protocol';
 import { apiError, organization } from '@gatehouse/testing';
 import { AdminSso } from './portal.js';
-import { mappingProblems } from './sso-mapping.js';
+import { mappingProblems } from './sso-mapping-check.js';
 import { renderAdmin, MEMBER_PERMISSIONS } from '../test/render-admin.js';
 
 afterEach(() => {

@@ -1,7 +1,8 @@
 /**
  * A SAML or OIDC connection's attribute (claim) mapping and its IdP-group-to-role rules
- * (docs/widget.md §15), checked here first so that each mistake is named beside its field. An
- * OIDC connection also has its scopes, which a provider may need before it sends a groups claim.
+ * (docs/widget.md §15), checked here first (sso-mapping-check.ts) so that each mistake is named
+ * beside its field. An OIDC connection also has its scopes, which a provider may need before it
+ * sends a groups claim.
  */
 import { useEffect, useId, useRef, useState, type FormEvent } from 'react';
 import type {
@@ -13,59 +14,13 @@ import type {
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { useAdmin } from './admin-context.js';
-import type { AdminFormat, AdminMessageKey } from './admin-messages.js';
+import { FIELDS, mappingProblems, type MappingProblems } from './sso-mapping-check.js';
+import { Field } from './sso-mapping-field.js';
 import { useAction } from './use-action.js';
-
-const FIELDS = ['email', 'first_name', 'last_name', 'groups'] as const;
 
 /** The connection whose mapping is edited, with its kind (SAML reads attributes, OIDC claims). */
 type MappedConnection =
   { kind: 'saml'; connection: SamlConnection } | { kind: 'oidc'; connection: OidcConnection };
-
-/** What is wrong with a draft: the mapping's fields, each rule's group and role, by position. */
-export interface MappingProblems {
-  fields: Partial<Record<(typeof FIELDS)[number] | 'scopes', AdminMessageKey>>;
-  rules: { group?: AdminMessageKey; role?: AdminMessageKey }[];
-}
-
-/** Space-separated scopes of RFC 6749 §3.3 characters, as the server takes them. */
-const SCOPES = /^[\x20\x21\x23-\x5B\x5D-\x7E]*$/;
-
-/**
- * The draft's problems, or null when it may be sent; an OIDC draft's words name claims, and its
- * `scopes` are checked too.
- */
-export function mappingProblems(
-  mapping: SamlAttributeMapping,
-  rules: readonly GroupRoleAssignment[],
-  oidc?: { scopes: string },
-): MappingProblems | null {
-  const fields: MappingProblems['fields'] = {};
-  if (mapping.email.trim() === '') {
-    fields.email = oidc ? 'sso.mapping.emailClaimRequired' : 'sso.mapping.emailRequired';
-  }
-  for (const field of FIELDS) {
-    if (mapping[field].length > 256) fields[field] = 'sso.mapping.tooLong';
-  }
-  if (rules.length > 0 && mapping.groups.trim() === '') {
-    fields.groups = oidc ? 'sso.mapping.groupsClaimNeeded' : 'sso.mapping.groupsNeeded';
-  }
-  if (oidc && (oidc.scopes.length > 1024 || !SCOPES.test(oidc.scopes))) {
-    fields.scopes = 'sso.mapping.scopesInvalid';
-  }
-  const seen = new Set<string>();
-  const problems = rules.map((rule) => {
-    const found: MappingProblems['rules'][number] = {};
-    const key = `${rule.group.trim()}\n${rule.role_id}`;
-    if (rule.group.trim() === '') found.group = 'sso.mapping.groupRequired';
-    else if (seen.has(key)) found.group = 'sso.mapping.duplicate';
-    if (rule.role_id === '') found.role = 'sso.mapping.roleRequired';
-    seen.add(key);
-    return found;
-  });
-  const bad = Object.keys(fields).length > 0 || problems.some((p) => p.group || p.role);
-  return bad ? { fields, rules: problems } : null;
-}
 
 export function SsoMapping({
   target,
@@ -240,49 +195,5 @@ export function SsoMapping({
         {format('sso.mapping.save')}
       </Button>
     </form>
-  );
-}
-
-function Field({
-  id,
-  label,
-  hint,
-  value,
-  problem,
-  format,
-  onChange,
-}: {
-  id: string;
-  label: string;
-  hint?: string;
-  value: string;
-  problem: AdminMessageKey | undefined;
-  format: AdminFormat;
-  onChange: (value: string) => void;
-}) {
-  const described = [hint ? `${id}-hint` : '', problem ? `${id}-error` : ''].filter(Boolean);
-  return (
-    <div className="gh-admin-field">
-      <label htmlFor={id}>{label}</label>
-      <input
-        id={id}
-        className="gh-input"
-        value={value}
-        autoComplete="off"
-        aria-invalid={problem ? true : undefined}
-        aria-describedby={described.length > 0 ? described.join(' ') : undefined}
-        onChange={(e) => onChange(e.target.value)}
-      />
-      {hint && (
-        <p id={`${id}-hint`} className="gh-text-secondary gh-admin-hint">
-          {hint}
-        </p>
-      )}
-      {problem && (
-        <p id={`${id}-error`} className="gh-error-text">
-          {format(problem)}
-        </p>
-      )}
-    </div>
   );
 }
