@@ -65,12 +65,15 @@ describe('client RBAC against a server-defined policy', () => {
     expect(await client.rbac.isAuthorized('reports', 'export')).toBe(true);
     expect(await client.rbac.isAuthorized('reports', 'delete')).toBe(false);
     expect(client.rbac.isAuthorizedSync('reports', 'export')).toBe(true);
-    expect(client.rbac.isAuthorizedSync('stytch.organization', 'update')).toBe(false);
+    expect(client.rbac.isAuthorizedSync('stytch.organization', 'update.info.name')).toBe(false);
     const all = await client.rbac.allPermissions();
     expect(all.reports).toEqual({ read: true, export: true, delete: false });
-    // The built-in member role still applies alongside the custom one.
-    expect(all['stytch.member']?.search).toBe(true);
-    expect(all['stytch.member']?.delete).toBe(false);
+    // The built-in member role still applies alongside the custom one: every action on oneself,
+    // by the provider's fine-grained names, and none on other members.
+    expect(all['stytch.self']?.['update.info.name']).toBe(true);
+    expect(all['stytch.self']?.['update.settings.mfa-enrolled']).toBe(true);
+    expect(all['stytch.member']?.search).toBe(false);
+    expect(all['stytch.member']?.['update.info.name']).toBe(false);
   });
 
   it('grants a member without the role none of it', async () => {

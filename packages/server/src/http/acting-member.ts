@@ -13,7 +13,8 @@ import { memberById } from '../tenancy/members/store.js';
 import type { Project } from '../tenancy/projects/service.js';
 import { sessionAuthorizationError, sessionTenancyError } from '../tenancy/rbac/errors.js';
 import type { Grantor } from '../tenancy/rbac/grants.js';
-import { authorize } from '../tenancy/rbac/service.js';
+import type { Need } from '../tenancy/rbac/builtin-actions.js';
+import { unmetNeed } from '../tenancy/rbac/service.js';
 import { ApiError, unwrap } from './errors.js';
 
 /** The headers the provider's SDK sends a member's session in (Fastify lower-cases names). */
@@ -35,9 +36,6 @@ export interface ActingMember {
    */
   roles: string[];
 }
-
-/** A permission as the policy names it: a resource and one of its actions. */
-export type Permission = readonly [resourceId: string, action: string];
 
 /** One header's value: undefined when absent, 400 when sent twice. */
 function headerOf(request: FastifyRequest, name: string): string | undefined {
@@ -117,25 +115,21 @@ async function liveSession(
 export interface ActingCheck {
   /** The organization the call is about. */
   organizationId: string;
-  /** The permission the call needs. */
-  permission: Permission;
   /**
-   * When the call is about one member: that member, and the `stytch.self` permission that
-   * suffices instead when it is the caller themselves (none: the call needs `permission` even
-   * then).
+   * What the call needs, every one (an update: the action of each field it sends,
+   * tenancy/rbac/builtin-actions.ts); a member's own change may be allowed by `stytch.self`.
    */
-  self?: { memberId: string; permission?: Permission | undefined } | undefined;
+  needs: readonly Need[];
 }
 
 /**
  * Refuses a call its acting member may not make: 403 `session_authorization_tenancy_error` when
- * it is about another organization than the session's, 403 `session_authorization_error` when
- * the member's roles grant neither the permission nor, about themselves, the `stytch.self` one.
- * The policy is the one the browser API enforces (`authorize`). Called before the call changes
- * anything.
+ * it is about another organization than the session's, 403 `session_authorization_error` naming
+ * the first permission the member's roles do not grant. The policy is the one the browser API
+ * enforces. Called before the call changes anything.
  *
  * @example
- * await authorizeActing(ctx, project, acting, { organizationId, permission: ['stytch.member', 'delete'] });
+ * await authorizeActing(ctx, project, acting, { organizationId, needs: memberNeeds(['delete'], false) });
  */
 export async function authorizeActing(
   ctx: Context,
@@ -144,13 +138,8 @@ export async function authorizeActing(
   check: ActingCheck,
 ): Promise<void> {
   if (check.organizationId !== acting.organizationId) unwrap(sessionTenancyError());
-  const self = check.self;
-  if (self?.permission && self.memberId === acting.member.member_id) {
-    const refused = await authorize(ctx.db, project.id, acting.roles, ...self.permission);
-    if (!refused) return;
-  }
-  const refused = await authorize(ctx.db, project.id, acting.roles, ...check.permission);
-  if (refused) unwrap(sessionAuthorizationError(...check.permission));
+  const unmet = await unmetNeed(ctx.db, project.id, acting.roles, check.needs);
+  if (unmet) unwrap(sessionAuthorizationError(...unmet));
 }
 
 /**

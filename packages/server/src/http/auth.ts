@@ -9,7 +9,9 @@ import { clientInfo, type ClientInfo } from '../auth/client-info.js';
 import type { Member } from '@gatehouse/protocol';
 import { sessionRoleIds } from '../tenancy/members/role-sources.js';
 import { memberById } from '../tenancy/members/store.js';
-import { authorize } from '../tenancy/rbac/service.js';
+import type { Need } from '../tenancy/rbac/builtin-actions.js';
+import { unauthorizedAction } from '../tenancy/rbac/errors.js';
+import { authorize, unmetNeed } from '../tenancy/rbac/service.js';
 import { checkCaptcha } from '../products/captcha/service.js';
 import { ApiError, unwrap } from './errors.js';
 
@@ -232,4 +234,21 @@ export async function memberCaller(
     if (refused) unwrap(refused);
   }
   return { project, session, member, roles };
+}
+
+/**
+ * Refuses (403 `unauthorized_action`, naming the first permission missing) a member-session call
+ * whose member's roles do not meet every need: an update asks for the action of each field it
+ * sends (tenancy/rbac/builtin-actions.ts). Handlers call it with the raw body before `parse()`.
+ *
+ * @example
+ * await authorizeNeeds(ctx, actor, organizationUpdateNeeds(request.body));
+ */
+export async function authorizeNeeds(
+  ctx: Context,
+  actor: Pick<MemberCaller, 'project' | 'roles'>,
+  needs: readonly Need[],
+): Promise<void> {
+  const unmet = await unmetNeed(ctx.db, actor.project.id, actor.roles, needs);
+  if (unmet) unwrap(unauthorizedAction(...unmet));
 }

@@ -13,6 +13,7 @@ import { router } from '../../http/route.js';
 import { parseBody } from '../../http/validate.js';
 import { authorizeActing, grantorOf, type ActingCheck } from '../../http/acting-member.js';
 import { deleteOrganizationMember } from '../members/service.js';
+import { memberNeeds, ORGANIZATION_RESOURCE } from '../../tenancy/rbac/builtin-actions.js';
 import { searchMembers, searchOrganizations } from './search.js';
 import {
   deleteMember,
@@ -25,16 +26,23 @@ import {
   reactivateMember,
 } from './service.js';
 
+/** The factor removals and the action on `stytch.member` (or on `stytch.self`) each needs. */
+const FACTOR_ACTIONS = {
+  password: 'update.info.delete.password',
+  phone: 'update.info.delete.mfa-phone',
+  totp: 'update.info.delete.mfa-totp',
+} as const;
+
 /**
- * Removing a member's factor with a member's session: their own with `stytch.self` `update`,
- * anyone's in the organization with `stytch.member` `update`, as the browser API's removals.
+ * Removing a member's factor with a member's session: anyone's in the organization with the
+ * removal's action on `stytch.member`, their own also with it on `stytch.self`.
  */
-function factorCheck(organizationId: string, memberId: string | null): ActingCheck {
-  return {
-    organizationId,
-    permission: ['stytch.member', 'update'],
-    self: memberId === null ? undefined : { memberId, permission: ['stytch.self', 'update'] },
-  };
+function factorCheck(
+  organizationId: string,
+  factor: keyof typeof FACTOR_ACTIONS,
+  own: boolean,
+): ActingCheck {
+  return { organizationId, needs: memberNeeds([FACTOR_ACTIONS[factor]], own) };
 }
 
 /** Registers the directory's routes. */
@@ -51,8 +59,8 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
     async (request, { caller: project, acting }) => {
       const organizationId = request.params.organization_id;
       if (acting) {
-        const permission = ['stytch.organization', 'delete'] as const;
-        await authorizeActing(ctx, project, acting, { organizationId, permission });
+        const needs = [[[ORGANIZATION_RESOURCE, 'delete']] as const];
+        await authorizeActing(ctx, project, acting, { organizationId, needs });
       }
       return ok(request, unwrap(await deleteOrganization(ctx, project, organizationId)));
     },
@@ -81,8 +89,8 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
       if (acting) {
         // A member searches their own organization only: every one named must be theirs.
         for (const organizationId of new Set(body.organization_ids)) {
-          const permission = ['stytch.member', 'search'] as const;
-          await authorizeActing(ctx, project, acting, { organizationId, permission });
+          const needs = memberNeeds(['search'], false);
+          await authorizeActing(ctx, project, acting, { organizationId, needs });
         }
       }
       return ok(request, unwrap(await searchMembers(ctx, project, body)));
@@ -97,8 +105,7 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
       if (acting) {
         await authorizeActing(ctx, project, acting, {
           organizationId: organization_id,
-          permission: ['stytch.member', 'delete'],
-          self: { memberId: member_id, permission: ['stytch.self', 'delete'] },
+          needs: memberNeeds(['delete'], member_id === acting.member.member_id),
         });
         // A member may not remove the organization's last admin (409 `last_admin`).
         const by = grantorOf(acting);
@@ -122,10 +129,9 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
       const { organization_id, member_id } = request.params;
       if (acting) {
         // As the browser API's reactivation: bringing a member back is adding one.
-        const permission = ['stytch.member', 'create'] as const;
         await authorizeActing(ctx, project, acting, {
           organizationId: organization_id,
-          permission,
+          needs: memberNeeds(['create'], false),
         });
       }
       return ok(request, unwrap(await reactivateMember(ctx, project, organization_id, member_id)));
@@ -139,12 +145,7 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
       const { organization_id, member_password_id } = request.params;
       if (acting) {
         const own = acting.member.member_password_id === member_password_id;
-        await authorizeActing(
-          ctx,
-          project,
-          acting,
-          factorCheck(organization_id, own ? acting.member.member_id : null),
-        );
+        await authorizeActing(ctx, project, acting, factorCheck(organization_id, 'password', own));
       }
       const updated = await deleteMemberPassword(ctx, project, organization_id, member_password_id);
       return ok(request, unwrap(updated));
@@ -156,8 +157,10 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
     ENDPOINTS.deleteMemberMfaPhoneNumber,
     async (request, { caller: project, acting }) => {
       const { organization_id, member_id } = request.params;
-      if (acting)
-        await authorizeActing(ctx, project, acting, factorCheck(organization_id, member_id));
+      if (acting) {
+        const own = member_id === acting.member.member_id;
+        await authorizeActing(ctx, project, acting, factorCheck(organization_id, 'phone', own));
+      }
       const updated = await deleteMemberMfaPhoneNumber(ctx, project, organization_id, member_id);
       return ok(request, unwrap(updated));
     },
@@ -168,8 +171,10 @@ export function registerDirectory(app: FastifyInstance, ctx: Context): void {
     ENDPOINTS.deleteMemberTotp,
     async (request, { caller: project, acting }) => {
       const { organization_id, member_id } = request.params;
-      if (acting)
-        await authorizeActing(ctx, project, acting, factorCheck(organization_id, member_id));
+      if (acting) {
+        const own = member_id === acting.member.member_id;
+        await authorizeActing(ctx, project, acting, factorCheck(organization_id, 'totp', own));
+      }
       return ok(request, unwrap(await deleteMemberTotp(ctx, project, organization_id, member_id)));
     },
     { memberSession: true },

@@ -16,7 +16,7 @@ import { addDomain, listDomains, removeDomain, verifyDomain } from './service.js
 /** Verification lookups one organization may ask for per hour: each is a DNS query we send. */
 export const VERIFY_ATTEMPTS_PER_ORGANIZATION_PER_HOUR = 30;
 
-const PERMISSION = ['stytch.organization', 'update'] as const;
+const PERMISSION = ['stytch.organization', 'update.settings.allowed-domains'] as const;
 
 /** Registers the domain routes. */
 export function registerDomains(app: FastifyInstance, ctx: Context): void {

@@ -83,10 +83,9 @@ export function registerMagicLinks(app: FastifyInstance, ctx: Context): void {
       // With a member's session, as the browser API's invite: `stytch.member` `create` in their
       // own organization, and only roles they hold.
       if (acting) {
-        const permission = ['stytch.member', 'create'] as const;
         await authorizeActing(ctx, project, acting, {
           organizationId: organization_id,
-          permission,
+          needs: [[['stytch.member', 'create']]],
         });
       }
       await limitEmailSends(ctx, project.id, request.ip, body.email_address);

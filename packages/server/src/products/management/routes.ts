@@ -15,7 +15,17 @@ import {
   revokeForBackend,
   revokeTargetOwner,
 } from '../sessions/service.js';
-import { authorizeActing, grantorOf, type ActingCheck } from '../../http/acting-member.js';
+import {
+  authorizeActing,
+  grantorOf,
+  type ActingCheck,
+  type ActingMember,
+} from '../../http/acting-member.js';
+import {
+  memberNeeds,
+  memberUpdateNeeds,
+  organizationUpdateNeeds,
+} from '../../tenancy/rbac/builtin-actions.js';
 import { refuseRolesNotHeld } from '../../tenancy/rbac/grants.js';
 import { memberUpdateOrganization } from '../organizations/member-update.js';
 import { updateOrganizationMember } from '../members/service.js';
@@ -61,28 +71,19 @@ function memberAnswer(result: { member: Member; organization: Organization }): {
 
 /**
  * What a member must be allowed to change a member with their session (the provider's per-field
- * rules): their own name and MFA settings with `stytch.self` `update`; anything else, another
- * member's fields and roles (their own included) with `stytch.member` `update`.
+ * rules): the action of each field sent on `stytch.member`, or on `stytch.self` for their own
+ * fields it covers (never their roles nor a phone number's verification).
  */
 function memberUpdateCheck(
   params: { organization_id: string; member_id: string },
   body: Record<string, unknown>,
+  acting: ActingMember,
 ): ActingCheck {
-  const others = Object.keys(body).filter(
-    (field) => body[field] !== undefined && !SELF_FIELDS.has(field),
-  );
   return {
     organizationId: params.organization_id,
-    permission: ['stytch.member', 'update'],
-    self: {
-      memberId: params.member_id,
-      permission: others.length === 0 ? ['stytch.self', 'update'] : undefined,
-    },
+    needs: memberUpdateNeeds(body, params.member_id === acting.member.member_id),
   };
 }
-
-/** The fields of a member update that `stytch.self` covers for the member themselves. */
-const SELF_FIELDS = new Set(['name', 'mfa_enrolled', 'mfa_phone_number', 'default_mfa_method']);
 
 /** Registers the management routes. */
 export function registerManagement(app: FastifyInstance, ctx: Context): void {
@@ -117,8 +118,8 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
       const organizationId = request.params.organization_id;
       if (acting) {
         // A member's change, under the rules the browser API holds members to.
-        const permission = ['stytch.organization', 'update'] as const;
-        await authorizeActing(ctx, project, acting, { organizationId, permission });
+        const needs = organizationUpdateNeeds(request.body);
+        await authorizeActing(ctx, project, acting, { organizationId, needs });
         const org = await memberUpdateOrganization(ctx, project, acting, parse());
         return ok(request, { organization: unwrap(org) });
       }
@@ -136,7 +137,12 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
       const { organization_id, member_id } = request.params;
       if (acting) {
         const body = parse();
-        await authorizeActing(ctx, project, acting, memberUpdateCheck(request.params, body));
+        await authorizeActing(
+          ctx,
+          project,
+          acting,
+          memberUpdateCheck(request.params, body, acting),
+        );
         const updated = await updateOrganizationMember(
           ctx,
           project.id,
@@ -163,8 +169,8 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     async (request, { caller: project, parse, acting }) => {
       const organizationId = request.params.organization_id;
       if (acting) {
-        const permission = ['stytch.member', 'create'] as const;
-        await authorizeActing(ctx, project, acting, { organizationId, permission });
+        const needs = memberNeeds(['create'], false);
+        await authorizeActing(ctx, project, acting, { organizationId, needs });
       }
       const { create_member_as_pending: pending, ...body } = parse();
       // A member gives only roles they hold; the host any role of the policy.
@@ -225,7 +231,7 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
         if (owner.member_id !== acting.member.member_id) {
           await authorizeActing(ctx, project, acting, {
             organizationId: owner.organization_id,
-            permission: ['stytch.member', 'revoke-sessions'],
+            needs: memberNeeds(['revoke-sessions'], false),
           });
         }
       }

@@ -46,11 +46,10 @@ async function team(people: Record<string, string[]>): Promise<Team> {
 }
 
 async function adminsOf(t: Team): Promise<string[]> {
-  const anyToken = Object.values(t.m)[0]!.token;
   const found = expectOk(
-    await h.call(ENDPOINTS.organizationMembersSearch, {
-      token: anyToken,
+    await h.call(ENDPOINTS.searchMembers, {
       body: {
+        organization_ids: [t.org.organization_id],
         query: {
           operator: 'AND',
           operands: [

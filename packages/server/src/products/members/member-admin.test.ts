@@ -26,7 +26,7 @@ beforeAll(async () => {
     }),
   );
   const roles = {
-    editor: [{ resource_id: 'stytch.member', actions: ['update', 'search'] }],
+    editor: [{ resource_id: 'stytch.member', actions: ['update.settings.roles', 'search'] }],
     reports: [{ resource_id: 'reports', actions: ['read'] }],
   };
   for (const [roleId, permissions] of Object.entries(roles)) {
@@ -219,7 +219,7 @@ describe('searching members by part of an address or a name', () => {
   });
 
   it('finds members whose address contains the text, in any case, in the caller’s organization only', async () => {
-    expect(emails(await search(plain, 'member_email_fuzzy', 'GRACE'))).toEqual([
+    expect(emails(await search(editor, 'member_email_fuzzy', 'GRACE'))).toEqual([
       'grace.hopper@acme.test',
     ]);
   });

@@ -7,7 +7,12 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { memberCaller } from '../../http/auth.js';
+import { authorizeNeeds, memberCaller } from '../../http/auth.js';
+import {
+  memberNeeds,
+  memberUpdateNeeds,
+  selfUpdateNeeds,
+} from '../../tenancy/rbac/builtin-actions.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { enforceRateLimits } from '../../http/rate-limit.js';
@@ -68,7 +73,9 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.memberUpdateSelf, async (request, { caller, parse }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.self', 'update']);
+    const actor = await memberCaller(ctx, caller);
+    await authorizeNeeds(ctx, actor, selfUpdateNeeds(request.body));
+    const { project, member } = actor;
     const body = parse();
     const updated = await updateOrganizationMember(
       ctx,
@@ -82,12 +89,14 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
 
   // The member's own second factors: no member id on the path, so no one else's can be named.
   route(ENDPOINTS.memberDeleteSelfMfaPhoneNumber, async (request, { caller }) => {
-    const { project, session, member } = await memberCaller(ctx, caller, ['stytch.self', 'update']);
+    const permission = ['stytch.self', 'update.info.delete.mfa-phone'] as const;
+    const { project, session, member } = await memberCaller(ctx, caller, permission);
     return ok(request, unwrap(await deleteOwnFactor(ctx, project, session, member, 'phone')));
   });
 
   route(ENDPOINTS.memberDeleteSelfTotp, async (request, { caller }) => {
-    const { project, session, member } = await memberCaller(ctx, caller, ['stytch.self', 'update']);
+    const permission = ['stytch.self', 'update.info.delete.mfa-totp'] as const;
+    const { project, session, member } = await memberCaller(ctx, caller, permission);
     return ok(request, unwrap(await deleteOwnFactor(ctx, project, session, member, 'totp')));
   });
 
@@ -111,7 +120,12 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.memberUpdate, async (request, { caller, parse }) => {
-    const { project, member, roles } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
+    // The action of each field sent on `stytch.member`; for the caller's own fields that
+    // `stytch.self` covers, on either (tenancy/rbac/builtin-actions.ts).
+    const actor = await memberCaller(ctx, caller);
+    const own = request.params.member_id === actor.member.member_id;
+    await authorizeNeeds(ctx, actor, memberUpdateNeeds(request.body, own));
+    const { project, member, roles } = actor;
     const body = parse();
     const updated = await updateOrganizationMember(
       ctx,
@@ -136,7 +150,11 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.memberDelete, async (request, { caller }) => {
-    const { project, member, roles } = await memberCaller(ctx, caller, ['stytch.member', 'delete']);
+    // Another member with `stytch.member` `delete`; oneself also with `stytch.self` `delete`.
+    const actor = await memberCaller(ctx, caller);
+    const own = request.params.member_id === actor.member.member_id;
+    await authorizeNeeds(ctx, actor, memberNeeds(['delete'], own));
+    const { project, member, roles } = actor;
     const deleted = await deleteOrganizationMember(
       ctx,
       project.id,
@@ -150,7 +168,8 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
   // An admin resetting a member's second factors and password: the management API's removals,
   // within the caller's organization.
   route(ENDPOINTS.memberDeleteMfaPhoneNumber, async (request, { caller }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
+    const permission = ['stytch.member', 'update.info.delete.mfa-phone'] as const;
+    const { project, member } = await memberCaller(ctx, caller, permission);
     const { organization_id } = member;
     const updated = await deleteMemberMfaPhoneNumber(
       ctx,
@@ -162,14 +181,16 @@ export function registerMembers(app: FastifyInstance, ctx: Context): void {
   });
 
   route(ENDPOINTS.memberDeleteTotp, async (request, { caller }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
+    const permission = ['stytch.member', 'update.info.delete.mfa-totp'] as const;
+    const { project, member } = await memberCaller(ctx, caller, permission);
     const { organization_id } = member;
     const updated = await deleteMemberTotp(ctx, project, organization_id, request.params.member_id);
     return ok(request, unwrap(updated));
   });
 
   route(ENDPOINTS.memberDeletePassword, async (request, { caller }) => {
-    const { project, member } = await memberCaller(ctx, caller, ['stytch.member', 'update']);
+    const permission = ['stytch.member', 'update.info.delete.password'] as const;
+    const { project, member } = await memberCaller(ctx, caller, permission);
     const passwordId = request.params.member_password_id;
     const updated = await deleteMemberPassword(ctx, project, member.organization_id, passwordId);
     return ok(request, unwrap(updated));

@@ -6,7 +6,8 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { router } from '../../http/route.js';
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../../context.js';
-import { memberCaller } from '../../http/auth.js';
+import { authorizeNeeds, memberCaller } from '../../http/auth.js';
+import { organizationUpdateNeeds } from '../../tenancy/rbac/builtin-actions.js';
 import { unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import { memberUpdateOrganization } from './member-update.js';
@@ -38,7 +39,9 @@ export function registerOrganizations(app: FastifyInstance, ctx: Context): void 
   });
 
   route(ENDPOINTS.organizationUpdateMe, async (request, { caller, parse }) => {
-    const actor = await memberCaller(ctx, caller, ['stytch.organization', 'update']);
+    // The action of each field sent (tenancy/rbac/builtin-actions.ts), before the body's check.
+    const actor = await memberCaller(ctx, caller);
+    await authorizeNeeds(ctx, actor, organizationUpdateNeeds(request.body));
     const body = parse();
     const org = await memberUpdateOrganization(ctx, actor.project, actor, body);
     return ok(request, { organization: unwrap(org) });

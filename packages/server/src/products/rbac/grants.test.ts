@@ -11,11 +11,21 @@ vi.setConfig({ testTimeout: 30_000, hookTimeout: 30_000 });
 let h: Harness;
 let boss: string;
 
+/** The organization's settings these tests change, each with its own action. */
+const ORG_SETTINGS = [
+  'update.info.name',
+  'update.settings.allowed-domains',
+  'update.settings.email-jit-provisioning',
+];
+
 beforeAll(async () => {
   h = await startHarness();
-  await setRole('org-editor', [{ resource_id: 'stytch.organization', actions: ['update'] }]);
+  await setRole('org-editor', [{ resource_id: 'stytch.organization', actions: ORG_SETTINGS }]);
   await setRole('org-steward', [
-    { resource_id: 'stytch.organization', actions: ['update', 'update.settings.implicit-roles'] },
+    {
+      resource_id: 'stytch.organization',
+      actions: [...ORG_SETTINGS, 'update.settings.implicit-roles'],
+    },
   ]);
   await setRole('sso-manager', [
     { resource_id: 'stytch.sso', actions: ['*'] },

@@ -36,7 +36,10 @@ const billing = {
   description: 'Runs billing',
   permissions: [
     { resource_id: 'invoices', actions: ['read', 'refund'] },
-    { resource_id: 'stytch.member', actions: ['delete', 'update'] },
+    {
+      resource_id: 'stytch.member',
+      actions: ['delete', 'search', 'update.info.name', 'update.settings.roles'],
+    },
   ],
 };
 
@@ -96,10 +99,11 @@ describe('the policy through the management API', () => {
     expect(member?.permissions).toEqual(
       expect.arrayContaining([
         { resource_id: 'stytch.self', actions: ['*'] },
-        { resource_id: 'stytch.member', actions: ['search'] },
         { resource_id: 'invoices', actions: ['read'] },
       ]),
     );
+    // As the provider's `stytch_member`: every action on oneself, none on other members.
+    expect(member?.permissions.map((p) => p.resource_id)).not.toContain('stytch.member');
   });
 
   it('takes back what GET shows unchanged, all or nothing', async () => {
@@ -472,7 +476,7 @@ describe('member-session endpoints (§7.10)', () => {
     expect(big.status).toBe(400);
   });
 
-  it('let only roles with stytch.organization update change the organization', async () => {
+  it('let only roles with stytch.organization update.info.name rename the organization', async () => {
     const denied = await h.call(ENDPOINTS.organizationUpdateMe, {
       token: ada,
       body: { organization_name: 'Hijacked' },
@@ -489,19 +493,23 @@ describe('member-session endpoints (§7.10)', () => {
   });
 
   it('search the caller’s organization only, page by page', async () => {
+    // A plain member holds no `stytch.member` `search`, as the provider's `stytch_member`.
+    const plain = await h.call(ENDPOINTS.organizationMembersSearch, { token: ada, body: {} });
+    expect(plain.status).toBe(403);
+    expect(expectError(plain).error_message).toContain('search on stytch.member');
     const first = expectOk(
-      await h.call(ENDPOINTS.organizationMembersSearch, { token: ada, body: { limit: 2 } }),
+      await h.call(ENDPOINTS.organizationMembersSearch, { token: bill, body: { limit: 2 } }),
     );
     expect(first.members).toHaveLength(2);
     expect(first.results_metadata.next_cursor).not.toBeNull();
     const all = expectOk(
-      await h.call(ENDPOINTS.organizationMembersSearch, { token: ada, body: { limit: 1000 } }),
+      await h.call(ENDPOINTS.organizationMembersSearch, { token: bill, body: { limit: 1000 } }),
     );
     expect(all.results_metadata.total).toBe(all.members.length);
     expect(all.members.every((m) => m.organization_id === h.org.organization_id)).toBe(true);
     const byRole = expectOk(
       await h.call(ENDPOINTS.organizationMembersSearch, {
-        token: ada,
+        token: bill,
         body: {
           query: {
             operator: 'AND',
@@ -514,7 +522,7 @@ describe('member-session endpoints (§7.10)', () => {
     expect(byRole.members.map((m) => m.email_address)).not.toContain('ada@acme.test');
     const foreign = expectOk(
       await h.call(ENDPOINTS.organizationMembersSearch, {
-        token: ada,
+        token: bill,
         body: {
           query: {
             operator: 'OR',

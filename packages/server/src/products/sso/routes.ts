@@ -249,7 +249,7 @@ export function registerSsoConnections(app: FastifyInstance, ctx: Context): void
   ): Promise<Grantor> => {
     if (acting) {
       const permission = ['stytch.sso', action] as const;
-      await authorizeActing(ctx, project, acting, { organizationId, permission });
+      await authorizeActing(ctx, project, acting, { organizationId, needs: [[permission]] });
     }
     return grantorOf(acting);
   };

@@ -4,56 +4,67 @@
  * the permission check every enforcing endpoint uses.
  */
 import type { RbacPermission, RbacPolicy, RbacResource, RbacRole } from '@gatehouse/protocol';
+import {
+  MEMBER_ACTIONS,
+  MEMBER_RESOURCE,
+  ORGANIZATION_ACTIONS,
+  ORGANIZATION_RESOURCE,
+  SELF_ACTIONS,
+  SELF_RESOURCE,
+  SSO_ACTIONS,
+} from './builtin-actions.js';
 
 /** The roles every member has, and the extra role of an organization's creator (§14). */
 export const MEMBER_ROLE = 'member';
 export const ADMIN_ROLE = 'admin';
 
-/** The policy every project starts with; its roles cannot be removed nor its resources changed. */
+/**
+ * The policy every project starts with; its roles cannot be removed nor its resources changed.
+ * Its resources list the provider's actions (./builtin-actions.ts); `member` holds what the
+ * provider's `stytch_member` holds, every action on oneself, and `admin` what its
+ * `stytch_admin` holds.
+ */
 export const DEFAULT_RBAC_POLICY: RbacPolicy = {
   roles: [
     {
       role_id: MEMBER_ROLE,
       description: 'Granted to every member of an organization.',
-      permissions: [
-        { resource_id: 'stytch.self', actions: ['*'] },
-        { resource_id: 'stytch.member', actions: ['search'] },
-      ],
+      permissions: [{ resource_id: SELF_RESOURCE, actions: ['*'] }],
     },
     {
       role_id: ADMIN_ROLE,
       description: 'Granted to the creator of an organization; may manage it and its members.',
       permissions: [
-        { resource_id: 'stytch.organization', actions: ['*'] },
-        { resource_id: 'stytch.member', actions: ['*'] },
+        { resource_id: ORGANIZATION_RESOURCE, actions: ['*'] },
+        { resource_id: MEMBER_RESOURCE, actions: ['*'] },
         { resource_id: 'stytch.sso', actions: ['*'] },
-        { resource_id: 'stytch.self', actions: ['*'] },
+        { resource_id: SELF_RESOURCE, actions: ['*'] },
       ],
     },
   ],
   resources: [
     {
-      resource_id: 'stytch.organization',
+      resource_id: ORGANIZATION_RESOURCE,
       description: 'The organization itself.',
       // `update.settings.implicit-roles`: change the rules that give roles by e-mail domain and
-      // by SSO group (products/rbac/grants.ts); `update` alone covers the other settings.
-      actions: ['update', 'update.settings.implicit-roles', 'delete'],
+      // by SSO group (tenancy/rbac/grants.ts); each other field has its own `update.*` action.
+      actions: ORGANIZATION_ACTIONS,
     },
     {
-      resource_id: 'stytch.member',
+      resource_id: MEMBER_RESOURCE,
       description: 'Members of the organization.',
       // `revoke-sessions`: list the organization's sessions and end them (docs/protocol.md §7.10).
-      actions: ['create', 'update', 'delete', 'search', 'revoke-sessions'],
+      actions: MEMBER_ACTIONS,
     },
     {
       resource_id: 'stytch.sso',
       description: 'SSO connections of the organization.',
-      actions: ['create', 'update', 'delete', 'get'],
+      actions: SSO_ACTIONS,
     },
     {
-      resource_id: 'stytch.self',
+      resource_id: SELF_RESOURCE,
       description: 'The signed-in member.',
-      actions: ['update', 'delete'],
+      actions: [...SELF_ACTIONS],
     },
   ],
 };

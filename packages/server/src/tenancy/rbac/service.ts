@@ -15,6 +15,7 @@ import {
 import type { Context, Db } from '../../context.js';
 import { allOrNothing, checkInput, isFailure, type Failure } from '../../result.js';
 import type { Project } from '../projects/service.js';
+import type { Need, Permission } from './builtin-actions.js';
 import {
   DEFAULT_RBAC_POLICY,
   effectivePolicy,
@@ -137,6 +138,25 @@ export async function authorize(
   return isAllowed(policy, roles, resourceId, action)
     ? null
     : unauthorizedAction(resourceId, action);
+}
+
+/**
+ * The first of the needs that the roles meet by none of its permissions, under the project's
+ * current policy (read once), or null when they meet every one.
+ *
+ * @example
+ * const unmet = await unmetNeed(ctx.db, project.id, roles, organizationUpdateNeeds(body));
+ */
+export async function unmetNeed(
+  db: Db,
+  projectId: string,
+  roles: readonly string[],
+  needs: readonly Need[],
+): Promise<Permission | null> {
+  if (needs.length === 0) return null;
+  const policy = await projectPolicy(db, projectId);
+  const unmet = needs.find((need) => !need.some((p) => isAllowed(policy, roles, ...p)));
+  return unmet?.[0] ?? null;
 }
 
 /** What a host backend asks of a session's member: may they do `action` on `resource_id` there. */
