@@ -59,6 +59,63 @@ describe('the sessions section', () => {
     expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain('Session ended');
   });
 
+  it("says how each session signed in and ends all of another member's sessions", async () => {
+    const factor = (type: string, delivery_method: string) => ({
+      type,
+      delivery_method,
+      last_authenticated_at: '2030-01-01T00:00:00Z',
+      sequence_order: 'PRIMARY' as const,
+    });
+    const { admin } = renderAdmin((props) => <AdminSessions {...props} />, {
+      permissions: ADMIN_WITH_SESSIONS,
+      prepare(a) {
+        a.answer('organization.sessions.list', async () => ({
+          ...ack,
+          member_sessions: [
+            { ...listed('s1', 'ada@acme.test'), member_id: 'member-test-ada' },
+            {
+              ...listed('s2', 'bob@acme.test'),
+              member_id: 'member-bob',
+              authentication_factors: [
+                factor('password', 'knowledge'),
+                factor('totp', 'authenticator_app'),
+              ],
+            },
+            {
+              ...listed('s3', 'bob@acme.test'),
+              member_id: 'member-bob',
+              authentication_factors: [factor('oauth', 'oauth_microsoft')],
+            },
+            listed('s4', 'cy@acme.test'),
+          ],
+          results_metadata: { total: 4, next_cursor: null },
+        }));
+        a.answer('organization.sessions.revoke', async () => ({
+          ...ack,
+          member_id: 'member-bob',
+          revoked_session_ids: ['s2', 's3'],
+        }));
+      },
+    });
+    await screen.findByText('4 of 4 sessions');
+    const [first, second] = screen.getAllByRole('listitem', { name: 'bob@acme.test' });
+    expect(within(first!).getByText('Signed in with password, authenticator app')).toBeTruthy();
+    expect(within(second!).getByText('Signed in with Microsoft')).toBeTruthy();
+    // The signed-in member's own sessions end through 'Your account', not all at once here.
+    const ada = screen.getByRole('listitem', { name: 'ada@acme.test' });
+    expect(within(ada).queryByRole('button', { name: /^End all sessions/ })).toBeNull();
+    fireEvent.click(
+      within(first!).getByRole('button', { name: 'End all sessions of bob@acme.test' }),
+    );
+    await screen.findByText('2 of 2 sessions');
+    expect(screen.queryByRole('listitem', { name: 'bob@acme.test' })).toBeNull();
+    expect(screen.getByRole('listitem', { name: 'cy@acme.test' })).toBeTruthy();
+    expect(admin.callsTo('organization.sessions.revoke')).toEqual([{ member_id: 'member-bob' }]);
+    expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain(
+      'All sessions of bob@acme.test ended',
+    );
+  });
+
   it('shows a plain member their own sessions and ends all the others', async () => {
     const { admin } = renderAdmin((props) => <AdminSessions {...props} />, {
       roles: [],

@@ -3,17 +3,35 @@
  * `revoke-sessions`), otherwise the member's own, each with when and from which browser it began.
  */
 import { useCallback, useEffect, useId, useState } from 'react';
-import type { ListedSession } from '@gatehouse/protocol';
+import type { AuthenticationFactor, ListedSession } from '@gatehouse/protocol';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { Spinner } from '../parts/spinner.js';
 import { useAdmin } from './admin-context.js';
+import type { AdminFormat, AdminMessageKey } from './admin-messages.js';
 import { PAGE_SIZE } from './members-query.js';
 import { Notice, useNotice } from './notice.js';
 import { useAction } from './use-action.js';
 
 /** A moment as the member's browser writes dates and times. */
 const when = (iso: string) => new Date(iso).toLocaleString();
+
+/** The ways a session's factors were proven, each once, in the portal's words. */
+function methodsOf(factors: readonly AuthenticationFactor[], format: AdminFormat): string {
+  const keys = new Set<AdminMessageKey>();
+  for (const factor of factors) {
+    if (factor.type === 'magic_link') keys.add('sessions.method.email');
+    else if (factor.type === 'password') keys.add('members.method.password');
+    else if (factor.type === 'sso') keys.add('members.method.sso');
+    else if (factor.type === 'oauth') {
+      const microsoft = factor.delivery_method === 'oauth_microsoft';
+      keys.add(microsoft ? 'members.method.microsoft' : 'members.method.google');
+    } else if (factor.type === 'otp') keys.add('members.method.sms');
+    else if (factor.type === 'totp') keys.add('members.method.totp');
+    else if (factor.type === 'recovery_code') keys.add('sessions.method.recovery');
+  }
+  return [...keys].map((key) => format(key)).join(', ');
+}
 
 export function SessionsSection() {
   const { admin, format, rights } = useAdmin();
@@ -94,7 +112,14 @@ export function SessionsSection() {
                   key={session.member_session_id}
                   session={session}
                   own={!whole}
-                  onEnded={(ids) => ended(ids, format('sessions.ended'))}
+                  onEnded={(ids, allOf) =>
+                    ended(
+                      ids,
+                      allOf
+                        ? format('sessions.allEnded', { email: allOf })
+                        : format('sessions.ended'),
+                    )
+                  }
                 />
               ))}
             </ul>
@@ -118,10 +143,15 @@ function SessionRow({
   session: ListedSession;
   /** Listed from the member's own sessions (ended through their own account). */
   own: boolean;
-  onEnded: (ids: readonly string[]) => void;
+  /** The sessions ended; with the member's address when all of theirs were. */
+  onEnded: (ids: readonly string[], allOf?: string) => void;
 }) {
-  const { admin, format } = useAdmin();
+  const { admin, format, session: signedIn } = useAdmin();
   const id = useId();
+  const endAll = useAction(format, async () => {
+    const answer = await admin.organization.sessions.revoke({ member_id: session.member_id });
+    onEnded(answer.revoked_session_ids, session.email_address);
+  });
   const end = useAction(format, async () => {
     const args = { member_session_id: session.member_session_id };
     const answer = own
@@ -132,6 +162,9 @@ function SessionRow({
     );
   });
   const started = when(session.started_at);
+  const methods = methodsOf(session.authentication_factors, format);
+  // Ending all of one's own would end this session too: 'End all other sessions' is for that.
+  const othersMember = !own && session.member_id !== signedIn.member.member_id;
   return (
     <li className="gh-admin-row" aria-labelledby={`${id}-who`}>
       <div className="gh-admin-row-main">
@@ -139,6 +172,9 @@ function SessionRow({
           {session.email_address}
         </span>
         {session.current && <span className="gh-admin-badge">{format('sessions.current')}</span>}
+        {methods && (
+          <span className="gh-text-secondary">{format('sessions.method', { methods })}</span>
+        )}
         <span className="gh-text-secondary">{format('sessions.started', { time: started })}</span>
         <span className="gh-text-secondary">
           {format('sessions.lastUsed', { time: when(session.last_accessed_at) })}
@@ -162,9 +198,14 @@ function SessionRow({
           >
             {format('sessions.end')}
           </Button>
+          {othersMember && (
+            <Button variant="secondary" loading={endAll.busy} onClick={() => void endAll.run()}>
+              {format('sessions.endAllOf', { email: session.email_address })}
+            </Button>
+          )}
         </div>
       )}
-      <FormError id={`${id}-error`} message={end.error} />
+      <FormError id={`${id}-error`} message={end.error ?? endAll.error} />
     </li>
   );
 }
