@@ -227,6 +227,13 @@ export const adminEs: AdminMessageTable = {
   'sso.metadataSource': 'Metadatos del IdP',
   'sso.metadataPaste': 'Pegar el XML',
   'sso.metadataByUrl': 'Indicar su URL',
+  'sso.metadataFile': 'O sube el archivo de metadatos',
+  'sso.metadataByFields': 'Escribir sus campos',
+  'sso.fieldEntityId': 'ID de entidad del IdP (emisor)',
+  'sso.fieldSsoUrl': 'URL de inicio de sesión del IdP (URL de SSO)',
+  'sso.fieldCertificate': 'Certificado de firma del IdP (PEM)',
+  'sso.fieldsHint':
+    'Tal como los muestra tu proveedor de identidad en su página de configuración SAML.',
   'sso.metadataUrlIdp': 'URL de metadatos del IdP',
   'sso.metadataUrlHint': 'Una dirección https; el servidor descarga el documento una vez, ahora.',
   'sso.metadataSaved': 'Metadatos del IdP guardados',

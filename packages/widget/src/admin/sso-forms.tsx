@@ -1,14 +1,12 @@
-/** Creating SSO connections: SAML from IdP metadata (pasted or by URL), OIDC from the issuer and client. */
+/**
+ * Creating SSO connections: SAML from IdP metadata (pasted, uploaded or by URL) or its fields, OIDC
+ * from the issuer and client.
+ */
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { useAdmin } from './admin-context.js';
-import {
-  EMPTY_METADATA,
-  MetadataFields,
-  metadataBody,
-  type MetadataDraft,
-} from './sso-metadata.js';
+import { EMPTY_METADATA, MetadataFields, saveIdpSide, type MetadataDraft } from './sso-metadata.js';
 import { useAction } from './use-action.js';
 
 export function SamlForm({ onCreated }: { onCreated: (name: string) => void }) {
@@ -19,14 +17,8 @@ export function SamlForm({ onCreated }: { onCreated: (name: string) => void }) {
   const create = useAction(format, async () => {
     const { connection } = await admin.sso.saml.createConnection({ display_name: name.trim() });
     setName('');
-    // The connection exists (pending) even if its metadata is refused: the error says why.
-    const body = metadataBody(metadata);
-    if (body) {
-      await admin.sso.saml.updateConnectionByMetadata({
-        connection_id: connection.connection_id,
-        ...body,
-      });
-    }
+    // The connection exists (pending) even if its IdP side is refused: the error says why.
+    await saveIdpSide(admin, connection.connection_id, metadata);
     setMetadata(EMPTY_METADATA);
     onCreated(connection.display_name);
   });

@@ -89,6 +89,74 @@ describe('the SSO section', () => {
     ]);
   });
 
+  it('creates a SAML connection from an uploaded metadata file, shown before it is sent', async () => {
+    const { admin } = renderSso();
+    const form = (await screen.findByRole('heading', { name: 'New SAML connection' })).closest(
+      'form',
+    )!;
+    fireEvent.change(within(form).getByLabelText('Display name'), { target: { value: 'Okta 3' } });
+    const file = new File(['<EntityDescriptor entityID="urn:okta"/>'], 'okta.xml', {
+      type: 'application/xml',
+    });
+    fireEvent.change(within(form).getByLabelText('Or upload the metadata file'), {
+      target: { files: [file] },
+    });
+    const xml = within(form).getByLabelText<HTMLTextAreaElement>('IdP metadata XML');
+    await waitFor(() => expect(xml.value).toBe('<EntityDescriptor entityID="urn:okta"/>'));
+    const created = { ...saml, connection_id: 'saml-connection-test-3', display_name: 'Okta 3' };
+    admin.answer('sso.saml.createConnection', async () => ({ ...ack, connection: created }));
+    admin.answer('sso.saml.updateConnectionByMetadata', async () => ({
+      ...ack,
+      connection: created,
+    }));
+    fireEvent.submit(form);
+    await waitFor(() =>
+      expect(admin.callsTo('sso.saml.updateConnectionByMetadata')).toEqual([
+        {
+          connection_id: 'saml-connection-test-3',
+          metadata_xml: '<EntityDescriptor entityID="urn:okta"/>',
+        },
+      ]),
+    );
+  });
+
+  it('creates a SAML connection from the IdP fields typed in', async () => {
+    const { admin } = renderSso();
+    const form = (await screen.findByRole('heading', { name: 'New SAML connection' })).closest(
+      'form',
+    )!;
+    fireEvent.change(within(form).getByLabelText('Display name'), { target: { value: 'Okta 4' } });
+    fireEvent.click(within(form).getByLabelText('Enter its fields'));
+    expect(within(form).queryByLabelText('IdP metadata XML')).toBeNull();
+    fireEvent.change(within(form).getByLabelText('IdP entity ID (issuer)'), {
+      target: { value: ' https://idp.example.test/entity ' },
+    });
+    fireEvent.change(within(form).getByLabelText('IdP sign-in URL (SSO URL)'), {
+      target: { value: 'https://idp.example.test/sso' },
+    });
+    fireEvent.change(within(form).getByLabelText('IdP signing certificate (PEM)'), {
+      target: { value: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' },
+    });
+    const created = { ...saml, connection_id: 'saml-connection-test-4', display_name: 'Okta 4' };
+    admin.answer('sso.saml.createConnection', async () => ({ ...ack, connection: created }));
+    admin.answer('sso.saml.updateConnection', async () => ({ ...ack, connection: created }));
+    fireEvent.submit(form);
+    await waitFor(() =>
+      expect(screen.getAllByRole('status').map((s) => s.textContent)).toContain(
+        'Connection Okta 4 created',
+      ),
+    );
+    expect(admin.callsTo('sso.saml.updateConnection')).toEqual([
+      {
+        connection_id: 'saml-connection-test-4',
+        idp_entity_id: 'https://idp.example.test/entity',
+        idp_sso_url: 'https://idp.example.test/sso',
+        x509_certificate: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----',
+      },
+    ]);
+    expect(admin.callsTo('sso.saml.updateConnectionByMetadata')).toEqual([]);
+  });
+
   it("creates an OIDC connection and shows the server's refusal in an alert", async () => {
     const { admin } = renderSso();
     const form = (await screen.findByRole('heading', { name: 'New OIDC connection' })).closest(
