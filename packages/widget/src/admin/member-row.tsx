@@ -68,13 +68,14 @@ export function MemberRow({
   });
 
   const roles = member.roles.map((r) => r.role_id).filter((r) => r !== 'member');
-  const canChangeRoles = rights.updateMembers && !deleted;
+  const canChangeRoles = rights.updateMemberRoles && !deleted;
   const canDeactivate = rights.deactivateMembers && !deleted && !self;
   const canReactivate = rights.reactivateMembers && deleted;
   const canManageInvite = rights.inviteMembers && member.status === 'invited';
   const hasMfa = member.mfa_phone_number !== '' || member.totp_registration_id !== '';
-  const canResetMfa = rights.updateMembers && !deleted && hasMfa;
-  const canRemovePassword = rights.updateMembers && !deleted && member.member_password_id !== '';
+  const canResetMfa = rights.resetMemberMfa && !deleted && hasMfa;
+  const canRemovePassword =
+    rights.removeMemberPasswords && !deleted && member.member_password_id !== '';
   const error =
     deactivate.error ??
     reactivate.error ??

@@ -43,6 +43,8 @@ export function SettingsSection() {
   }, [runLoad]);
 
   const readOnly = !rights.updateOrganization;
+  // Each setting is changed by its own action (the provider's): the others stay read-only.
+  const allowed = rights.organizationSettings;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     if (org && draft) void save.run(settingsPatch(org, draft));
@@ -68,6 +70,7 @@ export function SettingsSection() {
                 id={`${id}-name`}
                 className="gh-input"
                 required
+                disabled={!allowed.name}
                 value={draft.name}
                 onChange={(e) => set({ name: e.target.value })}
               />
@@ -78,6 +81,7 @@ export function SettingsSection() {
                 id={`${id}-slug`}
                 className="gh-input"
                 required
+                disabled={!allowed.slug}
                 pattern="[a-z0-9._~\-]{2,128}"
                 title={format('settings.slugInvalid')}
                 value={draft.slug}
@@ -94,11 +98,12 @@ export function SettingsSection() {
                 id={`${id}-logo`}
                 className="gh-input"
                 type="url"
+                disabled={!allowed.logo}
                 value={draft.logo}
                 onChange={(e) => set({ logo: e.target.value })}
               />
             </div>
-            <fieldset className="gh-admin-fieldset">
+            <fieldset className="gh-admin-fieldset" disabled={!allowed.authMethods}>
               <legend>{format('settings.authMethods')}</legend>
               <label className="gh-admin-check">
                 <input
@@ -136,7 +141,7 @@ export function SettingsSection() {
                   </label>
                 ))}
             </fieldset>
-            <fieldset className="gh-admin-fieldset">
+            <fieldset className="gh-admin-fieldset" disabled={!allowed.mfaPolicy}>
               <legend>{format('settings.mfaPolicy')}</legend>
               {(['OPTIONAL', 'REQUIRED_FOR_ALL'] as const).map((policy) => (
                 <label key={policy} className="gh-admin-check">
@@ -154,17 +159,19 @@ export function SettingsSection() {
                 </label>
               ))}
             </fieldset>
-            <MfaMethodsField
-              policy={draft.mfaMethods}
-              allowed={draft.allowedMfaMethods}
-              onChange={({ policy, allowed }) =>
-                set({
-                  ...(policy ? { mfaMethods: policy } : {}),
-                  ...(allowed ? { allowedMfaMethods: allowed } : {}),
-                })
-              }
-            />
-            <fieldset className="gh-admin-fieldset">
+            <fieldset className="gh-admin-plain" disabled={!allowed.mfaMethods}>
+              <MfaMethodsField
+                policy={draft.mfaMethods}
+                allowed={draft.allowedMfaMethods}
+                onChange={(change) =>
+                  set({
+                    ...(change.policy ? { mfaMethods: change.policy } : {}),
+                    ...(change.allowed ? { allowedMfaMethods: change.allowed } : {}),
+                  })
+                }
+              />
+            </fieldset>
+            <fieldset className="gh-admin-fieldset" disabled={!allowed.jit}>
               <legend>{format('settings.jit')}</legend>
               {(['RESTRICTED', 'NOT_ALLOWED'] as const).map((jit) => (
                 <label key={jit} className="gh-admin-check">
@@ -188,6 +195,7 @@ export function SettingsSection() {
                 id={`${id}-domains`}
                 className="gh-input gh-admin-textarea"
                 rows={3}
+                disabled={!allowed.domains}
                 value={draft.domains}
                 aria-describedby={`${id}-domains-hint`}
                 onChange={(e) => set({ domains: e.target.value })}
@@ -201,10 +209,12 @@ export function SettingsSection() {
               editable={!readOnly && rights.updateImplicitRoles}
               onChange={(emailRoles) => set({ emailRoles })}
             />
-            <SessionLengthField
-              value={draft.sessionMax}
-              onChange={(sessionMax) => set({ sessionMax })}
-            />
+            <fieldset className="gh-admin-plain" disabled={!allowed.sessionMax}>
+              <SessionLengthField
+                value={draft.sessionMax}
+                onChange={(sessionMax) => set({ sessionMax })}
+              />
+            </fieldset>
           </fieldset>
           <FormError id={`${id}-error`} message={save.error} />
           {!readOnly && (

@@ -61,7 +61,7 @@ export function SsoSection() {
           ))}
         </ul>
       )}
-      {connections && rights.updateOrganization && (
+      {connections && rights.updateSsoSettings && (
         <SsoSettings
           // A connection added or changed moves the organization's updated_at: load it again.
           key={[...connections.saml, ...connections.oidc].map((c) => c.updated_at).join()}

@@ -16,8 +16,29 @@ import type { AdminViewProps } from '../admin/admin-frame.js';
 
 /** What an admin's roles grant, as the client's `allPermissions` answers. */
 export const ADMIN_PERMISSIONS = {
-  'stytch.member': { create: true, update: true, delete: true, search: true },
-  'stytch.organization': { update: true, delete: true },
+  'stytch.member': {
+    create: true,
+    delete: true,
+    search: true,
+    'update.info.name': true,
+    'update.info.delete.password': true,
+    'update.info.delete.mfa-phone': true,
+    'update.info.delete.mfa-totp': true,
+    'update.settings.roles': true,
+  },
+  'stytch.organization': {
+    'update.info.name': true,
+    'update.info.slug': true,
+    'update.info.logo-url': true,
+    'update.settings.allowed-auth-methods': true,
+    'update.settings.allowed-mfa-methods': true,
+    'update.settings.mfa-policy': true,
+    'update.settings.email-jit-provisioning': true,
+    'update.settings.allowed-domains': true,
+    'update.settings.sso-jit-provisioning': true,
+    'update.settings.default-sso-connection': true,
+    delete: true,
+  },
   'stytch.sso': { create: true, update: true, delete: true, get: true },
 };
 
