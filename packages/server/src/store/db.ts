@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { Kysely, PostgresDialect, SqliteDialect, sql } from 'kysely';
 import type pg from 'pg';
+import { listenForChanges, type ChangeNotices } from './change-notices.js';
 import type { Database } from './schema.js';
 
 /** The default location of the embedded database. */
@@ -79,10 +80,14 @@ export function openStore(url: string): Store {
   if (location.kind === 'postgres') {
     // Loaded only for PostgreSQL: a server on SQLite does not hold the driver (bench/RESULTS.md,
     // "Idle memory"). pg is CommonJS, so this stays synchronous.
-    const { Pool } = createRequire(import.meta.url)('pg') as typeof pg;
+    const { Client, Pool } = createRequire(import.meta.url)('pg') as typeof pg;
     const pool = new Pool({ connectionString: location.connectionString });
-    pool.on('connect', useNamedStatements);
+    const notices = listenForChanges(Client, location.connectionString);
+    pool.on('connect', (client) => {
+      routeQueries(client, notices);
+    });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
+    changeVersions.set(db, () => notices.version());
     const migrationSchema = async () => {
       const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
       return rows[0]?.schema;
@@ -93,7 +98,11 @@ export function openStore(url: string): Store {
       waiting: pool.waitingCount,
       max: pool.options.max,
     });
-    return { db, location, migrationSchema, poolStats, close: () => db.destroy() };
+    const close = async () => {
+      await notices.close();
+      await db.destroy();
+    };
+    return { db, location, migrationSchema, poolStats, close };
   }
   if (location.file) createPrivately(location.file);
   const sqlite = new SqliteDatabase(location.file ?? ':memory:');
@@ -134,14 +143,29 @@ export function prepareOnServer(sqlText: string): void {
   }
 }
 
-/** Routes a new pool connection's queries of {@link prepareOnServer} through their names. */
-function useNamedStatements(client: pg.PoolClient): void {
-  const query = client.query.bind(client) as (config: pg.QueryConfig) => Promise<pg.QueryResult>;
+/**
+ * Routes a new pool connection's queries of {@link prepareOnServer} through their names, and
+ * counts every statement that could write (anything but a `select`: writes, `begin`, `commit`)
+ * as a change of this process, before it is sent and again once answered, so that a read
+ * overlapping it is never remembered (see {@link changeVersionOf}).
+ */
+function routeQueries(client: pg.PoolClient, notices: ChangeNotices): void {
+  const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
   // Kysely calls `query(text, values)`, or `query(cursor)` when streaming.
   client.query = ((text: unknown, values?: unknown[]) => {
-    const name = typeof text === 'string' ? statementNames.get(text) : undefined;
-    if (name === undefined) return (query as (...args: unknown[]) => unknown)(text, values);
-    return query({ name, text: text as string, values: values ?? [] });
+    const sqlText = typeof text === 'string' ? text : undefined;
+    const name = sqlText === undefined ? undefined : statementNames.get(sqlText);
+    const run = () =>
+      name === undefined
+        ? query(text, values)
+        : query({ name, text: sqlText, values: values ?? [] });
+    if (sqlText !== undefined && /^\s*select\b/i.test(sqlText)) return run();
+    notices.wrote();
+    const result = run();
+    // A cursor (streaming) is not a promise; nothing here streams a write.
+    if (result instanceof Promise)
+      void result.finally(() => notices.wrote()).catch(() => undefined);
+    return result;
   }) as typeof client.query;
 }
 
@@ -192,19 +216,21 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   };
 }
 
-/** The change versions of the SQLite databases this process opened (see {@link changeVersionOf}). */
-const changeVersions = new WeakMap<Kysely<Database>, () => string>();
+/** The change versions of the databases this process opened (see {@link changeVersionOf}). */
+const changeVersions = new WeakMap<Kysely<Database>, () => string | null>();
 
 /**
  * A function whose answer changes whenever the database may have changed: a statement of this
- * connection that could write, or a commit by any other connection to the file (SQLite's
- * `PRAGMA data_version`, which sees other processes too). Reads remembered with the version they
- * were made at stay true while it is the same. Null for PostgreSQL, where other servers' commits
- * cannot be seen this way, and for a transaction (its reads may be rolled back).
+ * process that could write, or a commit by any other connection. On SQLite the latter is
+ * `PRAGMA data_version`, which sees other processes on the file; on PostgreSQL it is a notice
+ * from the change triggers (`store/change-notices.ts`), and the function answers null while
+ * those cannot be heard (not listening yet, the connection dropped, its own notices late), when
+ * nothing may be remembered. Reads remembered with the version they were made at stay true while
+ * it is the same. Null (no function) for a transaction: its reads may be rolled back.
  *
  * @example
  * const version = changeVersionOf(ctx.db)?.(); // '3:1042'
  */
-export function changeVersionOf(db: Kysely<Database>): (() => string) | null {
+export function changeVersionOf(db: Kysely<Database>): (() => string | null) | null {
   return changeVersions.get(db) ?? null;
 }

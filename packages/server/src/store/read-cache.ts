@@ -1,4 +1,4 @@
-/** Hot reads remembered while the database is unchanged (SQLite), bounded, least recently used out. */
+/** Hot reads remembered while the database is unchanged, bounded, least recently used out. */
 import type { Kysely } from 'kysely';
 import { changeVersionOf } from './db.js';
 import type { Database } from './schema.js';
@@ -13,7 +13,9 @@ interface Remembered<V> {
  * A read by key that is answered from memory while the database has not changed since it was
  * made: any statement of this process that could write, and any commit by another process,
  * forgets every remembered read at once (`changeVersionOf`), so an answer from memory is always
- * the answer the database would give now. PostgreSQL and transactions always read. At most
+ * the answer the database would give now. On PostgreSQL, commits of other instances are heard as
+ * notices (`store/change-notices.ts`): while those cannot be heard, and in transactions, every
+ * call reads. At most
  * `maxEntries` keys are kept, the least recently used leaving first; null (nothing found) is not
  * kept, so that unknown keys cannot push out known ones. What is kept is frozen, deeply, so no
  * caller can change what the next one is given.
@@ -30,6 +32,7 @@ export function readsUntilChanged<V extends object>(
     const changeVersion = changeVersionOf(db);
     if (!changeVersion) return read();
     const version = changeVersion();
+    if (version === null) return read();
     let remembered = byDatabase.get(db);
     if (remembered?.version !== version) {
       remembered = { version, entries: new Map() };

@@ -1,10 +1,12 @@
 // Session checks answered from memory (docs/security.md, "Sessions end when they should"): a
 // revoked session, a deleted member and a changed role show at the very next check, whether this
 // server made the change or another connection to the database file did (the harness's `h.db`
-// is one, as the CLI or a second server would be).
+// is one, as the CLI or a second server would be; on PostgreSQL the server hears its commits as
+// change notices, so the check waits until they are heard).
 import type { Member } from '@gatehouse/protocol';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { activeListeners } from '../../store/change-notices.js';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
 import { magicLogin } from '../../test/mfa.js';
 
@@ -42,6 +44,11 @@ async function team() {
     return { member, token: (await magicLogin(h, email, org.organization_id)).session_token };
   };
   return { boss: await person('boss', ['admin']), ada: await person('ada', []) };
+}
+
+/** Waits until the server has heard every commit so far (at once on SQLite). */
+async function heard() {
+  expect(await Promise.all(activeListeners().map((l) => l.heardUpToNow()))).not.toContain(false);
 }
 
 const expectGone = (res: Awaited<ReturnType<typeof check>>) =>
@@ -94,6 +101,7 @@ describe('a session check after a change by another connection to the database',
       .set({ revoked_at: new Date(h.clock.now).toISOString() })
       .where('id', '=', data.member_session.member_session_id)
       .execute();
+    await heard();
     expectGone(await check(ada.token));
   });
 
@@ -108,8 +116,10 @@ describe('a session check after a change by another connection to the database',
         source_type: 'direct_assignment',
       })
       .execute();
+    await heard();
     expect((await checkedTwice(ada.token)).member_session.roles).toContain('auditor');
     await h.db.deleteFrom('member_roles').where('member_id', '=', ada.member.member_id).execute();
+    await heard();
     expect(expectOk(await check(ada.token)).member_session.roles).not.toContain('auditor');
   });
 
@@ -121,6 +131,7 @@ describe('a session check after a change by another connection to the database',
       .set({ status: 'deleted' })
       .where('id', '=', ada.member.member_id)
       .execute();
+    await heard();
     expectGone(await check(ada.token));
   });
 
@@ -132,6 +143,7 @@ describe('a session check after a change by another connection to the database',
       .set({ name: 'Renamed elsewhere' })
       .where('id', '=', before.organization.organization_id)
       .execute();
+    await heard();
     expect(expectOk(await check(ada.token)).organization.organization_name).toBe(
       'Renamed elsewhere',
     );

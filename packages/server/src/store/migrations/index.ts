@@ -29,6 +29,7 @@ import * as organizationSessionMax from './0023-organization-session-max.js';
 import * as intermediateSessionOrganizations from './0025-intermediate-session-organizations.js';
 import * as fineGrainedBuiltinActions from './0027-fine-grained-builtin-actions.js';
 import * as memberLastSignIn from './0026-member-last-sign-in.js';
+import * as changeNotices from './0028-change-notices.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -64,4 +65,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0025_intermediate_session_organizations': intermediateSessionOrganizations,
   '0027_fine_grained_builtin_actions': fineGrainedBuiltinActions,
   '0026_member_last_sign_in': memberLastSignIn,
+  '0028_change_notices': changeNotices,
 };
