@@ -2,11 +2,13 @@
 // cluster (initdb and pg_ctl in a temporary folder, on a free port) that is stopped and removed
 // afterwards. Everything else goes through the same store code on either engine, and runs once.
 //
-// The suites chosen: the storage conformance suite, the stores and migrations (every test under
-// store/ and every *store* test), scale-out, crash safety and upgrades, and every test that races
-// or speaks to the database by URL (its text says "concurren…", "at the same time", "race", or
-// names TEST_DATABASE_URL or testDatabase). `--all` runs the whole server suite instead; other
-// options are passed to vitest.
+// Whole files: the storage conformance suite, the stores and migrations (every test under store/
+// and every *store* test), scale-out, crash safety, upgrades and imports, and every file that
+// speaks to the database by URL (it names TEST_DATABASE_URL or testDatabase). Races: in every
+// other file whose text mentions one ("concurren…", "at the same time", "race"), the tests whose
+// name (with their describe blocks') says so; the rest of such a file ran on SQLite already.
+// `--all` runs the whole server suite instead, and test files named on the command line run
+// whole, alone; other options are passed to vitest.
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join, relative } from 'node:path';
@@ -20,40 +22,60 @@ const BY_PATH = [
   /(^|\/)store\//,
   /store[^/]*\.test\.ts$/,
   /(^|\/)(scale-out|crash-safety|upgrade)\.test\.ts$/,
+  /(^|\/)cli\/import\.test\.ts$/,
 ];
-const BY_TEXT = /concurren|at the same time|\brac(e|es|ing)\b|TEST_DATABASE_URL|testDatabase\(/i;
+const BY_URL = /TEST_DATABASE_URL|testDatabase\(/;
+/**
+ * A race, in a file's text or a test's name. vitest's `-t` reads it as a regular expression
+ * without flags, so the capitals a name may start with are spelled out.
+ */
+const RACE = '[Cc]oncurren|[Aa]t the same time|[Aa]t once|[Ii]n parallel|\\b[Rr]ac(e|es|ed|ing)\\b';
 
-/** The server test files, relative to the repository root, that the PostgreSQL pass runs. */
+/**
+ * The server test files, relative to the repository root, that the PostgreSQL pass runs: `whole`
+ * ones entirely, `races` ones for their tests named as races.
+ */
 function dialectSuites() {
   const files = readdirSync(serverSources, { recursive: true, encoding: 'utf8' })
     .filter((file) => file.endsWith('.test.ts'))
     .map((file) => file.split('\\').join('/'))
     .sort();
-  return files
-    .filter(
-      (file) =>
-        BY_PATH.some((pattern) => pattern.test(file)) ||
-        BY_TEXT.test(readFileSync(join(serverSources, file), 'utf8')),
-    )
-    .map((file) => relative(root, join(serverSources, file)));
+  const whole = [];
+  const races = [];
+  for (const file of files) {
+    const text = readFileSync(join(serverSources, file), 'utf8');
+    const path = relative(root, join(serverSources, file));
+    if (BY_PATH.some((pattern) => pattern.test(file)) || BY_URL.test(text)) whole.push(path);
+    else if (new RegExp(RACE).test(text)) races.push(path);
+  }
+  return { whole, races };
 }
 
 const all = process.argv.includes('--all');
 /** Other options (e.g. `--maxWorkers=1`) go to vitest as they are. */
 const passed = process.argv.slice(2).filter((arg) => arg !== '--all');
-const suites = all ? [] : dialectSuites();
+const named = passed.some((arg) => !arg.startsWith('-'));
+/** vitest runs, each a list of arguments after `vitest run --project server`. */
+const runs = [];
+if (all || named) runs.push([]);
+else {
+  const { whole, races } = dialectSuites();
+  runs.push(whole, ['--testNamePattern', RACE, ...races]);
+  console.log(`${whole.length} server test files whole, and the races of ${races.length} more.`);
+}
 const cluster = await startPostgresCluster();
-let status;
+let status = 0;
 try {
-  console.log(
-    `PostgreSQL at ${cluster.url}: running ${all ? 'the whole server suite' : `${suites.length} server test files`} against it.`,
-  );
-  const run = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...passed, ...suites], {
-    stdio: 'inherit',
-    env: { ...process.env, TEST_DATABASE_URL: cluster.url },
-  });
-  status = run.status ?? 1;
+  console.log(`PostgreSQL at ${cluster.url}.`);
+  for (const args of runs) {
+    const run = spawnSync('npx', ['vitest', 'run', '--project', 'server', ...passed, ...args], {
+      stdio: 'inherit',
+      env: { ...process.env, TEST_DATABASE_URL: cluster.url },
+    });
+    // Every run runs: a failure in one says nothing about the other.
+    if (run.status !== 0) status = 1;
+  }
 } finally {
   cluster.stop();
 }
-process.exit(status ?? 1);
+process.exit(status);
