@@ -32,7 +32,8 @@ const SECTIONS: Record<AdminSection, SectionEntry> = {
   domains: {
     label: 'section.domains',
     component: DomainsSection,
-    visible: (r) => r.updateOrganization,
+    // The server's domain calls ask for `stytch.organization` `update.settings.allowed-domains`.
+    visible: (r) => r.organizationSettings.domains,
   },
   // Every member may see and end their own sessions; some, the organization's.
   sessions: { label: 'section.sessions', component: SessionsSection, visible: () => true },
