@@ -12,7 +12,7 @@ export const DOMAIN_ENDPOINTS = {
     path: '/sdk/v1/b2b/organizations/me/domains',
     credential: 'S',
     summary:
-      "The caller's organization's e-mail domains with their TXT records and status (`stytch.organization` `update`).",
+      "The caller's organization's e-mail domains with their TXT records and status (`stytch.organization` `update.settings.allowed-domains`).",
     body: null,
   }),
   organizationDomainAdd: endpoint<DomainResult>()({
@@ -20,7 +20,7 @@ export const DOMAIN_ENDPOINTS = {
     path: '/sdk/v1/b2b/organizations/me/domains',
     credential: 'S',
     summary:
-      "Adds a domain to the caller's organization, pending until its TXT record is found (`stytch.organization` `update`).",
+      "Adds a domain to the caller's organization, pending until its TXT record is found (`stytch.organization` `update.settings.allowed-domains`).",
     body: z.object({ domain: z.string().max(253) }).strict(),
   }),
   organizationDomainDelete: endpoint<DomainDeleteResult>()({
@@ -28,7 +28,7 @@ export const DOMAIN_ENDPOINTS = {
     path: '/sdk/v1/b2b/organizations/me/domains/:domain_id',
     credential: 'S',
     summary:
-      "Removes a domain of the caller's organization, and with it the claim (`stytch.organization` `update`).",
+      "Removes a domain of the caller's organization, and with it the claim (`stytch.organization` `update.settings.allowed-domains`).",
     body: null,
   }),
   organizationDomainVerify: endpoint<DomainResult>()({
@@ -36,7 +36,7 @@ export const DOMAIN_ENDPOINTS = {
     path: '/sdk/v1/b2b/organizations/me/domains/:domain_id/verify',
     credential: 'S',
     summary:
-      "Looks up a domain's TXT record now and marks it verified when it holds the token (`stytch.organization` `update`).",
+      "Looks up a domain's TXT record now and marks it verified when it holds the token (`stytch.organization` `update.settings.allowed-domains`).",
     body: null,
   }),
 } as const;

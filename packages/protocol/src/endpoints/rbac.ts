@@ -178,7 +178,9 @@ export const RBAC_ENDPOINTS = {
     method: 'PUT',
     path: '/sdk/v1/b2b/organizations/members/update',
     credential: 'S',
-    summary: "Changes the signed-in member's name or untrusted metadata (`stytch.self` `update`).",
+    summary:
+      "Changes the signed-in member's name or untrusted metadata (on `stytch.self`, each field's " +
+      'action: `update.info.name`, `update.info.untrusted-metadata`).',
     body: z
       .object({
         updated_at: updatedAtPrecondition.optional(),
@@ -192,8 +194,8 @@ export const RBAC_ENDPOINTS = {
     path: '/sdk/v1/b2b/organizations/members/deletePhoneNumber',
     credential: 'S',
     summary:
-      "Removes the signed-in member's own MFA phone number (`stytch.self` `update`); a member " +
-      'without one is answered unchanged.',
+      "Removes the signed-in member's own MFA phone number (`stytch.self` " +
+      '`update.info.delete.mfa-phone`); a member without one is answered unchanged.',
     body: null,
   }),
   memberDeleteSelfTotp: endpoint<MemberSelfResult>()({
@@ -202,7 +204,7 @@ export const RBAC_ENDPOINTS = {
     credential: 'S',
     summary:
       "Removes the signed-in member's own authenticator app and recovery codes (`stytch.self` " +
-      '`update`; `totp_not_found` when there is none).',
+      '`update.info.delete.mfa-totp`; `totp_not_found` when there is none).',
     body: null,
   }),
   organizationMe: endpoint<OrganizationResult>()({
@@ -216,7 +218,9 @@ export const RBAC_ENDPOINTS = {
     method: 'PUT',
     path: '/sdk/v1/b2b/organizations/me',
     credential: 'S',
-    summary: "Changes the signed-in member's organization (`stytch.organization` `update`).",
+    summary:
+      "Changes the signed-in member's organization (on `stytch.organization`, the action of each " +
+      'field sent: `update.info.name`, `update.settings.mfa-policy`, …).',
     body: z
       .object({
         organization_name: f.organizationName.optional(),
@@ -271,8 +275,9 @@ export const RBAC_ENDPOINTS = {
     path: '/sdk/v1/b2b/organizations/members/:member_id',
     credential: 'S',
     summary:
-      "Changes a member of the caller's organization (`stytch.member` `update`; `roles` replaces " +
-      'their directly assigned roles, adding or taking away only roles the caller holds).',
+      "Changes a member of the caller's organization (on `stytch.member`, each field's action: " +
+      '`update.info.name`, `update.info.untrusted-metadata`, `update.settings.roles`; `roles` ' +
+      'replaces their directly assigned roles, adding or taking away only roles the caller holds).',
     body: z
       .object({
         updated_at: updatedAtPrecondition.optional(),
@@ -305,7 +310,7 @@ export const RBAC_ENDPOINTS = {
     credential: 'S',
     summary:
       "Removes the MFA phone number of a member of the caller's organization (`stytch.member` " +
-      '`update`); a member without one is answered unchanged.',
+      '`update.info.delete.mfa-phone`); a member without one is answered unchanged.',
     body: null,
   }),
   memberDeleteTotp: endpoint<MemberSelfResult>()({
@@ -314,7 +319,7 @@ export const RBAC_ENDPOINTS = {
     credential: 'S',
     summary:
       "Removes the authenticator app and recovery codes of a member of the caller's organization " +
-      '(`stytch.member` `update`; `totp_not_found` when there is none).',
+      '(`stytch.member` `update.info.delete.mfa-totp`; `totp_not_found` when there is none).',
     body: null,
   }),
   memberDeletePassword: endpoint<MemberSelfResult>()({
@@ -323,7 +328,7 @@ export const RBAC_ENDPOINTS = {
     credential: 'S',
     summary:
       "Removes the password of a member of the caller's organization, by its member_password_id " +
-      '(`stytch.member` `update`).',
+      '(`stytch.member` `update.info.delete.password`).',
     body: null,
   }),
 } as const;
