@@ -75,13 +75,16 @@ export interface OwnAccountMethods {
 export interface OrganizationAdminMethods {
   /** `GET /b2b/organizations/me`. */
   get(): Promise<OrganizationResult>;
-  /** `PUT /b2b/organizations/me` (`stytch.organization` `update`). */
+  /**
+   * `PUT /b2b/organizations/me`: each field sent needs its own action on `stytch.organization`
+   * (`update.info.name`, `update.settings.mfa-policy`, …).
+   */
   update(args: ArgsOf<'organizationUpdateMe'>): Promise<OrganizationResult>;
 }
 
 /**
  * The organization's e-mail domains proven by DNS (docs/protocol.md §7.12); every call needs
- * `stytch.organization` `update`.
+ * `stytch.organization` `update.settings.allowed-domains`.
  */
 export interface DomainAdminMethods {
   /** `GET /b2b/organizations/me/domains`: every domain with its TXT record, oldest first. */
@@ -105,22 +108,25 @@ export interface MemberAdminMethods {
    * previous page's `next_cursor` as `cursor` for the next.
    */
   list(args?: ArgsOf<'organizationMembersSearch'>): Promise<OrganizationMembersSearchResult>;
-  /** Changes a member's name, metadata or directly assigned roles (`stytch.member` `update`). */
+  /**
+   * Changes a member's name, metadata or directly assigned roles (`stytch.member`
+   * `update.info.name`, `update.info.untrusted-metadata`, `update.settings.roles`, for each sent).
+   */
   update(args: { member_id: string } & ArgsOf<'memberUpdate'>): Promise<MemberSelfResult>;
   /** Deactivates a member and ends their sessions (`stytch.member` `delete`). */
   delete(memberId: string): Promise<MemberDeleteResult>;
   /** Makes a deactivated member active again (`stytch.member` `create`). */
   reactivate(memberId: string): Promise<MemberSelfResult>;
-  /** Removes a member's MFA phone number (`stytch.member` `update`). */
+  /** Removes a member's MFA phone number (`stytch.member` `update.info.delete.mfa-phone`). */
   deleteMfaPhoneNumber(memberId: string): Promise<MemberSelfResult>;
   /**
-   * Removes a member's authenticator app and recovery codes (`stytch.member` `update`); 404
-   * `totp_not_found` when there is none.
+   * Removes a member's authenticator app and recovery codes (`stytch.member`
+   * `update.info.delete.mfa-totp`); 404 `totp_not_found` when there is none.
    */
   deleteTotp(memberId: string): Promise<MemberSelfResult>;
   /**
-   * Removes a member's password by the Member's `member_password_id` (`stytch.member` `update`);
-   * 404 `member_not_found` when no member of the organization has it.
+   * Removes a member's password by the Member's `member_password_id` (`stytch.member`
+   * `update.info.delete.password`); 404 `member_not_found` when no member of the organization has it.
    */
   deletePassword(memberPasswordId: string): Promise<MemberSelfResult>;
 }
