@@ -13,7 +13,7 @@ import {
   type FakeClient,
 } from '@gatehouse/testing';
 import { AdminAccount, AdminPortal } from './portal.js';
-import { MEMBER_PERMISSIONS, renderAdmin } from '../test/render-admin.js';
+import { ADMIN_PERMISSIONS, MEMBER_PERMISSIONS, renderAdmin } from '../test/render-admin.js';
 
 afterEach(cleanup);
 
@@ -312,5 +312,56 @@ describe('the account section', () => {
     const nav = await screen.findByRole('navigation', { name: 'Sections' });
     fireEvent.click(within(nav).getByRole('button', { name: 'Your account' }));
     expect(await screen.findByRole('heading', { name: 'Your account' })).toBeTruthy();
+  });
+
+  it("lists an admin's own sessions in their account and ends all the others", async () => {
+    const own = (id: string, current: boolean) => ({
+      member_session_id: id,
+      member_id: IDS.member_id,
+      email_address: 'ada@acme.test',
+      authentication_factors: [],
+      started_at: '2030-01-01T00:00:00Z',
+      last_accessed_at: '2030-01-01T00:05:00Z',
+      expires_at: '2030-01-01T01:00:00Z',
+      ip_address: '203.0.113.7',
+      user_agent: current ? 'Firefox/140' : 'Safari/18',
+      current,
+    });
+    const { admin } = renderAdmin((props) => <AdminAccount {...props} />, {
+      permissions: {
+        ...ADMIN_PERMISSIONS,
+        'stytch.member': { ...ADMIN_PERMISSIONS['stytch.member'], 'revoke-sessions': true },
+      },
+      prepare(a) {
+        selfAnswers(a, member());
+        a.answer('self.sessions.list', async () => ({
+          ...ack,
+          member_sessions: [own('s1', true), own('s2', false)],
+        }));
+        a.answer('self.sessions.revoke', async () => ({
+          ...ack,
+          member_id: IDS.member_id,
+          revoked_session_ids: ['s2'],
+        }));
+      },
+    });
+    await loaded();
+    const part = (await screen.findByRole('heading', { name: 'Your active sessions' })).closest(
+      'section',
+    )!;
+    expect(part.tagName).toBe('SECTION');
+    await within(part).findByText('Safari/18');
+    fireEvent.click(within(part).getByRole('button', { name: 'End all other sessions' }));
+    await within(part).findByText('1 of 1 sessions');
+    expect(within(part).queryByText('Safari/18')).toBeNull();
+    expect(admin.callsTo('self.sessions.revoke')).toEqual([{ all_others: true }]);
+    expect(admin.callsTo('organization.sessions.list')).toEqual([]);
+  });
+
+  it("leaves a plain member's sessions to the Sessions section", async () => {
+    const { admin } = renderAccount([member()]);
+    await loaded();
+    expect(screen.queryByRole('heading', { name: 'Your active sessions' })).toBeNull();
+    expect(admin.callsTo('self.sessions.list')).toEqual([]);
   });
 });

@@ -1,6 +1,7 @@
 /**
  * The account section: for every member, whatever their roles, their own sign-in methods — an
- * authenticator app with its backup codes, a phone for text codes, and their password.
+ * authenticator app with its backup codes, a phone for text codes, and their password; and, for
+ * a member who sees the organization's sessions, their own sessions and browsers to end.
  */
 import { useEffect, useId, useState } from 'react';
 import type { Member, Organization } from '@gatehouse/protocol';
@@ -11,10 +12,11 @@ import { PasswordPanel } from './account-password.js';
 import { SmsPanel } from './account-sms.js';
 import { TotpPanel } from './account-totp.js';
 import { Notice, useNotice } from './notice.js';
+import { SessionsSection } from './sessions.js';
 import { useAction } from './use-action.js';
 
 export function AccountSection() {
-  const { admin, format } = useAdmin();
+  const { admin, format, rights } = useAdmin();
   const id = useId();
   const notice = useNotice();
   const [state, setState] = useState<{ member: Member; organization: Organization } | null>(null);
@@ -47,6 +49,8 @@ export function AccountSection() {
           <PasswordPanel {...state} onMember={onMember} notice={notice} />
         </>
       )}
+      {/* Without the organization's list, the Sessions section is the member's own already. */}
+      {rights.revokeSessions && <SessionsSection own />}
     </section>
   );
 }

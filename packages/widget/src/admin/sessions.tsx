@@ -33,10 +33,15 @@ function methodsOf(factors: readonly AuthenticationFactor[], format: AdminFormat
   return [...keys].map((key) => format(key)).join(', ');
 }
 
-export function SessionsSection() {
+/**
+ * The sessions section, or with `own` the member's own sessions whatever their rights, as a part
+ * of their account (under a heading one level down).
+ */
+export function SessionsSection({ own = false }: { own?: boolean }) {
   const { admin, format, rights } = useAdmin();
   const id = useId();
-  const whole = rights.revokeSessions;
+  const whole = rights.revokeSessions && !own;
+  const Heading = own ? 'h3' : 'h2';
   const [sessions, setSessions] = useState<ListedSession[] | null>(null);
   const [total, setTotal] = useState(0);
   const [cursor, setCursor] = useState<string | null>(null);
@@ -80,9 +85,9 @@ export function SessionsSection() {
 
   return (
     <section className="gh-admin-section" aria-labelledby={`${id}-heading`}>
-      <h2 id={`${id}-heading`} className="gh-admin-heading">
+      <Heading id={`${id}-heading`} className={own ? 'gh-admin-subheading' : 'gh-admin-heading'}>
         {format(whole ? 'sessions.heading' : 'sessions.ownHeading')}
-      </h2>
+      </Heading>
       <Notice notice={notice} />
       <FormError id={`${id}-error`} message={load.error ?? endOthers.error} />
       {!sessions ? (
