@@ -148,6 +148,15 @@ const TABLE: Record<string, Row> = {
     resource: MEMBER,
     action: 'revoke-sessions',
   },
+  'inviting a member': {
+    call: (token) =>
+      h.call(ENDPOINTS.magicLinksInvite, {
+        token,
+        body: { email_address: `invited-${++counter}@acme.test` },
+      }),
+    resource: MEMBER,
+    action: 'create',
+  },
   'SSO connections': {
     call: (token) => h.call(ENDPOINTS.sdkSsoList, { token }),
     resource: 'stytch.sso',
@@ -206,6 +215,19 @@ describe('each browser call asks for the provider’s action', () => {
     expect(expectError(both).error_message).toContain('update.settings.mfa-policy');
     const after = expectOk(await h.call(ENDPOINTS.organizationMe, { token: nameOnly }));
     expect(after.organization.organization_name).not.toBe('Acme Both');
+  });
+
+  it('refuses a policy naming an action the built-in resources do not have, coarse ones included', async () => {
+    for (const action of ['update', 'update.info.everything']) {
+      const res = await h.call(ENDPOINTS.rbacRoleSet, {
+        params: { role_id: 'coarse' },
+        body: { permissions: [{ resource_id: MEMBER, actions: [action] }] },
+      });
+      expect(res.status).toBe(400);
+      const error = expectError(res);
+      expect(error.error_type).toBe('invalid_request');
+      expect(error.error_message).toContain(`action ${action},`);
+    }
   });
 
   it('lets every member change their own name and factors through stytch.self', async () => {
