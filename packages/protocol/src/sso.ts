@@ -81,6 +81,11 @@ export interface GroupRoleAssignment {
   role_id: string;
 }
 
+/** Every member who signs in through the connection gets a role. */
+export interface ConnectionRoleAssignment {
+  role_id: string;
+}
+
 /** A private key for encrypted assertions; Gatehouse takes none yet, so the list is empty. */
 export interface SamlEncryptionPrivateKey {
   private_key_id: string;
@@ -112,8 +117,11 @@ export interface SamlConnection {
   encryption_private_keys: SamlEncryptionPrivateKey[];
   attribute_mapping: SamlAttributeMapping;
   saml_group_implicit_role_assignments: GroupRoleAssignment[];
-  /** Roles every member signing in through the connection gets; not offered yet: `[]`. */
-  saml_connection_implicit_role_assignments: { role_id: string }[];
+  /**
+   * Roles every member signing in through the connection holds, in the sessions that signed in
+   * through it.
+   */
+  saml_connection_implicit_role_assignments: ConnectionRoleAssignment[];
   /** Whether responses the IdP sends unprompted (no AuthnRequest of ours) are accepted. */
   allow_idp_initiated: boolean;
   /** The provider's name for the opposite of `allow_idp_initiated`. */

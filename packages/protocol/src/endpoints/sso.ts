@@ -17,6 +17,8 @@ import { endpoint } from './endpoint.js';
 import * as f from './fields.js';
 
 const groupRoles = z.array(z.object({ group: f.text.max(256), role_id: f.text.max(128) })).max(100);
+/** Roles every member who signs in through the connection holds. */
+const connectionRoles = z.array(z.object({ role_id: f.text.max(128) })).max(100);
 
 /** Which attribute (SAML) or claim (OIDC) carries each member field; the fields not given stay. */
 const attributeMapping = z
@@ -41,6 +43,7 @@ export const samlConnectionFields = z.object({
   x509_certificate: z.string().max(20_000).optional(),
   attribute_mapping: attributeMapping.optional(),
   saml_group_implicit_role_assignments: groupRoles.optional(),
+  saml_connection_implicit_role_assignments: connectionRoles.optional(),
   allow_idp_initiated: z.boolean().optional(),
 });
 

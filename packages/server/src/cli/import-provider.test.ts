@@ -61,6 +61,28 @@ const okta = {
   attribute_mapping: { groups: 'roles', first_name: 'givenName', department: 'dept', email: 7 },
   oidc_group_implicit_role_assignments: [{ group: 'auditors', role_id: 'auditor' }],
 };
+/** A pending SAML connection whose members all get the provider's admin role. */
+const entra = {
+  organization_id: good.organization_id,
+  connection_id: id('saml-connection'),
+  status: 'pending',
+  display_name: 'Entra',
+  identity_provider: 'microsoft-entra',
+  audience_uri: 'https://provider.test/v1/sso/saml',
+  acs_url: 'https://provider.test/v1/sso/saml/acs',
+  idp_entity_id: '',
+  idp_sso_url: '',
+  verification_certificates: [],
+  attribute_mapping: {
+    email: 'email',
+    first_name: 'firstName',
+    last_name: 'lastName',
+    groups: 'groups',
+  },
+  saml_group_implicit_role_assignments: [{ group: 'auditors', role_id: 'auditor' }],
+  saml_connection_implicit_role_assignments: [{ role_id: 'stytch_admin' }],
+  allow_idp_initiated: false,
+};
 const members = [
   ada,
   // The same address under another id: the provider's data is not what Gatehouse can hold.
@@ -115,7 +137,7 @@ beforeAll(async () => {
         });
       } else if (path.startsWith('/v1/b2b/sso/') && offered.sso) {
         send(res, 200, {
-          saml_connections: [],
+          saml_connections: path.endsWith(good.organization_id) ? [entra] : [],
           oidc_connections: path.endsWith(good.organization_id) ? [okta] : [],
           external_connections: path.endsWith(good.organization_id)
             ? [
@@ -215,7 +237,7 @@ describe('gatehouse import from the provider', () => {
 
     expect(run.stdout).toContain('  organizations: 2 new, 0 updated, 0 unchanged, 1 skipped\n');
     expect(run.stdout).toContain('  members: 1 new, 0 updated, 0 unchanged, 3 skipped\n');
-    expect(run.stdout).toContain('  SSO connections: 1 new, 0 updated, 0 unchanged, 1 skipped\n');
+    expect(run.stdout).toContain('  SSO connections: 2 new, 0 updated, 0 unchanged, 1 skipped\n');
     expect(run.stdout).toContain(
       'organization bad (org_12345): "org_12345" is not of the form organization-{test|live}-{uuid}',
     );
@@ -258,9 +280,16 @@ describe('gatehouse import from the provider', () => {
       },
       oidc_group_implicit_role_assignments: [{ group: 'auditors', role_id: 'auditor' }],
     });
-    // Imported again, it is unchanged.
+    // The SAML connection keeps the roles of everyone who signs in through it, by ids of here.
+    expect(
+      await target.admin.getSsoConnection(into, good.organization_id, entra.connection_id),
+    ).toMatchObject({
+      saml_group_implicit_role_assignments: [{ group: 'auditors', role_id: 'auditor' }],
+      saml_connection_implicit_role_assignments: [{ role_id: 'admin' }],
+    });
+    // Imported again, they are unchanged.
     const again = await importFromProvider(into);
-    expect(again.stdout).toContain('  SSO connections: 0 new, 0 updated, 1 unchanged, 1 skipped\n');
+    expect(again.stdout).toContain('  SSO connections: 0 new, 0 updated, 2 unchanged, 1 skipped\n');
   });
 
   it('skips the parts the source does not offer, and says so', async () => {

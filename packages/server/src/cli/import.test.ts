@@ -85,6 +85,7 @@ beforeAll(async () => {
     idp_sso_url: 'https://idp.example/sso',
     x509_certificate: selfSignedKeyPair('idp.example').certificate,
     saml_group_implicit_role_assignments: [{ group: 'analysts', role_id: 'analyst' }],
+    saml_connection_implicit_role_assignments: [{ role_id: 'analyst' }],
   });
 
   proxy = createServer((req, res) => {
@@ -211,6 +212,7 @@ async function expectSameAsSource(into: CreatedProject, db = target): Promise<vo
     idp_entity_id: saml?.idp_entity_id,
     idp_sso_url: saml?.idp_sso_url,
     saml_group_implicit_role_assignments: saml?.saml_group_implicit_role_assignments,
+    saml_connection_implicit_role_assignments: [{ role_id: 'analyst' }],
   });
   expect(copy?.verification_certificates.map((c) => c.certificate)).toEqual(
     saml?.verification_certificates.map((c) => c.certificate),

@@ -37,6 +37,8 @@ export async function addSamlConnection(
     idpSsoUrl: string;
     certificates: string[];
     groupRoles?: GroupRoleAssignment[];
+    /** Role ids of everyone who signs in through the connection. */
+    connectionRoles?: string[];
     allowIdpInitiated?: boolean;
     displayName?: string;
   },
@@ -49,6 +51,7 @@ export async function addSamlConnection(
     idp_sso_url: input.idpSsoUrl,
     attribute_mapping: DEFAULT_SAML_ATTRIBUTE_MAPPING,
     group_roles: input.groupRoles ?? [],
+    connection_roles: (input.connectionRoles ?? []).map((role_id) => ({ role_id })),
     allow_idp_initiated: input.allowIdpInitiated ?? false,
   };
   await insertConnection(h.db, {

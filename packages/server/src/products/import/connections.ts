@@ -1,6 +1,6 @@
 /**
  * Importing an organization's SSO connections with their ids (`gatehouse import`): the IdP side
- * of a SAML connection with every verification certificate, an OIDC connection's issuer, client
+ * of a SAML connection with every verification certificate and its roles, an OIDC connection's issuer, client
  * id, custom scopes and claim mapping (its secret is never readable from the source: the note
  * says to set it).
  */
@@ -44,6 +44,9 @@ function samlInput(c: SamlConnection): SamlInput {
     ...(c.idp_sso_url ? { idp_sso_url: c.idp_sso_url } : {}),
     attribute_mapping: c.attribute_mapping,
     saml_group_implicit_role_assignments: groupRoles(c.saml_group_implicit_role_assignments),
+    saml_connection_implicit_role_assignments: c.saml_connection_implicit_role_assignments.map(
+      (r) => ({ role_id: gatehouseRoleId(r.role_id) }),
+    ),
     allow_idp_initiated: c.allow_idp_initiated,
   };
 }

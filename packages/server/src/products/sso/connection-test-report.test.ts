@@ -15,6 +15,7 @@ const settings: SamlSettings = {
     { group: 'it', role_id: 'admin' },
     { group: 'it', role_id: 'retired-role' },
   ],
+  connection_roles: [],
   allow_idp_initiated: false,
 };
 

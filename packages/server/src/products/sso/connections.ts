@@ -4,6 +4,7 @@ import {
   DEFAULT_OIDC_ATTRIBUTE_MAPPING,
   DEFAULT_SAML_ATTRIBUTE_MAPPING,
   SAML_NAMEID_FORMAT,
+  type ConnectionRoleAssignment,
   type GroupRoleAssignment,
   type OidcAttributeMapping,
   type OidcConnection,
@@ -20,6 +21,8 @@ export interface SamlSettings {
   idp_sso_url: string;
   attribute_mapping: SamlAttributeMapping;
   group_roles: GroupRoleAssignment[];
+  /** Roles of everyone who signs in through the connection. */
+  connection_roles: ConnectionRoleAssignment[];
   allow_idp_initiated: boolean;
 }
 
@@ -42,6 +45,7 @@ export const EMPTY_SAML_SETTINGS: SamlSettings = {
   idp_sso_url: '',
   attribute_mapping: DEFAULT_SAML_ATTRIBUTE_MAPPING,
   group_roles: [],
+  connection_roles: [],
   allow_idp_initiated: false,
 };
 
@@ -167,7 +171,7 @@ export function toSamlConnection(
     encryption_private_keys: [],
     attribute_mapping: settings.attribute_mapping,
     saml_group_implicit_role_assignments: settings.group_roles,
-    saml_connection_implicit_role_assignments: [],
+    saml_connection_implicit_role_assignments: settings.connection_roles,
     allow_idp_initiated: settings.allow_idp_initiated,
     idp_initiated_auth_disabled: !settings.allow_idp_initiated,
     nameid_format: SAML_NAMEID_FORMAT,

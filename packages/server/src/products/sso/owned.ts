@@ -2,7 +2,11 @@
  * What every SSO connection write starts from: the organization's own connection (or a failure
  * that does not say whether it exists elsewhere), a new row, and the check of group role rules.
  */
-import type { GroupRoleAssignment, SsoConnectionKind } from '@gatehouse/protocol';
+import type {
+  ConnectionRoleAssignment,
+  GroupRoleAssignment,
+  SsoConnectionKind,
+} from '@gatehouse/protocol';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
@@ -10,10 +14,10 @@ import type { Failure } from '../../result.js';
 import { organizationById } from '../../tenancy/organizations/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { refuseRoleGrants, type Grantor } from '../../tenancy/rbac/grants.js';
-import { checkRoleIds } from '../../tenancy/rbac/service.js';
+import { checkRoleIds, checkRoleIdsForAssignment } from '../../tenancy/rbac/service.js';
 import { connectionNotInOrganization, organizationNotInProject } from './errors.js';
 import type { OidcSettings, SamlSettings } from './connections.js';
-import { connectionRow } from './store.js';
+import { connectionRow, touchConnectionRow } from './store.js';
 
 /**
  * Group rules may name only roles of the project's policy; a member may change them only as
@@ -38,6 +42,33 @@ export async function checkGroupRoles(
   return refuseRoleGrants(db, projectId, grantor, rules(before), rules(after));
 }
 
+/**
+ * A connection's roles for everyone who signs in through it, checked as group rules are: roles
+ * of the project's policy, and for a member only as `refuseRoleGrants` allows.
+ */
+export async function checkConnectionRoles(
+  db: Db,
+  projectId: string,
+  grantor: Grantor,
+  before: readonly ConnectionRoleAssignment[],
+  after: readonly ConnectionRoleAssignment[] | undefined,
+  now: number,
+): Promise<Failure | null> {
+  if (after === undefined) return null;
+  // Under the policy's lock: the update stores these roles on the connection's members.
+  const unknown = await checkRoleIdsForAssignment(
+    db,
+    projectId,
+    after.map((a) => a.role_id),
+    now,
+  );
+  if (unknown) return unknown;
+  // A connection-wide rule matches everyone: its key is empty.
+  const rules = (list: readonly ConnectionRoleAssignment[]) =>
+    list.map((a) => ({ key: '', role_id: a.role_id }));
+  return refuseRoleGrants(db, projectId, grantor, rules(before), rules(after));
+}
+
 /** A connection of the organization, or a failure that does not say whether it exists elsewhere. */
 export async function ownConnection(
   db: Db,
@@ -51,6 +82,22 @@ export async function ownConnection(
     return connectionNotInOrganization();
   }
   return row;
+}
+
+/**
+ * `ownConnection` in a transaction that writes the connection, its row locked first (a write
+ * that changes nothing), so that concurrent changes of one connection queue rather than each
+ * writing its settings over the other's.
+ */
+export async function lockConnection(
+  trx: Db,
+  project: Project,
+  organizationId: string,
+  connectionId: string,
+  kind?: SsoConnectionKind,
+): Promise<SsoConnectionsTable | Failure> {
+  await touchConnectionRow(trx, project.id, connectionId);
+  return ownConnection(trx, project, organizationId, connectionId, kind);
 }
 
 /** Refuses an organization id that is not of the project. */

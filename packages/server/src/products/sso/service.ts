@@ -5,6 +5,7 @@
  */
 import type {
   Ack,
+  ConnectionRoleAssignment,
   Environment,
   OidcConnection,
   SamlConnection,
@@ -17,6 +18,7 @@ import { newId } from '../../crypto/random.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import type { Grantor } from '../../tenancy/rbac/grants.js';
+import { replaceConnectionRoles } from '../../tenancy/members/store-roles.js';
 import { allOrNothing, checkInput, fail, isFailure, type Failure } from '../../result.js';
 import {
   EMPTY_SAML_SETTINGS,
@@ -30,7 +32,14 @@ import {
 } from './connections.js';
 import { readIdpMetadata } from './metadata.js';
 import { issuerUrl } from '../../auth/federated/oidc-discovery.js';
-import { checkGroupRoles, checkOrganization, newRow, ownConnection } from './owned.js';
+import {
+  checkConnectionRoles,
+  checkGroupRoles,
+  checkOrganization,
+  lockConnection,
+  newRow,
+  ownConnection,
+} from './owned.js';
 import {
   certificateRowsOf,
   connectionRowsOf,
@@ -107,6 +116,13 @@ export async function getConnection(
   return { connection: await wireOf(ctx, ctx.db, row) };
 }
 
+/** A connection's role list with each role once, in the order given. */
+function uniqueRoles(
+  list: readonly ConnectionRoleAssignment[] | undefined,
+): ConnectionRoleAssignment[] | undefined {
+  return list && [...new Set(list.map((a) => a.role_id))].map((role_id) => ({ role_id }));
+}
+
 /** Applies SAML fields to a stored connection (in a transaction) and recomputes its status. */
 async function applySaml(
   ctx: Context,
@@ -118,6 +134,7 @@ async function applySaml(
   grantor: Grantor = 'host',
 ): Promise<SamlConnection | Failure> {
   const current = samlSettings(row);
+  const connectionRoles = uniqueRoles(input.saml_connection_implicit_role_assignments);
   const settings: SamlSettings = {
     ...current,
     ...(input.idp_entity_id !== undefined ? { idp_entity_id: input.idp_entity_id } : {}),
@@ -128,6 +145,7 @@ async function applySaml(
     ...(input.saml_group_implicit_role_assignments !== undefined
       ? { group_roles: input.saml_group_implicit_role_assignments }
       : {}),
+    ...(connectionRoles !== undefined ? { connection_roles: connectionRoles } : {}),
     attribute_mapping: { ...current.attribute_mapping, ...input.attribute_mapping },
   };
   const invalid =
@@ -138,6 +156,14 @@ async function applySaml(
       grantor,
       current.group_roles,
       input.saml_group_implicit_role_assignments,
+    )) ??
+    (await checkConnectionRoles(
+      db,
+      row.project_id,
+      grantor,
+      current.connection_roles,
+      connectionRoles,
+      ctx.now(),
     ));
   if (invalid) return invalid;
 
@@ -180,6 +206,14 @@ async function applySaml(
     status: updated.status,
     updated_at: updated.updated_at,
   });
+  if (connectionRoles !== undefined) {
+    await replaceConnectionRoles(
+      db,
+      row.organization_id,
+      row.id,
+      connectionRoles.map((a) => a.role_id),
+    );
+  }
   await refreshOrganizationConnections(db, row.project_id, row.organization_id, now);
   return toSamlConnection(
     updated,
@@ -238,7 +272,8 @@ export async function updateSamlConnection(
   const input = checkInput(samlConnectionFields, given);
   if (isFailure(input)) return input;
   return allOrNothing(ctx.db, async (trx) => {
-    const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
+    // Changes of one connection queue, so that none is lost to another's read of its settings.
+    const row = await lockConnection(trx, project, organizationId, connectionId, 'saml');
     if (isFailure(row)) return row;
     const connection = await applySaml(ctx, trx, row, input, [], project.environment, grantor);
     return isFailure(connection) ? connection : { connection };
@@ -264,7 +299,7 @@ export async function updateSamlFromMetadata(
   const metadata = await readIdpMetadata(input, allowLoopback, ctx.config.resolveHost);
   if (isFailure(metadata)) return metadata;
   return allOrNothing(ctx.db, async (trx) => {
-    const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
+    const row = await lockConnection(trx, project, organizationId, connectionId, 'saml');
     if (isFailure(row)) return row;
     const connection = await applySaml(
       ctx,
@@ -287,7 +322,7 @@ export async function deleteSamlCertificate(
   certificateId: string,
 ): Promise<{ connection: SamlConnection } | Failure> {
   return allOrNothing(ctx.db, async (trx) => {
-    const row = await ownConnection(trx, project, organizationId, connectionId, 'saml');
+    const row = await lockConnection(trx, project, organizationId, connectionId, 'saml');
     if (isFailure(row)) return row;
     if (!(await deleteCertificateRow(trx, row.id, certificateId))) {
       return certificateNotFound();
@@ -308,6 +343,8 @@ export async function deleteConnection(
     const row = await ownConnection(trx, project, organizationId, connectionId);
     if (isFailure(row)) return row;
     await deleteConnectionRow(trx, row.id);
+    // The roles it gave everyone who signed in through it go with it.
+    await replaceConnectionRoles(trx, organizationId, row.id, []);
     await refreshOrganizationConnections(trx, project.id, organizationId, ctx.now());
     return { connection_id: row.id };
   });

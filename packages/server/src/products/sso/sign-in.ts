@@ -1,7 +1,7 @@
 /**
  * The end of every SSO sign-in: the member the IdP's person is in the connection's organization
  * (by the identity linked before, by address, or JIT-provisioned under the organization's SSO
- * rules), the roles its groups give, the `sso` token the app redeems, and its redemption.
+ * rules), the roles its groups and the connection give, the `sso` token the app redeems, and its redemption.
  */
 import {
   FEDERATED_TOKEN_MINUTES,
@@ -41,23 +41,26 @@ export interface SsoIdentity {
   attributes: Record<string, unknown>;
 }
 
-/** The roles an IdP's groups give under a connection's group assignments. */
-async function rolesFromGroups(
+/**
+ * The roles a sign-in through a connection gives: those of the IdP's groups under its group
+ * assignments, and those it gives everyone (SAML).
+ */
+async function rolesOfSignIn(
   db: Db,
   row: SsoConnectionsTable,
   groups: readonly string[],
-): Promise<string[]> {
-  const assignments =
-    row.kind === 'saml' ? samlSettings(row).group_roles : oidcSettings(row).group_roles;
+): Promise<{ fromGroups: string[]; fromConnection: string[] }> {
+  const settings = row.kind === 'saml' ? samlSettings(row) : null;
+  const assignments = settings ? settings.group_roles : oidcSettings(row).group_roles;
   // A role deleted from the policy since the mapping was saved is skipped.
   const known = new Set((await projectPolicy(db, row.project_id)).roles.map((r) => r.role_id));
-  return [
-    ...new Set(
-      assignments
-        .filter((a) => groups.includes(a.group) && known.has(a.role_id))
-        .map((a) => a.role_id),
-    ),
-  ];
+  const fromGroups = assignments
+    .filter((a) => groups.includes(a.group) && known.has(a.role_id))
+    .map((a) => a.role_id);
+  const fromConnection = (settings?.connection_roles ?? [])
+    .filter((a) => known.has(a.role_id))
+    .map((a) => a.role_id);
+  return { fromGroups: [...new Set(fromGroups)], fromConnection: [...new Set(fromConnection)] };
 }
 
 /** Whether the organization lets this connection create members on first sign-in. */
@@ -75,7 +78,7 @@ function jitAllowed(org: Organization, connectionId: string): boolean {
 /**
  * Finds the IdP's person among the connection's organization's members (by the identity linked
  * on an earlier sign-in, else by e-mail) or creates one when the organization's SSO JIT rules
- * allow it, linking the identity; applies group roles; and issues the `sso`
+ * allow it, linking the identity; applies group and connection roles; and issues the `sso`
  * token the app redeems. The signup URL is chosen when this sign-in created or activated the
  * member (§14), the login URL otherwise.
  */
@@ -115,12 +118,9 @@ export async function signInFederated(
   );
   if (isFailure(joined)) return joined;
   const { member, created } = joined;
-  await replaceRolesFrom(
-    db,
-    member.member_id,
-    { ssoConnectionGroup: row.id },
-    await rolesFromGroups(db, row, identity.groups),
-  );
+  const roles = await rolesOfSignIn(db, row, identity.groups);
+  await replaceRolesFrom(db, member.member_id, { ssoConnectionGroup: row.id }, roles.fromGroups);
+  await replaceRolesFrom(db, member.member_id, { ssoConnection: row.id }, roles.fromConnection);
   const token = await issueLinkToken(
     db,
     {

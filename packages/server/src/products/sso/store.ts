@@ -21,6 +21,20 @@ export async function connectionRow(
     .executeTakeFirst();
 }
 
+/** Locks a connection's row for the rest of the transaction by a write that changes nothing. */
+export async function touchConnectionRow(
+  db: Db,
+  projectId: string,
+  connectionId: string,
+): Promise<void> {
+  await db
+    .updateTable('sso_connections')
+    .set((eb) => ({ updated_at: eb.ref('updated_at') }))
+    .where('id', '=', connectionId)
+    .where('project_id', '=', projectId)
+    .execute();
+}
+
 /** A connection by id alone: for the IdP-facing routes, which learn the project from it. */
 export async function connectionRowById(
   db: Db,

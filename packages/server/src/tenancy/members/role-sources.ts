@@ -59,8 +59,8 @@ function connectionsOf(factors: readonly AuthenticationFactor[]): Set<string> {
  * The role ids a session of the member holds, the one computation behind every RBAC check of a
  * session (browser API, management calls made with a member's session, `authorization_check`)
  * and the roles a session and its JWT carry: a role given explicitly or by an e-mail domain rule
- * always, a role an SSO connection gives (its groups) only when one of the session's factors was
- * proven with that connection, as the hosted provider grants them. `factors` are the session's,
+ * always, a role an SSO connection gives (by its groups, or to everyone who signs in through it)
+ * only when one of the session's factors was proven with that connection, as the hosted provider grants them. `factors` are the session's,
  * or a session row's stored `factors` JSON.
  *
  * @example

@@ -1,7 +1,7 @@
 /**
  * The member entity's role rows: the `member` role every direct assignment keeps, the roles an
  * organization's e-mail domain rules give (`email_assignment`), and replacing the roles of one
- * source (a direct assignment, one SSO connection's groups).
+ * source (a direct assignment, one SSO connection's groups, one SSO connection itself).
  */
 import type { EmailRoleAssignment } from '@gatehouse/protocol';
 import type { Db } from '../../context.js';
@@ -90,28 +90,31 @@ export async function replaceEmailRoles(
 
 /**
  * Replaces the member's roles of one source with `roles` (role ids are checked by the caller
- * against the project's policy): the direct assignments, which always keep `member`, or the
- * group roles of one SSO connection, recorded with it (`role-sources.ts`). Replacing a
- * connection's group roles also drops group roles stored before their connection was recorded.
+ * against the project's policy): the direct assignments, which always keep `member`, the group
+ * roles of one SSO connection, or the roles one SSO connection gives everyone who signs in
+ * through it, recorded with the connection (`role-sources.ts`). Replacing a connection's group
+ * roles also drops group roles stored before their connection was recorded.
  */
 export async function replaceRolesFrom(
   db: Db,
   memberId: string,
-  source: 'direct_assignment' | { ssoConnectionGroup: string },
+  source: 'direct_assignment' | { ssoConnectionGroup: string } | { ssoConnection: string },
   roles: readonly string[],
 ): Promise<void> {
   const sourceType =
     source === 'direct_assignment'
       ? source
-      : connectionSource('sso_connection_group', source.ssoConnectionGroup);
+      : 'ssoConnection' in source
+        ? connectionSource('sso_connection', source.ssoConnection)
+        : connectionSource('sso_connection_group', source.ssoConnectionGroup);
+  const replaced =
+    typeof source === 'object' && 'ssoConnectionGroup' in source
+      ? [sourceType, 'sso_connection_group']
+      : [sourceType];
   await db
     .deleteFrom('member_roles')
     .where('member_id', '=', memberId)
-    .where(
-      'source_type',
-      'in',
-      source === 'direct_assignment' ? [sourceType] : [sourceType, 'sso_connection_group'],
-    )
+    .where('source_type', 'in', replaced)
     .execute();
   const kept = new Set(source === 'direct_assignment' ? [MEMBER_ROLE, ...roles] : roles);
   if (kept.size === 0) return;
@@ -119,6 +122,40 @@ export async function replaceRolesFrom(
     .insertInto('member_roles')
     .values([...kept].map((role_id) => ({ member_id: memberId, role_id, source_type: sourceType })))
     .execute();
+}
+
+/**
+ * Gives the roles of an SSO connection's new list to every member who has signed in through it
+ * (an identity linked to the connection), in the transaction that saves the list: a role taken
+ * off the connection is gone from their sessions at once, a role added holds in the sessions
+ * that signed in through it.
+ */
+export async function replaceConnectionRoles(
+  db: Db,
+  organizationId: string,
+  connectionId: string,
+  roles: readonly string[],
+): Promise<void> {
+  const sourceType = connectionSource('sso_connection', connectionId);
+  await db.deleteFrom('member_roles').where('source_type', '=', sourceType).execute();
+  if (roles.length === 0) return;
+  const linked = await db
+    .selectFrom('member_federated_identities')
+    .select('member_id')
+    .distinct()
+    .where('organization_id', '=', organizationId)
+    .where('provider', '=', `sso:${connectionId}`)
+    .execute();
+  const rows = linked.flatMap(({ member_id }) =>
+    [...new Set(roles)].map((role_id) => ({ member_id, role_id, source_type: sourceType })),
+  );
+  // Bounded batches: one statement's parameters are limited (SQLite 32766, PostgreSQL 65535).
+  for (let i = 0; i < rows.length; i += 1000) {
+    await db
+      .insertInto('member_roles')
+      .values(rows.slice(i, i + 1000))
+      .execute();
+  }
 }
 
 /** How many active members of an organization hold `admin`, from whatever source. */
