@@ -1,7 +1,7 @@
 /**
  * The domains section: the organization's e-mail domains proven by DNS (docs/protocol.md §7.12),
  * each with the TXT record to publish, verified on demand; for members who may change the
- * organization (`stytch.organization` `update`).
+ * organization's allowed domains (`stytch.organization` `update.settings.allowed-domains`).
  */
 import { useEffect, useId, useState, type FormEvent } from 'react';
 import type { OrganizationDomain } from '@gatehouse/protocol';

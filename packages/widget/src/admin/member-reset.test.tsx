@@ -1,5 +1,6 @@
 // Resetting a member's MFA and removing their password from the members section: shown only for
-// what the member has and only with `stytch.member` `update`, each behind a confirmation.
+// what the member has and only with the `stytch.member` `update.info.delete.*` actions, each
+// behind a confirmation.
 import { cleanup, fireEvent, screen, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { Member } from '@gatehouse/protocol';

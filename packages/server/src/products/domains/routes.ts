@@ -1,7 +1,8 @@
 /**
  * GET/POST /sdk/v1/b2b/organizations/me/domains, DELETE …/domains/:domain_id and POST
  * …/domains/:domain_id/verify: an organization's admins manage its verified e-mail domains with
- * their own session (docs/protocol.md §7.12), under `stytch.organization` `update`.
+ * their own session (docs/protocol.md §7.12), under `stytch.organization`
+ * `update.settings.allowed-domains`.
  */
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { FastifyInstance } from 'fastify';

@@ -1,6 +1,7 @@
 // An organization's admins resetting a member's MFA phone number, authenticator app and password
-// with their own session (docs/protocol.md §7.10), under `stytch.member` `update`, within the
-// caller's organization only; concurrent duplicate requests included.
+// with their own session (docs/protocol.md §7.10), under `stytch.member`
+// `update.info.delete.mfa-phone`, `…mfa-totp` and `…password`, within the caller's organization
+// only; concurrent duplicate requests included.
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { Member } from '@gatehouse/protocol';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';

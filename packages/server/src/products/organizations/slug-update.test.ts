@@ -1,7 +1,7 @@
 // Changing an organization's slug (docs/protocol.md §7.10): an admin with their session or the
 // management API, under the slug rule of creation, unique in the project even when two
 // organizations race for one concurrently, with the updated_at precondition; a member without
-// `stytch.organization` `update` is refused.
+// `stytch.organization` `update.info.slug` is refused.
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import type { Organization } from '@gatehouse/protocol';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
