@@ -1,7 +1,8 @@
 // SSO connection calls made with a member's session through the hosted provider's official Node
 // SDK (`stytch` 14, `B2BClient`, `options.authorization`): `stytch.sso` `get`, `create`,
 // `update` and `delete` under the project's policy, custom roles included, within the session's
-// organization; without a session the secret key alone decides, as before.
+// organization, and the roles a SAML connection gives whoever signs in through it; without a
+// session the secret key alone decides, as before.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { Member, Organization } from '@gatehouse/protocol';
 import { startSdkHarness, type SdkHarness } from '../../test/backend-sdk.js';
@@ -133,6 +134,65 @@ describe('SSO connections with a member’s session', () => {
     expect(updated.connection?.display_name).toBe('Okta (prod)');
     await sso.deleteConnection({ organization_id: acme, connection_id: id }, options);
     expect(await connectionIds()).toEqual([]);
+  });
+
+  it("sets the roles of everyone who signs in through a SAML connection, as a member's roles allow", async () => {
+    const { sso } = sdk.client;
+    const created = await sso.saml.createConnection({
+      organization_id: acme,
+      display_name: 'Okta',
+    });
+    const connection_id = created.connection?.connection_id ?? '';
+    const roles = (...ids: string[]) => ids.map((role_id) => ({ role_id }));
+    // The secret key alone: any role of the policy, answered on every SAML connection object.
+    const byKey = await sso.saml.updateConnection({
+      organization_id: acme,
+      connection_id,
+      saml_connection_implicit_role_assignments: roles('sso-editor'),
+    });
+    expect(byKey.connection?.saml_connection_implicit_role_assignments).toEqual(
+      roles('sso-editor'),
+    );
+    const listed = (await sso.getConnections({ organization_id: acme })).saml_connections;
+    expect(listed.find((c) => c.connection_id === connection_id)).toMatchObject({
+      saml_connection_implicit_role_assignments: roles('sso-editor'),
+    });
+    expect(
+      await refusal(
+        sso.saml.updateConnection({
+          organization_id: acme,
+          connection_id,
+          saml_connection_implicit_role_assignments: roles('superuser'),
+        }),
+      ),
+    ).toMatchObject({ status_code: 400 });
+
+    // An admin adds a role they hold, and may not take away one they do not hold.
+    const admin = await as(grace);
+    const added = await sso.saml.updateConnection(
+      {
+        organization_id: acme,
+        connection_id,
+        saml_connection_implicit_role_assignments: roles('sso-editor', 'admin'),
+      },
+      admin,
+    );
+    expect(added.connection?.saml_connection_implicit_role_assignments).toEqual(
+      roles('sso-editor', 'admin'),
+    );
+    const change = (list: { role_id: string }[], options: { authorization: object }) =>
+      sso.saml.updateConnection(
+        { organization_id: acme, connection_id, saml_connection_implicit_role_assignments: list },
+        options,
+      );
+    expect(await refusal(change(roles('admin'), admin))).toMatchObject({ status_code: 403 });
+    // A member whose roles do not allow changing connections.
+    expect(await refusal(change([], await as(sam)))).toMatchObject(FORBIDDEN);
+    const kept = await sso.getConnections({ organization_id: acme });
+    expect(kept.saml_connections[0]?.saml_connection_implicit_role_assignments).toEqual(
+      roles('sso-editor', 'admin'),
+    );
+    await sso.deleteConnection({ organization_id: acme, connection_id });
   });
 
   it('refuses an admin another organization’s connections', async () => {
