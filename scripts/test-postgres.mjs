@@ -6,7 +6,8 @@
 // and every *store* test), scale-out, crash safety, upgrades and imports, and every file that
 // speaks to the database by URL (it names TEST_DATABASE_URL or testDatabase). Races: in every
 // other file whose text mentions one ("concurren…", "at the same time", "race"), the tests whose
-// name (with their describe blocks') says so; the rest of such a file ran on SQLite already.
+// name (with their describe blocks') says so, or says "at once"; the rest of such a file ran on
+// SQLite already.
 // `--all` runs the whole server suite instead, and test files named on the command line run
 // whole, alone; other options are passed to vitest.
 import { spawnSync } from 'node:child_process';
@@ -25,11 +26,14 @@ const BY_PATH = [
   /(^|\/)cli\/import\.test\.ts$/,
 ];
 const BY_URL = /TEST_DATABASE_URL|testDatabase\(/;
+/** A file that tests a race says so somewhere in its text. */
+const RACE_TEXT = /concurren|at the same time|\brac(e|es|ed|ing)\b/i;
 /**
- * A race, in a file's text or a test's name. vitest's `-t` reads it as a regular expression
- * without flags, so the capitals a name may start with are spelled out.
+ * A race test says so in its name (or its describe block's), "many times at once" included.
+ * vitest's `-t` reads it as a regular expression without flags, so the capitals a name may start
+ * with are spelled out.
  */
-const RACE = '[Cc]oncurren|[Aa]t the same time|[Aa]t once|[Ii]n parallel|\\b[Rr]ac(e|es|ed|ing)\\b';
+const RACE_NAME = '[Cc]oncurren|[Aa]t the same time|[Aa]t once|\\b[Rr]ac(e|es|ed|ing)\\b';
 
 /**
  * The server test files, relative to the repository root, that the PostgreSQL pass runs: `whole`
@@ -46,7 +50,7 @@ function dialectSuites() {
     const text = readFileSync(join(serverSources, file), 'utf8');
     const path = relative(root, join(serverSources, file));
     if (BY_PATH.some((pattern) => pattern.test(file)) || BY_URL.test(text)) whole.push(path);
-    else if (new RegExp(RACE).test(text)) races.push(path);
+    else if (RACE_TEXT.test(text)) races.push(path);
   }
   return { whole, races };
 }
@@ -60,7 +64,7 @@ const runs = [];
 if (all || named) runs.push([]);
 else {
   const { whole, races } = dialectSuites();
-  runs.push(whole, ['--testNamePattern', RACE, ...races]);
+  runs.push(whole, ['--testNamePattern', RACE_NAME, ...races]);
   console.log(`${whole.length} server test files whole, and the races of ${races.length} more.`);
 }
 const cluster = await startPostgresCluster();
