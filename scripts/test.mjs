@@ -44,16 +44,16 @@ const STEPS = [
 
 /** Rough time of each step in seconds (bench/RESULTS.md), for choosing what to start first. */
 const COST = {
-  build: 60,
+  build: 50,
   chromium: 1,
-  lint: 185,
+  lint: 110,
   typecheck: 40,
   api: 7,
   server: 190,
   unit: 50,
   'browser-1': 240,
   'browser-2': 240,
-  postgres: 100,
+  postgres: 90,
 };
 
 const lanesArg = process.argv.indexOf('--lanes');
