@@ -217,6 +217,20 @@ describe('each browser call asks for the provider’s action', () => {
     expect(after.organization.organization_name).not.toBe('Acme Both');
   });
 
+  it('asks the maximum session length, which has no action of its own, for every one', async () => {
+    const organization = DEFAULT_RBAC_POLICY.resources.find((r) => r.resource_id === ORG);
+    const every = organization?.actions ?? [];
+    const body = { session_max_duration_minutes: 60 };
+    const short = await holding([
+      { resource_id: ORG, actions: every.filter((a) => a !== 'delete') },
+    ]);
+    const refused = await h.call(ENDPOINTS.organizationUpdateMe, { token: short, body });
+    expect(refused.status).toBe(403);
+    expect(expectError(refused).error_message).toContain('delete on stytch.organization');
+    const all = await holding([{ resource_id: ORG, actions: every }]);
+    expectOk(await h.call(ENDPOINTS.organizationUpdateMe, { token: all, body }));
+  });
+
   it('refuses a policy naming an action the built-in resources do not have, coarse ones included', async () => {
     for (const action of ['update', 'update.info.everything']) {
       const res = await h.call(ENDPOINTS.rbacRoleSet, {

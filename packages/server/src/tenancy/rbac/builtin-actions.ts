@@ -67,7 +67,7 @@ export const SSO_ACTIONS = ['create', 'get', 'update', 'delete'];
 
 /**
  * The action each organization field asks for. `session_max_duration_minutes` has no action of
- * its own at the provider: it needs `*`, every action on the organization. The e-mail role rules
+ * its own at the provider: it needs every action on the organization (`*`). The e-mail role rules
  * are checked where they are compared with the stored ones (tenancy/rbac/grants.ts): sending them
  * back unchanged needs nothing.
  */
@@ -133,6 +133,8 @@ export function organizationUpdateNeeds(body: unknown): Need[] {
   return unique(
     sentFields(body).flatMap((field) => {
       const action = ORGANIZATION_FIELD_ACTIONS[field];
+      if (action === '*')
+        return ORGANIZATION_ACTIONS.map((a) => [[ORGANIZATION_RESOURCE, a] as const]);
       return action ? [[[ORGANIZATION_RESOURCE, action] as const]] : [];
     }),
   );
