@@ -280,6 +280,7 @@ export const adminEs: AdminMessageTable = {
   'sso.mapping.last_name': 'Atributo del apellido',
   'sso.mapping.groups': 'Atributo de los grupos',
   'sso.mapping.groupRoles': 'Roles por grupos del IdP',
+  'sso.mapping.connectionRoles': 'Roles para todos los que inician sesión con esta conexión',
   'sso.mapping.noRules': 'Ningún grupo da un rol.',
   'sso.mapping.rule': 'Regla {n}',
   'sso.mapping.group': 'Grupo de la regla {n}',

@@ -279,6 +279,7 @@ export const adminEn = {
   'sso.mapping.last_name': 'Last name attribute',
   'sso.mapping.groups': 'Groups attribute',
   'sso.mapping.groupRoles': 'Roles from IdP groups',
+  'sso.mapping.connectionRoles': 'Roles for everyone who signs in through this connection',
   'sso.mapping.noRules': 'No group gives a role.',
   'sso.mapping.rule': 'Rule {n}',
   'sso.mapping.group': 'Group of rule {n}',

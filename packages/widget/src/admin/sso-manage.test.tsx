@@ -32,6 +32,7 @@ const saml: SamlConnection = {
     groups: 'groups',
   },
   saml_group_implicit_role_assignments: [],
+  saml_connection_implicit_role_assignments: [],
   verification_certificates: [
     {
       certificate_id: 'cert-old',
@@ -221,6 +222,7 @@ describe('managing a SAML connection', () => {
             groups: 'groups',
           },
           saml_group_implicit_role_assignments: [{ group: 'it', role_id: 'admin' }],
+          saml_connection_implicit_role_assignments: [],
         },
       ]),
     );

@@ -1,6 +1,6 @@
 /**
- * A SAML or OIDC connection's attribute (claim) mapping and its IdP-group-to-role rules
- * (docs/widget.md §15), checked here first (sso-mapping-check.ts) so that each mistake is named
+ * A SAML or OIDC connection's attribute (claim) mapping, its IdP-group-to-role rules and a SAML
+ * connection's roles for everyone who signs in through it (docs/widget.md §15), checked here first (sso-mapping-check.ts) so that each mistake is named
  * beside its field. An OIDC connection also has its scopes, which a provider may need before it
  * sends a groups claim.
  */
@@ -14,6 +14,7 @@ import type {
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { useAdmin } from './admin-context.js';
+import { ConnectionRoles } from './sso-connection-roles.js';
 import { FIELDS, mappingProblems, type MappingProblems } from './sso-mapping-check.js';
 import { Field } from './sso-mapping-field.js';
 import { useAction } from './use-action.js';
@@ -39,6 +40,11 @@ export function SsoMapping({
       ? target.connection.saml_group_implicit_role_assignments
       : target.connection.oidc_group_implicit_role_assignments,
   );
+  const [everyone, setEveryone] = useState(() =>
+    target.kind === 'saml'
+      ? target.connection.saml_connection_implicit_role_assignments.map((a) => a.role_id)
+      : [],
+  );
   const [scopes, setScopes] = useState(
     target.kind === 'oidc' ? target.connection.custom_scopes : '',
   );
@@ -57,6 +63,7 @@ export function SsoMapping({
         connection_id,
         attribute_mapping,
         saml_group_implicit_role_assignments: groupRules,
+        saml_connection_implicit_role_assignments: everyone.map((role_id) => ({ role_id })),
       });
     } else {
       await admin.sso.oidc.updateConnection({
@@ -120,6 +127,14 @@ export function SsoMapping({
           onChange={(value) => setMapping({ ...mapping, [field]: value })}
         />
       ))}
+      {!oidc && (
+        <ConnectionRoles
+          offered={offered}
+          chosen={everyone}
+          format={format}
+          onChange={setEveryone}
+        />
+      )}
       <fieldset className="gh-admin-fieldset">
         <legend>{format('sso.mapping.groupRoles')}</legend>
         {rules.length === 0 && (
