@@ -27,8 +27,8 @@ import * as federatedRegistrationDetails from './0021-federated-registration-det
 import * as passwordResetRequired from './0022-password-reset-required.js';
 import * as organizationSessionMax from './0023-organization-session-max.js';
 import * as intermediateSessionOrganizations from './0025-intermediate-session-organizations.js';
-import * as fineGrainedBuiltinActions from './0027-fine-grained-builtin-actions.js';
 import * as memberLastSignIn from './0026-member-last-sign-in.js';
+import * as fineGrainedBuiltinActions from './0027-fine-grained-builtin-actions.js';
 import * as changeNotices from './0028-change-notices.js';
 
 /**
@@ -63,7 +63,7 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0022_password_reset_required': passwordResetRequired,
   '0023_organization_session_max': organizationSessionMax,
   '0025_intermediate_session_organizations': intermediateSessionOrganizations,
-  '0027_fine_grained_builtin_actions': fineGrainedBuiltinActions,
   '0026_member_last_sign_in': memberLastSignIn,
+  '0027_fine_grained_builtin_actions': fineGrainedBuiltinActions,
   '0028_change_notices': changeNotices,
 };
