@@ -50,6 +50,12 @@ const memberUpdate =
       options,
     );
 
+/** A new SAML connection of the organization, made with the secret key alone. */
+async function samlConnection(client: B2BClient, s: Scene): Promise<string> {
+  const made = await client.sso.saml.createConnection({ organization_id: s.organization_id });
+  return made.connection?.connection_id ?? '';
+}
+
 const about = (s: Scene) => ({ organization_id: s.organization_id, member_id: s.target.member_id });
 
 const TABLE: Record<string, Row> = {
@@ -158,6 +164,37 @@ const TABLE: Record<string, Row> = {
       ),
     resource: MEMBER,
     action: 'create',
+  },
+  'sso.saml.createConnection': {
+    call: (client, s, options) =>
+      client.sso.saml.createConnection(
+        { organization_id: s.organization_id, display_name: 'Okta' },
+        options,
+      ),
+    resource: 'stytch.sso',
+    action: 'create',
+  },
+  'sso.saml.updateConnection': {
+    call: async (client, s, options) => {
+      const connectionId = await samlConnection(client, s);
+      return client.sso.saml.updateConnection(
+        { organization_id: s.organization_id, connection_id: connectionId, display_name: 'Okta 2' },
+        options,
+      );
+    },
+    resource: 'stytch.sso',
+    action: 'update',
+  },
+  'sso.deleteConnection': {
+    call: async (client, s, options) => {
+      const connectionId = await samlConnection(client, s);
+      return client.sso.deleteConnection(
+        { organization_id: s.organization_id, connection_id: connectionId },
+        options,
+      );
+    },
+    resource: 'stytch.sso',
+    action: 'delete',
   },
   'sso.getConnections': {
     call: (client, s, options) =>
