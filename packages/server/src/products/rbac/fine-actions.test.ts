@@ -87,6 +87,15 @@ const TABLE: Record<string, Row> = {
     resource: ORG,
     action: 'update.settings.allowed-domains',
   },
+  'adding a domain': {
+    call: (token) =>
+      h.call(ENDPOINTS.organizationDomainAdd, {
+        token,
+        body: { domain: `acme-${++counter}.test` },
+      }),
+    resource: ORG,
+    action: 'update.settings.allowed-domains',
+  },
   'member search': {
     call: (token) => h.call(ENDPOINTS.organizationMembersSearch, { token, body: {} }),
     resource: MEMBER,
