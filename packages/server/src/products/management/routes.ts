@@ -76,7 +76,7 @@ function memberAnswer(result: { member: Member; organization: Organization }): {
  */
 function memberUpdateCheck(
   params: { organization_id: string; member_id: string },
-  body: Record<string, unknown>,
+  body: unknown,
   acting: ActingMember,
 ): ActingCheck {
   return {
@@ -136,13 +136,10 @@ export function registerManagement(app: FastifyInstance, ctx: Context): void {
     async (request, { caller: project, parse, acting }) => {
       const { organization_id, member_id } = request.params;
       if (acting) {
+        // The fields sent, before the body's check, as the browser API's member update.
+        const check = memberUpdateCheck(request.params, request.body, acting);
+        await authorizeActing(ctx, project, acting, check);
         const body = parse();
-        await authorizeActing(
-          ctx,
-          project,
-          acting,
-          memberUpdateCheck(request.params, body, acting),
-        );
         const updated = await updateOrganizationMember(
           ctx,
           project.id,
