@@ -244,6 +244,23 @@ describe('abuse of connection roles', () => {
     expect((await stored()).saml_connection_implicit_role_assignments).toEqual(roles('auditor'));
   });
 
+  it('gives its roles once to members signing in while the list is saved at the same time', async () => {
+    const [first, second, saved] = await Promise.all([
+      ssoSignIn('ivy@acme.test'),
+      ssoSignIn('jay@acme.test'),
+      updateAsHost({ saml_connection_implicit_role_assignments: roles('auditor') }),
+    ]);
+    expectOk(saved);
+    for (const result of [first, second]) {
+      expect(result.member.roles.filter((r) => r.role_id === 'auditor')).toEqual([
+        {
+          role_id: 'auditor',
+          sources: [{ type: 'sso_connection', details: { connection_id: conn.connectionId } }],
+        },
+      ]);
+    }
+  });
+
   it('keeps every one of concurrent changes of a connection', async () => {
     for (let round = 0; round < 4; round += 1) {
       const group = [{ group: `team-${round}`, role_id: 'auditor' }];

@@ -121,6 +121,8 @@ export async function replaceRolesFrom(
   await db
     .insertInto('member_roles')
     .values([...kept].map((role_id) => ({ member_id: memberId, role_id, source_type: sourceType })))
+    // A change of the connection's roles at the same time may have given one already.
+    .onConflict((oc) => oc.columns(['member_id', 'role_id', 'source_type']).doNothing())
     .execute();
 }
 
@@ -154,6 +156,8 @@ export async function replaceConnectionRoles(
     await db
       .insertInto('member_roles')
       .values(rows.slice(i, i + 1000))
+      // A sign-in through the connection at the same time may have given one already.
+      .onConflict((oc) => oc.columns(['member_id', 'role_id', 'source_type']).doNothing())
       .execute();
   }
 }
