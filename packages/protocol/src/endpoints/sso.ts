@@ -33,6 +33,11 @@ const attributeMapping = z
 const common = {
   display_name: f.text.max(128).optional(),
   identity_provider: f.text.max(64).optional(),
+  /**
+   * On a change: the connection's `updated_at` the caller's screen loaded; the change is made only
+   * while the stored one is the same (409 `stale_update` otherwise). Ignored on creation.
+   */
+  updated_at: z.string().min(1).max(64).optional(),
 };
 
 /** The IdP side of a SAML connection; `x509_certificate` adds a verification certificate. */

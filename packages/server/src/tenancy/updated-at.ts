@@ -8,7 +8,7 @@ import { isoAt } from '../context.js';
 import { fail, type Failure } from '../result.js';
 
 /** The stored `updated_at` is not the one the caller's change was based on. */
-export const staleUpdate = (what: 'organization' | 'member'): Failure =>
+export const staleUpdate = (what: 'organization' | 'member' | 'connection'): Failure =>
   fail(
     'stale_update',
     `The ${what} was changed by someone else since it was loaded (its updated_at differs); nothing was changed. Load it again and retry.`,

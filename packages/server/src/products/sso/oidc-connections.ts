@@ -6,11 +6,12 @@
 import type { OidcConnection } from '@gatehouse/protocol';
 import type { z } from 'zod';
 import { oidcConnectionFields } from '@gatehouse/protocol/endpoints';
-import { isoAt, type Context, type Db } from '../../context.js';
+import type { Context, Db } from '../../context.js';
 import type { SsoConnectionsTable } from '../../store/schema.js';
 import { allOrNothing, checkInput, isFailure, type Failure } from '../../result.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import type { Grantor } from '../../tenancy/rbac/grants.js';
+import { nextUpdatedAt, staleUpdate } from '../../tenancy/updated-at.js';
 import {
   EMPTY_OIDC_SETTINGS,
   oidcSettings,
@@ -21,7 +22,13 @@ import {
 } from './connections.js';
 import { discoverProvider } from '../../auth/federated/oidc-discovery.js';
 import { normalizeScopes } from './oidc-mapping.js';
-import { checkGroupRoles, checkOrganization, newRow, ownConnection } from './owned.js';
+import {
+  checkGroupRoles,
+  checkOrganization,
+  lockConnection,
+  newRow,
+  ownConnection,
+} from './owned.js';
 import { refreshOrganizationConnections, insertConnection, updateConnectionRow } from './store.js';
 
 export type OidcInput = z.output<typeof oidcConnectionFields>;
@@ -99,7 +106,8 @@ async function saveOidc(
     secret_encrypted:
       input.client_secret !== undefined ? ctx.box.seal(input.client_secret) : row.secret_encrypted,
     status: oidcStatus(next.settings, next.secret !== null && next.secret !== ''),
-    updated_at: isoAt(now),
+    // Strictly later, so that a screen loaded before this change is stale after it.
+    updated_at: nextUpdatedAt(row.updated_at, now),
   };
   await updateConnectionRow(db, row.id, {
     display_name: updated.display_name,
@@ -165,8 +173,12 @@ export async function updateOidcConnection(
   const next = await nextOidc(ctx, project.id, existing, input, grantor);
   if (isFailure(next)) return next;
   return allOrNothing(ctx.db, async (trx) => {
-    const row = await ownConnection(trx, project, organizationId, connectionId, 'oidc');
+    // Locked first, so that of two changes loaded from the same screen the second is stale.
+    const row = await lockConnection(trx, project, organizationId, connectionId, 'oidc');
     if (isFailure(row)) return row;
+    if (input.updated_at !== undefined && input.updated_at !== row.updated_at) {
+      return staleUpdate('connection');
+    }
     return { connection: await saveOidc(ctx, trx, row, input, next) };
   });
 }

@@ -19,6 +19,7 @@ import type { SsoConnectionsTable } from '../../store/schema.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import type { Grantor } from '../../tenancy/rbac/grants.js';
 import { replaceConnectionRoles } from '../../tenancy/members/store-roles.js';
+import { nextUpdatedAt, staleUpdate } from '../../tenancy/updated-at.js';
 import { allOrNothing, checkInput, fail, isFailure, type Failure } from '../../result.js';
 import {
   EMPTY_SAML_SETTINGS,
@@ -197,7 +198,8 @@ async function applySaml(
     identity_provider: input.identity_provider ?? row.identity_provider,
     settings: JSON.stringify(settings),
     status: samlStatus(settings, known.size),
-    updated_at: isoAt(now),
+    // Strictly later, so that a screen loaded before this change is stale after it.
+    updated_at: nextUpdatedAt(row.updated_at, now),
   };
   await updateConnectionRow(db, row.id, {
     display_name: updated.display_name,
@@ -275,6 +277,9 @@ export async function updateSamlConnection(
     // Changes of one connection queue, so that none is lost to another's read of its settings.
     const row = await lockConnection(trx, project, organizationId, connectionId, 'saml');
     if (isFailure(row)) return row;
+    if (input.updated_at !== undefined && input.updated_at !== row.updated_at) {
+      return staleUpdate('connection');
+    }
     const connection = await applySaml(ctx, trx, row, input, [], project.environment, grantor);
     return isFailure(connection) ? connection : { connection };
   });
