@@ -186,6 +186,24 @@ describe('managing a SAML connection', () => {
     expect(popup.close).toHaveBeenCalled();
   });
 
+  it('says so when another admin changed the connection since the panel loaded it', async () => {
+    const { admin } = renderSso();
+    const panel = await openPanel();
+    const form = within(panel).getByRole('form', { name: 'Attributes and roles' });
+    fireEvent.change(within(form).getByLabelText('E-mail attribute'), {
+      target: { value: 'mail' },
+    });
+    const stale = 'The connection was changed by someone else since it was loaded.';
+    admin.answer('sso.saml.updateConnection', () =>
+      Promise.reject(apiError('stale_update', stale)),
+    );
+    fireEvent.submit(form);
+    expect((await within(form).findByRole('alert')).textContent).toBe(stale);
+    expect(admin.callsTo('sso.saml.updateConnection')[0]).toMatchObject({
+      updated_at: saml.updated_at,
+    });
+  });
+
   it('names each mistake of the mapping beside its field, then saves', async () => {
     const { admin } = renderSso();
     const panel = await openPanel();
@@ -215,6 +233,8 @@ describe('managing a SAML connection', () => {
       expect(admin.callsTo('sso.saml.updateConnection')).toEqual([
         {
           connection_id: saml.connection_id,
+          // What the panel loaded: a change since is refused rather than undone.
+          updated_at: saml.updated_at,
           attribute_mapping: {
             email: 'mail',
             first_name: 'firstName',

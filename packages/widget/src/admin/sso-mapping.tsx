@@ -61,6 +61,8 @@ export function SsoMapping({
     if (target.kind === 'saml') {
       await admin.sso.saml.updateConnection({
         connection_id,
+        // Made only while nobody else has changed the connection since it was loaded (409).
+        updated_at: connection.updated_at,
         attribute_mapping,
         saml_group_implicit_role_assignments: groupRules,
         saml_connection_implicit_role_assignments: everyone.map((role_id) => ({ role_id })),
@@ -68,6 +70,7 @@ export function SsoMapping({
     } else {
       await admin.sso.oidc.updateConnection({
         connection_id,
+        updated_at: connection.updated_at,
         custom_scopes: scopes.trim(),
         attribute_mapping,
         oidc_group_implicit_role_assignments: groupRules,

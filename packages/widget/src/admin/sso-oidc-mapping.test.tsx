@@ -80,6 +80,7 @@ describe("an OIDC connection's mapping", () => {
       expect(admin.callsTo('sso.oidc.updateConnection')).toEqual([
         {
           connection_id: oidc.connection_id,
+          updated_at: oidc.updated_at,
           custom_scopes: 'openid email profile groups',
           attribute_mapping: {
             email: 'email',
