@@ -7,6 +7,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SamlConnection } from '@gatehouse/protocol';
 import { ENDPOINTS, type RequestOf } from '@gatehouse/protocol/endpoints';
 import { startSamlIdp, type SamlIdp } from '@gatehouse/testing/idp';
+import { decodeJwt } from 'jose';
 import { IMPLICIT_ROLES_ACTION, IMPLICIT_ROLES_RESOURCE } from '../../tenancy/rbac/grants.js';
 import { expectError, expectOk, startHarness, type Harness } from '../../test/harness.js';
 import {
@@ -84,16 +85,16 @@ async function stored(): Promise<SamlConnection> {
   return connection as SamlConnection;
 }
 
-/** A whole SAML sign-in of `email` through the connection: result F. */
-async function ssoSignIn(email: string) {
+/** A whole SAML sign-in of `email` through a connection (by default `conn`): result F. */
+async function ssoSignIn(email: string, through = conn) {
   const browser = new TestBrowser();
-  const start = await browser.navigate(startUrl(h, conn.connectionId));
+  const start = await browser.navigate(startUrl(h, through.connectionId));
   const response = await idp.createResponse({
-    sp: { entityId: conn.entityId, acsUrl: conn.acsUrl },
+    sp: { entityId: through.entityId, acsUrl: through.acsUrl },
     email,
     inResponseTo: authnRequestId(start.location ?? ''),
   });
-  const acs = await browser.postToAcs(conn.acsUrl, response);
+  const acs = await browser.postToAcs(through.acsUrl, response);
   expect(acs.status).toBe(302);
   return expectOk(
     await h.call(ENDPOINTS.ssoAuthenticate, {
@@ -101,6 +102,9 @@ async function ssoSignIn(email: string) {
     }),
   );
 }
+
+const jwtRoles = (jwt: string) =>
+  (decodeJwt(jwt)['https://stytch.com/session'] as { roles: string[] }).roles;
 
 /** Whether the session's roles allow reading the ledger, as the backend asks it. */
 async function mayAudit(sessionToken: string): Promise<boolean> {
@@ -144,10 +148,12 @@ describe("a SAML connection's roles", () => {
       sources: [{ type: 'sso_connection', details: { connection_id: conn.connectionId } }],
     });
     expect(result.member_session?.roles).toContain('auditor');
+    expect(jwtRoles(result.session_jwt)).toContain('auditor');
     expect(await mayAudit(result.session_token)).toBe(true);
 
     const byLink = await h.login('grace@acme.test');
     expect(byLink.member_session.roles).not.toContain('auditor');
+    expect(jwtRoles(byLink.session_jwt)).not.toContain('auditor');
     expect(await mayAudit(byLink.session_token)).toBe(false);
   });
 
@@ -166,6 +172,30 @@ describe("a SAML connection's roles", () => {
       await updateAs(adminToken, { saml_connection_implicit_role_assignments: roles('auditor') }),
     );
     expect(await mayAudit(session_token)).toBe(true);
+  });
+
+  it('go with their connection when it is deleted', async () => {
+    const doomed = await addSamlConnection(h, {
+      idpEntityId: idp.entityId,
+      idpSsoUrl: idp.ssoUrl,
+      certificates: [idp.certificate],
+      connectionRoles: ['auditor'],
+      displayName: 'Doomed',
+    });
+    const { member, session_token } = await ssoSignIn('kim@acme.test', doomed);
+    expect(member.roles.map((r) => r.role_id)).toContain('auditor');
+    expectOk(
+      await h.call(ENDPOINTS.ssoDelete, {
+        params: { organization_id: h.org.organization_id, connection_id: doomed.connectionId },
+      }),
+    );
+    const after = await h.admin.getMemberByEmail(
+      h.project.project_id,
+      h.org.organization_id,
+      'kim@acme.test',
+    );
+    expect(after?.roles.map((r) => r.role_id)).toEqual(['member']);
+    expect(await mayAudit(session_token)).toBe(false);
   });
 });
 
