@@ -58,9 +58,19 @@ describe('gatehouse sso', () => {
       certificateFile,
       '--group-role',
       'it-admins=admin',
+      '--role',
+      'member',
     );
     expect(created.code).toBe(0);
     const id = field(created.stdout, 'connection_id');
+    // Everyone who signs in through it is a member.
+    expect(field(created.stdout, 'roles')).toBe('member');
+    const changed = await cli(
+      ...['sso', 'update', '--project', projectId, '--org', 'initech', '--connection', id],
+      ...['--role', 'admin', '--role', 'member'],
+    );
+    expect(changed.code).toBe(0);
+    expect(field(changed.stdout, 'roles')).toBe('admin, member');
     expect(id).toMatch(/^saml-connection-test-/);
     expect(field(created.stdout, 'ACS URL')).toMatch(new RegExp(`/v1/sso/saml/acs/${id}$`));
     expect(field(created.stdout, 'kind')).toBe('saml (active)');

@@ -29,6 +29,7 @@ const samlOptions = {
   'group-role': option('GROUP=ROLE', 'Give members of an IdP group a role', {
     parse: groupRole,
   }).repeatable(),
+  role: option('ROLE', 'Give everyone who signs in through the connection a role').repeatable(),
 };
 
 /**
@@ -55,6 +56,9 @@ function describeSaml(c: SamlConnection): string {
     `SP metadata:   ${c.sp_metadata_url}\n` +
     `IdP entity ID: ${c.idp_entity_id || '(not set)'}\n` +
     `IdP SSO URL:   ${c.idp_sso_url || '(not set)'}\n` +
+    (c.saml_connection_implicit_role_assignments.length > 0
+      ? `roles:         ${c.saml_connection_implicit_role_assignments.map((r) => r.role_id).join(', ')}\n`
+      : '') +
     c.verification_certificates
       .map((cert) => `certificate:   ${cert.certificate_id} (expires ${cert.expires_at})\n`)
       .join('')
@@ -83,6 +87,7 @@ function samlInput(values: {
   'certificate-file': string | undefined;
   'allow-idp-initiated': boolean;
   'group-role': { group: string; role_id: string }[];
+  role: string[];
 }): SamlInput {
   return {
     ...(values['display-name'] ? { display_name: values['display-name'] } : {}),
@@ -94,6 +99,9 @@ function samlInput(values: {
     ...(values['allow-idp-initiated'] ? { allow_idp_initiated: true } : {}),
     ...(values['group-role'].length > 0
       ? { saml_group_implicit_role_assignments: values['group-role'] }
+      : {}),
+    ...(values.role.length > 0
+      ? { saml_connection_implicit_role_assignments: values.role.map((role_id) => ({ role_id })) }
       : {}),
   };
 }
@@ -136,7 +144,7 @@ export const ssoCreateSaml = defineCommand({
   usage:
     '--project ID --org ORG_ID_OR_SLUG [--display-name N] [--idp-entity-id ID --idp-sso-url URL ' +
     '--certificate-file PATH | --metadata-url URL | --metadata-file PATH] [--allow-idp-initiated] ' +
-    '[--group-role GROUP=ROLE]…',
+    '[--group-role GROUP=ROLE]… [--role ROLE]…',
   description:
     'Creates a SAML connection and prints our side of it (ACS URL, SP entity ID and SP metadata ' +
     'URL, under PUBLIC_URL), which the customer’s admin enters in their IdP. With the IdP side (its entity ID, SSO ' +
@@ -205,7 +213,8 @@ export const ssoUpdate = defineCommand({
   usage:
     '--project ID --org ORG_ID_OR_SLUG --connection ID [--display-name N] [--idp-entity-id ID] ' +
     '[--idp-sso-url URL] [--certificate-file PATH] [--metadata-url URL | --metadata-file PATH] ' +
-    '[--allow-idp-initiated] [--group-role GROUP=ROLE]… [--remove-certificate CERT_ID] ' +
+    '[--allow-idp-initiated] [--group-role GROUP=ROLE]… [--role ROLE]… ' +
+    '[--remove-certificate CERT_ID] ' +
     '[--issuer URL] [--client-id ID] [--client-secret S]',
   description:
     'Changes a connection; what is not given stays. --certificate-file adds a certificate beside ' +
