@@ -72,7 +72,7 @@ export const adminEs: AdminMessageTable = {
   'sessions.ended': 'Sesión cerrada',
   'sessions.endOthers': 'Cerrar todas las demás sesiones',
   'sessions.othersEnded': 'Las demás sesiones se cerraron',
-  'sessions.method': 'Con {methods}',
+  'sessions.method': 'Inició sesión con {methods}',
   'sessions.method.email': 'enlace por correo',
   'sessions.method.recovery': 'código de respaldo',
   'sessions.endAllOf': 'Cerrar todas las sesiones de {email}',
