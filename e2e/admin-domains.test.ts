@@ -8,8 +8,8 @@ import type { Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import { expectNoAxeViolations } from './a11y.js';
 import { startTxtServer, type TxtServer } from './dns.js';
-import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
-import { pressOn, tabTo, typeInto } from './steps.js';
+import { useBrowserAndDemo } from './harness.js';
+import { pressOn, signInToAcmeByLink, tabTo, typeInto } from './steps.js';
 
 let dns: TxtServer;
 beforeAll(async () => {
@@ -27,15 +27,8 @@ const VIEWPORTS = {
 };
 
 /** Signs `email` in to Acme Corp by login link, from its organization page. */
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${env.demo.url}/_app/org/acme`);
-  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
-  const seen = await inboxIds(env.demo.url);
-  await page.getByLabel(/email/i).fill(email);
-  await page.getByRole('button', { name: 'Continue with email' }).click();
-  const { link } = await waitForEmailLink(env.demo.url, email, 'multi_tenant_magic_links', seen);
-  await page.goto(link);
-  await page.getByText('Success!').waitFor();
+function signIn(page: Page, email: string): Promise<void> {
+  return signInToAcmeByLink(page, env.demo.url, email);
 }
 
 const acme = async () =>

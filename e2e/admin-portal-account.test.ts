@@ -6,8 +6,8 @@ import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import type { MemberResult } from '@gatehouse/protocol';
 import { expectNoAxeViolations } from './a11y.js';
-import { inboxIds, manageDemo, useBrowserAndDemo, waitForEmailLink } from './harness.js';
-import { pressOn, totpCode, typeInto, waitForSmsCode } from './steps.js';
+import { inboxIds, manageDemo, useBrowserAndDemo } from './harness.js';
+import { pressOn, signInToAcmeByLink, totpCode, typeInto, waitForSmsCode } from './steps.js';
 
 const env = useBrowserAndDemo();
 
@@ -20,15 +20,8 @@ const FIRST_PASSWORD = 'a first passphrase for the portal 2026';
 const NEW_PASSWORD = 'a second passphrase for the portal 2027';
 
 /** Signs `email` in to Acme Corp by login link, from its organization page. */
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${env.demo.url}/_app/org/acme`);
-  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
-  const seen = await inboxIds(env.demo.url);
-  await page.getByLabel(/email/i).fill(email);
-  await page.getByRole('button', { name: 'Continue with email' }).click();
-  const { link } = await waitForEmailLink(env.demo.url, email, 'multi_tenant_magic_links', seen);
-  await page.goto(link);
-  await page.getByText('Success!').waitFor();
+function signIn(page: Page, email: string): Promise<void> {
+  return signInToAcmeByLink(page, env.demo.url, email);
 }
 
 /** A new plain member of Acme Corp, and a way to read them back as stored. */

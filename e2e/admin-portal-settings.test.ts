@@ -6,21 +6,14 @@ import { expect, test } from 'vitest';
 import type { Page } from 'playwright-core';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import { expectNoAxeViolations } from './a11y.js';
-import { inboxIds, useBrowserAndDemo, waitForEmailLink } from './harness.js';
-import { pressOn, typeInto } from './steps.js';
+import { useBrowserAndDemo } from './harness.js';
+import { pressOn, signInToAcmeByLink, typeInto } from './steps.js';
 
 const env = useBrowserAndDemo();
 
 /** Signs `email` in to Acme Corp by login link, from its organization page. */
-async function signIn(page: Page, email: string): Promise<void> {
-  await page.goto(`${env.demo.url}/_app/org/acme`);
-  await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
-  const seen = await inboxIds(env.demo.url);
-  await page.getByLabel(/email/i).fill(email);
-  await page.getByRole('button', { name: 'Continue with email' }).click();
-  const { link } = await waitForEmailLink(env.demo.url, email, 'multi_tenant_magic_links', seen);
-  await page.goto(link);
-  await page.getByText('Success!').waitFor();
+function signIn(page: Page, email: string): Promise<void> {
+  return signInToAcmeByLink(page, env.demo.url, email);
 }
 
 test('an admin renames the slug, restricts second factors and gives a role by e-mail domain', async () => {

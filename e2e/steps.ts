@@ -66,19 +66,21 @@ export async function expectLoggedIn(page: Page, email: string, organizationName
     .toBe(`Signed in as ${email} (${organizationName})`);
 }
 
-/** Signs the demo's admin in to Acme Corp by login link, from its organization page. */
-export async function signInToAcmeByLink(page: Page, demoUrl: string): Promise<void> {
+/**
+ * Signs `email` (the demo's admin unless named) in to Acme Corp by login link, from its
+ * organization page.
+ */
+export async function signInToAcmeByLink(
+  page: Page,
+  demoUrl: string,
+  email: string = DEMO_ADMIN_EMAIL,
+): Promise<void> {
   await page.goto(`${demoUrl}/_app/org/acme`);
   await page.getByRole('heading', { name: 'Continue to Acme Corp' }).waitFor();
   const seen = await inboxIds(demoUrl);
-  await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
+  await page.getByLabel(/email/i).fill(email);
   await page.getByRole('button', { name: 'Continue with email' }).click();
-  const { link } = await waitForEmailLink(
-    demoUrl,
-    DEMO_ADMIN_EMAIL,
-    'multi_tenant_magic_links',
-    seen,
-  );
+  const { link } = await waitForEmailLink(demoUrl, email, 'multi_tenant_magic_links', seen);
   await page.goto(link);
   await page.getByText('Success!').waitFor();
 }
