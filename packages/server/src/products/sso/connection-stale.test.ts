@@ -152,3 +152,40 @@ describe('an OIDC connection changed from a loaded screen', () => {
     expect(stored.custom_scopes).toBe('openid email');
   });
 });
+
+describe('concurrent changes of one OIDC connection without a precondition', () => {
+  it('keeps every one of concurrent changes of different fields, one of them rediscovering', async () => {
+    const created: OidcConnection = expectOk(
+      await h.call(ENDPOINTS.sdkSsoCreateOidc, {
+        token: boss,
+        body: {
+          display_name: 'Concurrent OIDC',
+          issuer: oidc.issuer,
+          client_id: 'client',
+          client_secret: 'secret',
+        },
+      }),
+    ).connection;
+    const update = (token: string, body: object) =>
+      h.call(ENDPOINTS.sdkSsoUpdateOidc, {
+        token,
+        params: { connection_id: created.connection_id },
+        body,
+      });
+    // The client id's change waits on the provider's discovery while the others save.
+    const answers = await Promise.all([
+      update(boss, { client_id: 'client-2' }),
+      update(grace, { custom_scopes: 'openid groups' }),
+      update(boss, { attribute_mapping: { email: 'mail' } }),
+    ]);
+    expect(answers.map((a) => a.status)).toEqual([200, 200, 200]);
+    const listed = expectOk(await h.call(ENDPOINTS.sdkSsoList, { token: boss }));
+    const stored = listed.oidc_connections.find((c) => c.connection_id === created.connection_id)!;
+    expect(stored.client_id).toBe('client-2');
+    expect(stored.custom_scopes).toBe('openid groups');
+    expect(stored.attribute_mapping.email).toBe('mail');
+    expect(stored.issuer).toBe(created.issuer);
+    expect(stored.token_url).toBe(created.token_url);
+    expect(stored.status).toBe('active');
+  });
+});

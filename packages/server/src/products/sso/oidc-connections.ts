@@ -33,20 +33,70 @@ import { refreshOrganizationConnections, insertConnection, updateConnectionRow }
 
 export type OidcInput = z.output<typeof oidcConnectionFields>;
 
+/** The provider's endpoints as discovery found them, and the issuer it was asked about. */
+interface Discovered {
+  /** The issuer discovery ran for: the one given, or the one stored when the change began. */
+  askedFor: string;
+  /** Whether the change named that issuer (rather than keeping the stored one). */
+  given: boolean;
+  endpoints: Pick<
+    OidcSettings,
+    'issuer' | 'authorization_url' | 'token_url' | 'userinfo_url' | 'jwks_url'
+  >;
+}
+
 /**
- * The OIDC settings after a change: discovery runs whenever the issuer, client id or secret
- * change, before anything is saved, so a provider that cannot be reached changes nothing.
+ * Discovery for a change, before its transaction (it waits on the provider): it runs whenever
+ * the issuer, client id or secret change, so a provider that cannot be reached changes nothing.
+ * Null when the change needs none.
+ */
+async function discover(
+  ctx: Context,
+  row: SsoConnectionsTable | null,
+  input: OidcInput,
+): Promise<Discovered | null | Failure> {
+  const current = row ? oidcSettings(row) : EMPTY_OIDC_SETTINGS;
+  const issuer = input.issuer ?? current.issuer;
+  const rediscover =
+    issuer !== '' &&
+    (input.issuer !== undefined ||
+      input.client_id !== undefined ||
+      input.client_secret !== undefined);
+  if (!rediscover) return null;
+  const secret =
+    input.client_secret ?? (row?.secret_encrypted ? ctx.box.open(row.secret_encrypted) : '');
+  const config = await discoverProvider(issuer, input.client_id ?? current.client_id, secret);
+  if (isFailure(config)) return config;
+  const metadata = config.serverMetadata();
+  return {
+    askedFor: issuer,
+    given: input.issuer !== undefined,
+    endpoints: {
+      issuer: metadata.issuer,
+      authorization_url: metadata.authorization_endpoint ?? '',
+      token_url: metadata.token_endpoint ?? '',
+      userinfo_url: metadata.userinfo_endpoint ?? '',
+      jwks_url: metadata.jwks_uri ?? '',
+    },
+  };
+}
+
+/**
+ * The OIDC settings after a change, from the row as it is now (locked, in the change's
+ * transaction), so that a concurrent change of other fields is kept.
  */
 async function nextOidc(
   ctx: Context,
+  db: Db,
   projectId: string,
   row: SsoConnectionsTable | null,
   input: OidcInput,
   grantor: Grantor,
+  discovered: Discovered | null,
 ): Promise<{ settings: OidcSettings; secret: string | null } | Failure> {
   const current = row ? oidcSettings(row) : EMPTY_OIDC_SETTINGS;
   const invalid = await checkGroupRoles(
-    ctx.db,
+    db,
     projectId,
     grantor,
     current.group_roles,
@@ -55,7 +105,13 @@ async function nextOidc(
   if (invalid) return invalid;
   const secret =
     input.client_secret ?? (row?.secret_encrypted ? ctx.box.open(row.secret_encrypted) : null);
-  let settings: OidcSettings = {
+  // Endpoints found for the stored issuer are kept only while it is still the one stored: a
+  // concurrent change of the issuer brought its own.
+  const endpoints =
+    discovered && (discovered.given || discovered.askedFor === current.issuer)
+      ? discovered.endpoints
+      : {};
+  const settings: OidcSettings = {
     ...current,
     ...(input.client_id !== undefined ? { client_id: input.client_id } : {}),
     ...(input.custom_scopes !== undefined
@@ -67,26 +123,8 @@ async function nextOidc(
     ...(input.oidc_group_implicit_role_assignments !== undefined
       ? { group_roles: input.oidc_group_implicit_role_assignments }
       : {}),
+    ...endpoints,
   };
-  const issuer = input.issuer ?? current.issuer;
-  const rediscover =
-    issuer !== '' &&
-    (input.issuer !== undefined ||
-      input.client_id !== undefined ||
-      input.client_secret !== undefined);
-  if (rediscover) {
-    const config = await discoverProvider(issuer, settings.client_id, secret ?? '');
-    if (isFailure(config)) return config;
-    const metadata = config.serverMetadata();
-    settings = {
-      ...settings,
-      issuer: metadata.issuer,
-      authorization_url: metadata.authorization_endpoint ?? '',
-      token_url: metadata.token_endpoint ?? '',
-      userinfo_url: metadata.userinfo_endpoint ?? '',
-      jwks_url: metadata.jwks_uri ?? '',
-    };
-  }
   return { settings, secret };
 }
 
@@ -139,9 +177,11 @@ export async function createOidcConnection(
   if (isFailure(input)) return input;
   const missing = await checkOrganization(ctx.db, project, organizationId);
   if (missing) return missing;
-  const next = await nextOidc(ctx, project.id, null, input, grantor);
-  if (isFailure(next)) return next;
+  const discovered = await discover(ctx, null, input);
+  if (isFailure(discovered)) return discovered;
   return allOrNothing(ctx.db, async (trx) => {
+    const next = await nextOidc(ctx, trx, project.id, null, input, grantor, discovered);
+    if (isFailure(next)) return next;
     const row = newRow(
       project,
       organizationId,
@@ -170,15 +210,18 @@ export async function updateOidcConnection(
   if (isFailure(input)) return input;
   const existing = await ownConnection(ctx.db, project, organizationId, connectionId, 'oidc');
   if (isFailure(existing)) return existing;
-  const next = await nextOidc(ctx, project.id, existing, input, grantor);
-  if (isFailure(next)) return next;
+  const discovered = await discover(ctx, existing, input);
+  if (isFailure(discovered)) return discovered;
   return allOrNothing(ctx.db, async (trx) => {
-    // Locked first, so that of two changes loaded from the same screen the second is stale.
+    // Changes of one connection queue, so that none is lost to another's read of its settings,
+    // and of two changes loaded from the same screen the second is stale.
     const row = await lockConnection(trx, project, organizationId, connectionId, 'oidc');
     if (isFailure(row)) return row;
     if (input.updated_at !== undefined && input.updated_at !== row.updated_at) {
       return staleUpdate('connection');
     }
+    const next = await nextOidc(ctx, trx, project.id, row, input, grantor, discovered);
+    if (isFailure(next)) return next;
     return { connection: await saveOidc(ctx, trx, row, input, next) };
   });
 }
