@@ -246,7 +246,10 @@ export interface SsoConnectionTest {
   attributes: Record<string, string[]>;
   /** The member fields the connection's attribute mapping reads from them. */
   mapped: { email: string; first_name: string; last_name: string; groups: string[] };
-  /** The roles the connection's group mapping would give this person. */
+  /**
+   * The roles a sign-in through the connection would give this person: those of their groups'
+   * rules, and (SAML) the connection's roles for everyone who signs in through it.
+   */
   roles: string[];
 }
 

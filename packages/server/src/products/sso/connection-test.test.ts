@@ -126,6 +126,37 @@ describe('a test sign-in', () => {
     expect(test.roles).toEqual(['admin']);
   });
 
+  it("lists the connection's roles for everyone beside its group roles, as a sign-in gives them", async () => {
+    expectOk(
+      await h.call(ENDPOINTS.rbacRoleSet, {
+        params: { role_id: 'contractor' },
+        body: { permissions: [{ resource_id: 'stytch.self', actions: ['*'] }] },
+      }),
+    );
+    const everyone = await addSamlConnection(h, {
+      idpEntityId: idp.entityId,
+      idpSsoUrl: idp.ssoUrl,
+      certificates: [idp.certificate],
+      groupRoles: [{ group: 'it-admins', role_id: 'admin' }],
+      // A role given both ways is listed once; one deleted from the policy is not given.
+      connectionRoles: ['contractor', 'admin', 'deleted-role'],
+    });
+    const answer = async (groups: string[]) => {
+      const started = await startTest(everyone);
+      const response = await idp.createResponse({
+        sp: sp(everyone),
+        email: 'newcomer@acme.test',
+        groups,
+        inResponseTo: started.test.test_id,
+      });
+      expect((await postToAcs(everyone.acsUrl, response)).status).toBe(200);
+      return expectOk(await readTest(started.test.test_id, everyone)).test;
+    };
+    expect((await answer(['it-admins'])).roles).toEqual(['admin', 'contractor']);
+    expect((await answer([])).roles).toEqual(['contractor', 'admin']);
+    expect(await memberCount('newcomer@acme.test')).toBe(0);
+  });
+
   it('names the check that refused the response, and leaves the later ones unchecked', async () => {
     const other = await startTest();
     await postToAcs(

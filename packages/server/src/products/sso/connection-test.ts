@@ -267,11 +267,16 @@ export function testReport(
           message: `Mapped but not received: ${missing.join(', ')}.`,
         },
   );
+  // What a real sign-in through the connection gives: the roles of the person's groups and those
+  // of everyone who signs in through it, each once, skipping roles deleted from the policy.
   const roles = [
     ...new Set(
-      settings.group_roles
-        .filter((a) => checked.groups.includes(a.group) && knownRoles.has(a.role_id))
-        .map((a) => a.role_id),
+      [
+        ...settings.group_roles
+          .filter((a) => checked.groups.includes(a.group))
+          .map((a) => a.role_id),
+        ...settings.connection_roles.map((a) => a.role_id),
+      ].filter((id) => knownRoles.has(id)),
     ),
   ];
   return {
