@@ -232,8 +232,11 @@ describe('changing roles, deactivating and reactivating', () => {
     expect(admin.callsTo('organization.members.reactivate')).toEqual([cy.member_id]);
   });
 
-  it('shows a plain member the list without any admin action', async () => {
-    renderMembers({ roles: [], permissions: MEMBER_PERMISSIONS });
+  it('shows a member who may only search the list without any admin action', async () => {
+    renderMembers({
+      roles: [],
+      permissions: { ...MEMBER_PERMISSIONS, 'stytch.member': { search: true } },
+    });
     await screen.findByText('3 of 3 members');
     expect(screen.queryByRole('heading', { name: 'Invite a member' })).toBeNull();
     for (const name of [

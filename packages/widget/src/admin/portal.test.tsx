@@ -59,15 +59,15 @@ describe('the admin portal', () => {
   });
 
   it('leaves out sections a plain member may not see, and keeps the order asked for', async () => {
-    renderAdmin((props) => <AdminPortal {...props} sections={['settings', 'sso', 'members']} />, {
-      roles: [],
-      permissions: MEMBER_PERMISSIONS,
-      prepare,
-    });
+    renderAdmin(
+      (props) => <AdminPortal {...props} sections={['sessions', 'sso', 'members', 'settings']} />,
+      { roles: [], permissions: MEMBER_PERMISSIONS, prepare },
+    );
     const nav = await screen.findByRole('navigation', { name: 'Sections' });
+    // A plain member may not search the organization's members nor see its SSO connections.
     expect([...nav.querySelectorAll('button')].map((t) => t.textContent)).toEqual([
+      'Sessions',
       'Settings',
-      'Members',
     ]);
   });
 

@@ -52,8 +52,30 @@ export const POLICY: RbacPolicy = {
   resources: [],
 };
 
-/** What a plain member's roles grant. */
-export const MEMBER_PERMISSIONS = { 'stytch.member': { search: true } };
+/**
+ * What a plain member's roles grant: the built-in `member` role holds `stytch.self` `*` (the
+ * provider's default), so every action on their own member and nothing on others.
+ */
+export const MEMBER_PERMISSIONS = {
+  'stytch.self': Object.fromEntries(
+    [
+      'update.info.name',
+      'update.info.email',
+      'update.info.untrusted-metadata',
+      'update.info.mfa-phone',
+      'update.info.delete.mfa-phone',
+      'update.info.delete.password',
+      'update.info.delete.mfa-totp',
+      'update.info.unlink.retired-email',
+      'update.settings.mfa-enrolled',
+      'update.settings.default-mfa-method',
+      'delete',
+      'revoke-sessions',
+      'get.connected-apps',
+      'revoke.connected-app',
+    ].map((action) => [action, true]),
+  ),
+};
 
 export interface RenderedAdmin extends RenderResult {
   client: FakeClient;
