@@ -13,7 +13,7 @@ import {
   verifyAgainstDummy,
   verifyPassword,
 } from '../../crypto/password-hash.js';
-import { memberByEmail, memberById, normalizeEmail } from '../../tenancy/members/store.js';
+import { memberById, normalizeEmail } from '../../tenancy/members/store.js';
 import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
 import { organizationById } from '../../tenancy/organizations/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
@@ -29,7 +29,13 @@ import {
 import { completePrimary } from '../../auth/primary.js';
 import type { ClientInfo } from '../../auth/client-info.js';
 import { sessionLifetime, touchSession } from '../../auth/sessions.js';
-import { isSupportedHash, savePassword, storedPassword, upgradePasswordHash } from './store.js';
+import {
+  isSupportedHash,
+  memberWithPasswordByEmail,
+  savePassword,
+  storedPassword,
+  upgradePasswordHash,
+} from './store.js';
 import { passwordFactor } from './factors.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
 import { forgetGuesses, reserveGuess, settleGuess } from './throttle.js';
@@ -82,10 +88,10 @@ async function verifyCredentials(
   // Counted before the check and compared after: concurrent guesses cannot all be checked.
   const guess = await reserveGuess(ctx, project, organization, email, clientIp);
   if ('failure' in guess) return guess;
-  const member = await memberByEmail(ctx.db, organization.organization_id, email);
+  const found = await memberWithPasswordByEmail(ctx.db, organization.organization_id, email);
+  const member = found?.member;
   // Only active members sign in with a password; invited and pending ones prove their address first.
-  const password =
-    member?.status === 'active' ? await storedPassword(ctx.db, member.member_id) : null;
+  const password = member?.status === 'active' ? found?.password : null;
   const verdict = password
     ? await verifyPassword(password.hash, input.password)
     : { valid: await verifyAgainstDummy(input.password), needsRehash: false };

@@ -1,11 +1,15 @@
 /** The passwords product's store: password hashes, one per member, mirrored as the member's `member_password_id`. */
-import type { Environment } from '@gatehouse/protocol';
+import type { Environment, Member } from '@gatehouse/protocol';
+import { sql } from 'kysely';
 import { isoAt, type Db } from '../../context.js';
 import { newId } from '../../crypto/random.js';
 import { preparedQuery } from '../../store/prepared.js';
 import { bcryptCostProblem } from '../../crypto/hash-bounds.js';
 import { voidLinkTokens } from '../../auth/link-tokens.js';
 import { endMemberSessions } from '../../auth/revocation.js';
+import { MEMBER_COLUMNS, memberRowReader } from '../../tenancy/members/columns.js';
+import { toMember } from '../../tenancy/members/store.js';
+import { registrationsOf } from '../../tenancy/members/store-registrations.js';
 
 /** A member's stored password. */
 export interface StoredPassword {
@@ -50,6 +54,81 @@ const passwordOfMember = preparedQuery((db, p: { memberId: string }) =>
 export async function storedPassword(db: Db, memberId: string): Promise<StoredPassword | null> {
   const [row] = await passwordOfMember(db, { memberId });
   return row ? { id: row.id, hash: row.hash, resetRequired: row.reset_required === 1 } : null;
+}
+
+/** One row per role of the member (one with null roles when it has none), with its password. */
+type MemberPasswordRow = Record<string, unknown> & {
+  p_id: string | null;
+  p_hash: string | null;
+  p_reset_required: number | null;
+  r_role_id: string | null;
+  r_source_type: string;
+  /** Whether the member has linked provider identities (1/true): only then are they read. */
+  f_linked: unknown;
+};
+
+// Every password sign-in reads its member, the member's roles and password: one statement,
+// built once (see `preparedQuery`). A member has at most one password (unique `member_id`).
+const memberAndPasswordByEmail = preparedQuery((db, p: { organizationId: string; email: string }) =>
+  db
+    .selectFrom('members as m')
+    .leftJoin('passwords as p', 'p.member_id', 'm.id')
+    .leftJoin('member_roles as r', 'r.member_id', 'm.id')
+    .select([
+      ...MEMBER_COLUMNS.map((c) => sql.ref(`m.${c}`).as(`m_${c}`)),
+      'p.id as p_id',
+      'p.hash as p_hash',
+      'p.reset_required as p_reset_required',
+      'r.role_id as r_role_id',
+      'r.source_type as r_source_type',
+      (eb) =>
+        eb
+          .exists(
+            eb
+              .selectFrom('member_federated_identities as f')
+              .select('f.id')
+              .whereRef('f.member_id', '=', 'm.id')
+              .whereRef('f.organization_id', '=', 'm.organization_id'),
+          )
+          .as('f_linked'),
+    ])
+    .where('m.organization_id', '=', p.organizationId)
+    .where('m.email', '=', p.email)
+    .orderBy('r.role_id')
+    .orderBy('r.source_type')
+    .$castTo<MemberPasswordRow>(),
+);
+const memberRowOf = memberRowReader('m_');
+
+/**
+ * The member of the organization with this (normalized) address, deleted members included, as
+ * `memberByEmail` gives it, and the member's stored password; null when there is no such member.
+ *
+ * @example
+ * const found = await memberWithPasswordByEmail(ctx.db, organizationId, 'a@b.co');
+ */
+export async function memberWithPasswordByEmail(
+  db: Db,
+  organizationId: string,
+  email: string,
+): Promise<{ member: Member; password: StoredPassword | null } | null> {
+  const rows = await memberAndPasswordByEmail(db, { organizationId, email });
+  const [first] = rows;
+  if (!first) return null;
+  const row = memberRowOf(first);
+  const roles = rows.flatMap((r) =>
+    r.r_role_id === null ? [] : [{ role_id: r.r_role_id, source_type: r.r_source_type }],
+  );
+  // Most members have no linked identity: the flag spares them a second query.
+  const linked = first.f_linked === true || Number(first.f_linked) === 1;
+  const registrations = linked
+    ? await registrationsOf(db, [{ member_id: row.id, organization_id: row.organization_id }])
+    : undefined;
+  const password =
+    first.p_id !== null && first.p_hash !== null
+      ? { id: first.p_id, hash: first.p_hash, resetRequired: first.p_reset_required === 1 }
+      : null;
+  return { member: toMember(row, roles, registrations?.get(row.id)), password };
 }
 
 /**

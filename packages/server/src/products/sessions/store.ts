@@ -5,6 +5,7 @@ import type { Db } from '../../context.js';
 import { preparedQuery } from '../../store/prepared.js';
 import { readsUntilChanged } from '../../store/read-cache.js';
 import type { MembersTable, OrganizationsTable, SessionsTable } from '../../store/schema.js';
+import { MEMBER_COLUMNS } from '../../tenancy/members/columns.js';
 import { toMember } from '../../tenancy/members/store.js';
 import { registrationsOf } from '../../tenancy/members/store-registrations.js';
 import { toOrganization } from '../../tenancy/organizations/store.js';
@@ -35,28 +36,6 @@ const SESSION_COLUMNS = Object.keys({
   ip_address: 1,
   user_agent: 1,
 } satisfies Record<keyof SessionsTable, 1>) as (keyof SessionsTable)[];
-const MEMBER_COLUMNS = Object.keys({
-  id: 1,
-  project_id: 1,
-  organization_id: 1,
-  email: 1,
-  email_id: 1,
-  email_verified: 1,
-  name: 1,
-  status: 1,
-  password_id: 1,
-  mfa_enrolled: 1,
-  mfa_phone_number: 1,
-  mfa_phone_verified: 1,
-  totp_registration_id: 1,
-  default_mfa_method: 1,
-  trusted_metadata: 1,
-  untrusted_metadata: 1,
-  locale: 1,
-  created_at: 1,
-  updated_at: 1,
-  last_sign_in_at: 1,
-} satisfies Record<keyof MembersTable, 1>) as (keyof MembersTable)[];
 const ORGANIZATION_COLUMNS = Object.keys({
   id: 1,
   project_id: 1,

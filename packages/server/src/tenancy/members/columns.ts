@@ -1,0 +1,39 @@
+/** The columns of a member row, for queries that join members to tables sharing column names. */
+import type { MembersTable } from '../../store/schema.js';
+
+/** Every column of a member row by name (the compiler checks that none is missing). */
+export const MEMBER_COLUMNS = Object.keys({
+  id: 1,
+  project_id: 1,
+  organization_id: 1,
+  email: 1,
+  email_id: 1,
+  email_verified: 1,
+  name: 1,
+  status: 1,
+  password_id: 1,
+  mfa_enrolled: 1,
+  mfa_phone_number: 1,
+  mfa_phone_verified: 1,
+  totp_registration_id: 1,
+  default_mfa_method: 1,
+  trusted_metadata: 1,
+  untrusted_metadata: 1,
+  locale: 1,
+  created_at: 1,
+  updated_at: 1,
+  last_sign_in_at: 1,
+} satisfies Record<keyof MembersTable, 1>) as (keyof MembersTable)[];
+
+/**
+ * A function reading a member row back from a joined row, where each member column was selected
+ * under `prefix` (the pairs are made once, not per row).
+ */
+export function memberRowReader(prefix: string): (row: Record<string, unknown>) => MembersTable {
+  const pairs = MEMBER_COLUMNS.map((column) => [column, `${prefix}${column}`] as const);
+  return (row) => {
+    const out: Record<string, unknown> = {};
+    for (const [column, key] of pairs) out[column] = row[key];
+    return out as unknown as MembersTable;
+  };
+}
