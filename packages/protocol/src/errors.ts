@@ -115,6 +115,10 @@ export const ERRORS = {
     status: 400,
     meaning: 'The SSO connection is not fully configured yet.',
   },
+  sso_connection_disabled: {
+    status: 400,
+    meaning: 'The SSO connection is off: only its test sign-in works until an admin turns it on.',
+  },
   oauth_provider_not_configured: {
     status: 400,
     meaning: 'This OAuth provider is off, or its client is not set up.',

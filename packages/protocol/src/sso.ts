@@ -124,6 +124,12 @@ export interface SamlConnection {
   saml_connection_implicit_role_assignments: ConnectionRoleAssignment[];
   /** Whether responses the IdP sends unprompted (no AuthnRequest of ours) are accepted. */
   allow_idp_initiated: boolean;
+  /**
+   * Gatehouse's own: whether real sign-ins may use the connection. Off, only its test sign-in
+   * works, the login page does not offer it and it is nobody's default. Connections made through
+   * the APIs start on; the admin portal makes them off, to be turned on after a test.
+   */
+  sign_in_enabled: boolean;
   /** The provider's name for the opposite of `allow_idp_initiated`. */
   idp_initiated_auth_disabled: boolean;
   /** {@link SAML_NAMEID_FORMAT}. */
@@ -164,6 +170,8 @@ export interface OidcConnection {
   attribute_mapping: OidcAttributeMapping;
   /** Roles from the groups claim (`attribute_mapping.groups`). */
   oidc_group_implicit_role_assignments: GroupRoleAssignment[];
+  /** As on {@link SamlConnection.sign_in_enabled}. */
+  sign_in_enabled: boolean;
   created_at: string;
   updated_at: string;
 }

@@ -38,6 +38,8 @@ const common = {
    * while the stored one is the same (409 `stale_update` otherwise). Ignored on creation.
    */
   updated_at: z.string().min(1).max(64).optional(),
+  /** Whether real sign-ins may use the connection; on when a creation leaves it out. */
+  sign_in_enabled: z.boolean().optional(),
 };
 
 /** The IdP side of a SAML connection; `x509_certificate` adds a verification certificate. */

@@ -40,6 +40,8 @@ export async function addSamlConnection(
     /** Role ids of everyone who signs in through the connection. */
     connectionRoles?: string[];
     allowIdpInitiated?: boolean;
+    /** Off: only its test sign-in works (on by default). */
+    signInEnabled?: boolean;
     displayName?: string;
   },
 ): Promise<TestConnection> {
@@ -53,6 +55,7 @@ export async function addSamlConnection(
     group_roles: input.groupRoles ?? [],
     connection_roles: (input.connectionRoles ?? []).map((role_id) => ({ role_id })),
     allow_idp_initiated: input.allowIdpInitiated ?? false,
+    sign_in_enabled: input.signInEnabled ?? true,
   };
   await insertConnection(h.db, {
     id: connectionId,
@@ -150,6 +153,7 @@ export async function addDiscoveredOidcConnection(
       custom_scopes: '',
       attribute_mapping: DEFAULT_OIDC_ATTRIBUTE_MAPPING,
       group_roles: [],
+      sign_in_enabled: true,
     },
   });
   return { connectionId, callbackUrl };

@@ -27,8 +27,8 @@ import { storeMemberPassword } from '../passwords/service.js';
 import { hashPassword } from '../../crypto/password-hash.js';
 import { allOrNothing, fail, type Failure } from '../../result.js';
 import { transaction } from '../../store/transaction.js';
-import { organizationConnections } from '../sso/service.js';
-import { defaultConnectionInactive, memberEmailTaken } from './errors.js';
+import { organizationConnections, usableForSignIn } from '../sso/service.js';
+import { defaultConnectionInactive, defaultConnectionOff, memberEmailTaken } from './errors.js';
 import { invalidEmail, memberNotFound } from '../../tenancy/members/errors.js';
 import {
   invalidSlug,
@@ -173,7 +173,7 @@ export async function manageSetMemberPassword(
 
 /**
  * The SSO settings of a patch must name this organization's own connections, and the default
- * must be an active one.
+ * must be an active one that is on.
  */
 async function checkSsoSettings(
   db: Db,
@@ -195,6 +195,7 @@ async function checkSsoSettings(
   if (chosen && chosen.status !== 'active') {
     return defaultConnectionInactive();
   }
+  if (chosen && !usableForSignIn(chosen)) return defaultConnectionOff();
   return null;
 }
 

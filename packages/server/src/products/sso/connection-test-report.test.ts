@@ -17,6 +17,7 @@ const settings: SamlSettings = {
   ],
   connection_roles: [],
   allow_idp_initiated: false,
+  sign_in_enabled: true,
 };
 
 function assertion(overrides: Partial<SamlAssertion> = {}): SamlAssertion {

@@ -24,6 +24,8 @@ export interface SamlSettings {
   /** Roles of everyone who signs in through the connection. */
   connection_roles: ConnectionRoleAssignment[];
   allow_idp_initiated: boolean;
+  /** Whether real sign-ins may use the connection (its test sign-in always may); rows from before it: on. */
+  sign_in_enabled: boolean;
 }
 
 /** The provider side of an OIDC connection (the `settings` JSON of an `oidc` row). */
@@ -38,6 +40,8 @@ export interface OidcSettings {
   custom_scopes: string;
   attribute_mapping: OidcAttributeMapping;
   group_roles: GroupRoleAssignment[];
+  /** As for SAML. */
+  sign_in_enabled: boolean;
 }
 
 export const EMPTY_SAML_SETTINGS: SamlSettings = {
@@ -47,6 +51,7 @@ export const EMPTY_SAML_SETTINGS: SamlSettings = {
   group_roles: [],
   connection_roles: [],
   allow_idp_initiated: false,
+  sign_in_enabled: true,
 };
 
 export const EMPTY_OIDC_SETTINGS: OidcSettings = {
@@ -59,6 +64,7 @@ export const EMPTY_OIDC_SETTINGS: OidcSettings = {
   custom_scopes: '',
   attribute_mapping: DEFAULT_OIDC_ATTRIBUTE_MAPPING,
   group_roles: [],
+  sign_in_enabled: true,
 };
 
 export function samlSettings(row: SsoConnectionsTable): SamlSettings {
@@ -67,6 +73,15 @@ export function samlSettings(row: SsoConnectionsTable): SamlSettings {
 
 export function oidcSettings(row: SsoConnectionsTable): OidcSettings {
   return { ...EMPTY_OIDC_SETTINGS, ...(JSON.parse(row.settings) as Partial<OidcSettings>) };
+}
+
+/**
+ * Whether a connection may be used for real sign-ins: its IdP side complete and its admins have
+ * turned it on (a connection stored before the switch existed is on).
+ */
+export function usableForSignIn(row: SsoConnectionsTable): boolean {
+  const settings = JSON.parse(row.settings) as { sign_in_enabled?: boolean };
+  return row.status === 'active' && settings.sign_in_enabled !== false;
 }
 
 /** Our side of the connections: the URLs an IdP admin configures, under the server's public URL. */
@@ -173,6 +188,7 @@ export function toSamlConnection(
     saml_group_implicit_role_assignments: settings.group_roles,
     saml_connection_implicit_role_assignments: settings.connection_roles,
     allow_idp_initiated: settings.allow_idp_initiated,
+    sign_in_enabled: settings.sign_in_enabled,
     idp_initiated_auth_disabled: !settings.allow_idp_initiated,
     nameid_format: SAML_NAMEID_FORMAT,
     alternative_audience_uri: '',
@@ -204,6 +220,7 @@ export function toOidcConnection(row: SsoConnectionsTable, urls: SsoUrls): OidcC
     custom_scopes: settings.custom_scopes,
     attribute_mapping: settings.attribute_mapping,
     oidc_group_implicit_role_assignments: settings.group_roles,
+    sign_in_enabled: settings.sign_in_enabled,
     created_at: row.created_at,
     updated_at: row.updated_at,
   };

@@ -29,6 +29,13 @@ export const connectionGone = (): Failure =>
 export const connectionIdMissing = (): Failure =>
   fail('invalid_request', 'The connection_id is missing.');
 
+/** The connection's admins have not turned it on (or turned it off): only its test works. */
+export const connectionDisabled = (): Failure =>
+  fail(
+    'sso_connection_disabled',
+    'This SSO connection is off: an admin of the organization must turn it on before signing in with it.',
+  );
+
 /** The connection is pending. */
 export const connectionInactive = (): Failure =>
   fail('sso_connection_inactive', 'This SSO connection is not fully configured yet.');

@@ -22,9 +22,16 @@ import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
 import { organizationById } from '../../tenancy/organizations/store.js';
 import { resolveRedirectUrl } from '../../tenancy/projects/policy.js';
 import type { Project } from '../../tenancy/projects/service.js';
-import { oidcSettings, samlSettings, ssoUrls, type SsoUrls } from './connections.js';
+import {
+  oidcSettings,
+  samlSettings,
+  ssoUrls,
+  usableForSignIn,
+  type SsoUrls,
+} from './connections.js';
 import {
   badPkceChallenge,
+  connectionDisabled,
   connectionInactive,
   connectionNotFound,
   connectionOrganizationGone,
@@ -91,6 +98,7 @@ export async function startSso(
   if (row.status !== 'active') {
     return connectionInactive();
   }
+  if (!usableForSignIn(row)) return connectionDisabled();
   const org = await organizationById(ctx.db, project.id, row.organization_id);
   if (!org) return connectionOrganizationGone();
   if (!allowsAuthMethod(org, 'sso')) {

@@ -10,6 +10,7 @@ import { hashToken } from '../../crypto/random.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import {
   alreadyAnswered,
+  connectionDisabled,
   connectionGone,
   emailNotVerified,
   noEmail,
@@ -64,6 +65,7 @@ export async function finishOidc(
   if (!row || row.kind !== 'oidc' || !project) {
     return connectionGone();
   }
+  if (!oidcSettings(row).sign_in_enabled) return connectionDisabled();
   const config = await oidcProvider(ctx, row);
   if (isFailure(config)) return config;
 

@@ -123,6 +123,7 @@ async function nextOidc(
     ...(input.oidc_group_implicit_role_assignments !== undefined
       ? { group_roles: input.oidc_group_implicit_role_assignments }
       : {}),
+    ...(input.sign_in_enabled !== undefined ? { sign_in_enabled: input.sign_in_enabled } : {}),
     ...endpoints,
   };
   return { settings, secret };

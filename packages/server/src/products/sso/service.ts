@@ -58,6 +58,7 @@ import {
   oneMetadataSource,
 } from './errors.js';
 
+export { usableForSignIn } from './connections.js';
 export { createOidcConnection, updateOidcConnection, type OidcInput } from './oidc-connections.js';
 
 export type SamlInput = z.output<typeof samlConnectionFields>;
@@ -147,6 +148,7 @@ async function applySaml(
       ? { group_roles: input.saml_group_implicit_role_assignments }
       : {}),
     ...(connectionRoles !== undefined ? { connection_roles: connectionRoles } : {}),
+    ...(input.sign_in_enabled !== undefined ? { sign_in_enabled: input.sign_in_enabled } : {}),
     attribute_mapping: { ...current.attribute_mapping, ...input.attribute_mapping },
   };
   const invalid =

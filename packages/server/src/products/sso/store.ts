@@ -6,6 +6,7 @@ import type {
   SsoRequestsTable,
 } from '../../store/schema.js';
 import { insertUnlessDuplicate } from '../../store/unique.js';
+import { usableForSignIn } from './connections.js';
 
 /** A connection of the project by id, or undefined (ids of other projects are not found). */
 export async function connectionRow(
@@ -117,9 +118,9 @@ export async function deleteCertificateRow(
 }
 
 /**
- * Writes the organization's `sso_active_connections` from its active connections, and keeps its
- * default connection pointing at an active one: the first active connection becomes the default
- * when there is none, and a default that is no longer active is replaced. Run it in the
+ * Writes the organization's `sso_active_connections` from its active connections that are on, and
+ * keeps its default connection pointing at one of them: the first becomes the default when there
+ * is none, and a default that is no longer active or was turned off is replaced. Run it in the
  * transaction that changed a connection.
  */
 export async function refreshOrganizationConnections(
@@ -138,7 +139,7 @@ export async function refreshOrganizationConnections(
     .where('project_id', '=', projectId)
     .execute();
   const rows = await connectionRowsOf(db, projectId, organizationId);
-  const active = rows.filter((r) => r.status === 'active');
+  const active = rows.filter(usableForSignIn);
   const org = await db
     .selectFrom('organizations')
     .select(['sso_default_connection_id', 'sso_jit_provisioning_allowed_connections'])
