@@ -15,7 +15,11 @@ export function SamlForm({ onCreated }: { onCreated: (name: string) => void }) {
   const [name, setName] = useState('');
   const [metadata, setMetadata] = useState<MetadataDraft>(EMPTY_METADATA);
   const create = useAction(format, async () => {
-    const { connection } = await admin.sso.saml.createConnection({ display_name: name.trim() });
+    // Off until an admin turns it on, after testing it.
+    const { connection } = await admin.sso.saml.createConnection({
+      display_name: name.trim(),
+      sign_in_enabled: false,
+    });
     setName('');
     // The connection exists (pending) even if its IdP side is refused: the error says why.
     await saveIdpSide(admin, connection.connection_id, metadata);
@@ -58,6 +62,7 @@ export function OidcForm({ onCreated }: { onCreated: (name: string) => void }) {
       issuer: fields.issuer.trim(),
       client_id: fields.clientId.trim(),
       client_secret: fields.secret,
+      sign_in_enabled: false,
     });
     setFields({ name: '', issuer: '', clientId: '', secret: '' });
     onCreated(connection.display_name);

@@ -22,9 +22,12 @@ type Phase =
 export function SsoTest({
   connectionId,
   kind = 'saml',
+  onPassed,
 }: {
   connectionId: string;
   kind?: 'saml' | 'oidc';
+  /** Called when a test passes. */
+  onPassed?: () => void;
 }) {
   const { admin, format } = useAdmin();
   const id = useId();
@@ -69,6 +72,7 @@ export function SsoTest({
         }
         popup.current?.close();
         setPhase({ kind: 'done', test });
+        if (test.status === 'passed') onPassed?.();
       } catch (e) {
         if (!stopped) {
           setError(errorMessage(format, e));
@@ -81,7 +85,7 @@ export function SsoTest({
       stopped = true;
       clearTimeout(timer);
     };
-  }, [admin, connectionId, format, kind, waiting]);
+  }, [admin, connectionId, format, kind, onPassed, waiting]);
 
   // The report takes the focus when it arrives, so a screen reader reads it next.
   useEffect(() => {

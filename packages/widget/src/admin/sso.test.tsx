@@ -83,7 +83,10 @@ describe('the SSO section', () => {
         'Connection Okta 2 created',
       ),
     );
-    expect(admin.callsTo('sso.saml.createConnection')).toEqual([{ display_name: 'Okta 2' }]);
+    // Off until an admin turns it on after a test.
+    expect(admin.callsTo('sso.saml.createConnection')).toEqual([
+      { display_name: 'Okta 2', sign_in_enabled: false },
+    ]);
     expect(admin.callsTo('sso.saml.updateConnectionByMetadata')).toEqual([
       { connection_id: 'saml-connection-test-2', metadata_xml: '<EntityDescriptor/>' },
     ]);
@@ -181,6 +184,7 @@ describe('the SSO section', () => {
         issuer: 'https://login.example.test',
         client_id: 'abc',
         client_secret: 's3',
+        sign_in_enabled: false,
       },
     ]);
   });
