@@ -145,6 +145,12 @@ test('an admin sets SAML up from what the portal shows, tests it, and a member s
   expect(await acmeMember('tester@acme.test')).toBeFalsy();
   await expectNoAxeViolations(page, 'the SSO section with a test report');
 
+  // Made off, it is turned on once tested.
+  await item.getByText('A test passed since you opened this page.').waitFor();
+  await item.getByRole('button', { name: 'Turn on' }).click();
+  await page.getByText('Sign-in through Acme Okta is on').waitFor();
+  await connectionItem(page, 'Acme Okta SAML Active On').waitFor();
+
   // The organization's SSO rules.
   const rules = page.locator('form', { has: page.getByRole('heading', { name: 'SSO rules' }) });
   await rules.getByLabel('Default connection').selectOption({ label: 'Acme Okta' });
@@ -219,6 +225,9 @@ test('an admin does the SSO setup with the keyboard alone', async () => {
   await expect
     .poll(() => page.evaluate(() => document.activeElement?.className ?? ''))
     .toContain('gh-admin-report');
+  await tabTo(page, item.getByRole('button', { name: 'Turn on' }), far);
+  await page.keyboard.press('Enter');
+  await page.getByText('Sign-in through Keyboard IdP is on').waitFor();
 
   const rules = page.locator('form', { has: page.getByRole('heading', { name: 'SSO rules' }) });
   const chosen = rules.getByLabel('Default connection');

@@ -21,6 +21,7 @@ const saml: SamlConnection = {
   connection_id: 'saml-connection-test-1',
   display_name: 'Okta',
   status: 'active',
+  sign_in_enabled: true,
   audience_uri: 'https://auth.acme.test/sp',
   acs_url: 'https://auth.acme.test/acs',
   sp_metadata_url: 'https://auth.acme.test/metadata',

@@ -16,6 +16,7 @@ export interface SsoConnectionChoice {
   connection_id: string;
   display_name: string;
   status: string;
+  sign_in_enabled: boolean;
 }
 
 export function SsoSettings({
@@ -62,7 +63,8 @@ export function SsoSettings({
     if (!(await save.run())) await run();
   };
   if (!org) return <FormError id={`${id}-load`} message={load.error} />;
-  const active = connections.filter((c) => c.status === 'active');
+  // The server takes as default only a connection that is complete and on.
+  const active = connections.filter((c) => c.status === 'active' && c.sign_in_enabled);
   return (
     <form className="gh-admin-form gh-admin-card" onSubmit={(e) => void submit(e)}>
       <h3 className="gh-admin-subheading">{format('sso.settings.heading')}</h3>
