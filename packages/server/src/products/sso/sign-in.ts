@@ -27,6 +27,7 @@ import { projectPolicy } from '../../tenancy/rbac/service.js';
 import { oidcSettings, samlSettings } from './connections.js';
 import { connectionOrganizationGone, ssoNotAllowed, ssoTokenNotFound } from './errors.js';
 import type { SsoRedirect } from './flow.js';
+import { connectionRowById, touchConnectionRow } from './store.js';
 
 /** Who the IdP says signed in. */
 export interface SsoIdentity {
@@ -92,6 +93,10 @@ export async function signInFederated(
 ): Promise<SsoRedirect | Failure> {
   const now = ctx.now();
   const email = normalizeEmail(identity.email);
+  // A change of the connection's roles and this sign-in queue on its row: either the change
+  // finds this member's link, or this sign-in reads the changed roles; never neither.
+  await touchConnectionRow(db, project.id, row.id);
+  const connection = (await connectionRowById(db, row.id)) ?? row;
   const org = await organizationById(db, project.id, row.organization_id);
   if (!org) return connectionOrganizationGone();
   const joined = await findOrProvisionMember(
@@ -118,7 +123,7 @@ export async function signInFederated(
   );
   if (isFailure(joined)) return joined;
   const { member, created } = joined;
-  const roles = await rolesOfSignIn(db, row, identity.groups);
+  const roles = await rolesOfSignIn(db, connection, identity.groups);
   await replaceRolesFrom(db, member.member_id, { ssoConnectionGroup: row.id }, roles.fromGroups);
   await replaceRolesFrom(db, member.member_id, { ssoConnection: row.id }, roles.fromConnection);
   const token = await issueLinkToken(
