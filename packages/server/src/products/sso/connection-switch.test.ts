@@ -5,12 +5,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SamlConnection } from '@gatehouse/protocol';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import { startSamlIdp, type SamlIdp } from '@gatehouse/testing/idp';
+import { startOidcIdp, startSamlIdp, type OidcIdp, type SamlIdp } from '@gatehouse/testing/idp';
 import { expectError, expectOk, startHarness, type Harness } from '../../test/harness.js';
 import {
   TestBrowser,
+  addDiscoveredOidcConnection,
   addSamlConnection,
   authnRequestId,
+  signInAtIdp,
   ssoTokenOf,
   startUrl,
   type TestConnection,
@@ -20,18 +22,24 @@ const browser = new TestBrowser();
 
 let h: Harness;
 let idp: SamlIdp;
+let oidc: OidcIdp;
 let adminToken: string;
 let memberToken: string;
 
 beforeAll(async () => {
-  [h, idp] = await Promise.all([startHarness({ listen: true }), startSamlIdp()]);
+  [h, idp, oidc] = await Promise.all([
+    startHarness({ listen: true }),
+    startSamlIdp(),
+    startOidcIdp(),
+  ]);
+  oidc.users.set('ada@acme.test', { password: 'ada-password', name: 'Ada' });
   await h.addMember('root@acme.test', ['admin']);
   adminToken = (await h.login('root@acme.test')).session_token;
   memberToken = (await h.login('ada@acme.test')).session_token;
 });
 
 afterAll(async () => {
-  await Promise.all([h?.close(), idp?.close()]);
+  await Promise.all([h?.close(), idp?.close(), oidc?.close()]);
 });
 
 const sp = (c: TestConnection) => ({ entityId: c.entityId, acsUrl: c.acsUrl });
@@ -227,5 +235,34 @@ describe('turning a connection on and off', () => {
       }),
     ).connection;
     expect(oidcOff.sign_in_enabled).toBe(false);
+  });
+});
+
+describe('an OIDC connection that is off', () => {
+  it('refuses the start and the callback of a sign-in started before it was turned off', async () => {
+    const { connectionId, callbackUrl } = await addDiscoveredOidcConnection(h, oidc, {
+      clientId: 'gatehouse-switch',
+      clientSecret: 'a-client-secret-of-some-length',
+    });
+    const begun = await browser.navigate(startUrl(h, connectionId));
+    expect(begun.status).toBe(302);
+    const { callback } = await signInAtIdp(begun.location ?? '', callbackUrl, {
+      email: 'ada@acme.test',
+      password: 'ada-password',
+    });
+    const loaded = expectOk(
+      await h.call(ENDPOINTS.sdkSsoList, { token: adminToken }),
+    ).oidc_connections.find((c) => c.connection_id === connectionId)!;
+    expect(loaded.sign_in_enabled).toBe(true);
+    const off = expectOk(
+      await h.call(ENDPOINTS.sdkSsoUpdateOidc, {
+        token: adminToken,
+        params: { connection_id: connectionId },
+        body: { sign_in_enabled: false, updated_at: loaded.updated_at },
+      }),
+    ).connection;
+    expect(off.sign_in_enabled).toBe(false);
+    expectDisabled(await browser.navigate(callback ?? ''));
+    expectDisabled(await browser.navigate(startUrl(h, connectionId)));
   });
 });
