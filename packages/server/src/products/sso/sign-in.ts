@@ -25,7 +25,12 @@ import { withToken } from '../../tenancy/projects/policy.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { projectPolicy } from '../../tenancy/rbac/service.js';
 import { oidcSettings, samlSettings } from './connections.js';
-import { connectionOrganizationGone, ssoNotAllowed, ssoTokenNotFound } from './errors.js';
+import {
+  connectionDisabled,
+  connectionOrganizationGone,
+  ssoNotAllowed,
+  ssoTokenNotFound,
+} from './errors.js';
 import type { SsoRedirect } from './flow.js';
 import { connectionRowById, touchConnectionRow } from './store.js';
 
@@ -97,6 +102,9 @@ export async function signInFederated(
   // finds this member's link, or this sign-in reads the changed roles; never neither.
   await touchConnectionRow(db, project.id, row.id);
   const connection = (await connectionRowById(db, row.id)) ?? row;
+  // Turned off since the answer was read: refused, now under the lock that a change takes.
+  const settings = connection.kind === 'saml' ? samlSettings(connection) : oidcSettings(connection);
+  if (!settings.sign_in_enabled) return connectionDisabled();
   const org = await organizationById(db, project.id, row.organization_id);
   if (!org) return connectionOrganizationGone();
   const joined = await findOrProvisionMember(
