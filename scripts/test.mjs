@@ -44,16 +44,16 @@ const STEPS = [
 
 /** Rough time of each step in seconds (bench/RESULTS.md), for choosing what to start first. */
 const COST = {
-  build: 50,
+  build: 35,
   chromium: 1,
-  lint: 110,
-  typecheck: 40,
+  lint: 85,
+  typecheck: 42,
   api: 7,
-  server: 190,
-  unit: 50,
-  'browser-1': 240,
-  'browser-2': 240,
-  postgres: 90,
+  server: 210,
+  unit: 65,
+  'browser-1': 260,
+  'browser-2': 255,
+  postgres: 120,
 };
 
 const lanesArg = process.argv.indexOf('--lanes');
