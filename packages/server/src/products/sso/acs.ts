@@ -9,7 +9,6 @@ import type { SsoRequestsTable } from '../../store/schema.js';
 import { resolveRedirectUrl } from '../../tenancy/projects/policy.js';
 import {
   assertionReplayed,
-  connectionDisabled,
   connectionNotFound,
   idpInitiatedNotAllowed,
   otherBrowser,
@@ -47,7 +46,7 @@ export async function finishSaml(
   const testId = await testAnsweredBy(ctx, row.id, samlResponse, assertion);
   if (testId !== null) return finishSamlTest(ctx, row, provider.settings, testId, assertion);
   if (isFailure(assertion)) return assertion;
-  if (!provider.settings.sign_in_enabled) return connectionDisabled();
+  // Whether the connection is on is read by signInFederated, under the connection's lock.
 
   return allOrNothing(ctx.db, async (trx) => {
     let request: Pick<
