@@ -10,7 +10,13 @@
  *   of the address). Otherwise an address counts only in an organization that has explicitly
  *   allowed the token's tenant (`tid`): any tenant's administrator can put any address on a user.
  * - **SSO connections** are the organization's own identity provider: configured by the
- *   organization, they vouch for its members' addresses (OIDC still needs `email_verified`).
+ *   organization, they vouch for its members' addresses. An OIDC connection still needs
+ *   `email_verified: true`, or, where the claim is absent (Entra ID, ADFS and some Okta set-ups
+ *   never send it), an address in one of its own organization's verified domains (proven by DNS,
+ *   its `claimed_email_domains`). An explicit `email_verified: false` is always refused.
+ *
+ * Verified domains never make a Google or Microsoft address trusted: any tenant's administrator
+ * can put any address on a user, so a domain proven in Gatehouse says nothing of who sent it.
  */
 import type { AllowedOAuthTenants, Organization } from '@gatehouse/protocol';
 import { domainOf, jitDecision, type JitDecision } from '../../tenancy/organizations/service.js';
@@ -94,4 +100,23 @@ export function federatedJoinRefusal(
   const decision = jitDecision(org, claims.email);
   if (decision !== 'allowed') return decision;
   return vouchesForDomain(claims, org) ? null : 'invalid_email_for_jit_provisioning';
+}
+
+/**
+ * Whether an organization's own OIDC connection vouches for the address it sent:
+ * `email_verified` is true, or the claim is absent and the address's domain is one of the
+ * organization's verified domains. Any other value of the claim (false, a string) is refused.
+ *
+ * @example
+ * oidcConnectionVouches(undefined, 'ada@acme.test', { claimed_email_domains: ['acme.test'] }); // true
+ * oidcConnectionVouches(false, 'ada@acme.test', { claimed_email_domains: ['acme.test'] }); // false
+ */
+export function oidcConnectionVouches(
+  emailVerified: unknown,
+  email: string,
+  org: Pick<Organization, 'claimed_email_domains'>,
+): boolean {
+  if (emailVerified === true) return true;
+  if (emailVerified !== undefined) return false;
+  return org.claimed_email_domains.includes(domainOf(email));
 }

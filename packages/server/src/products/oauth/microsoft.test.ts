@@ -3,10 +3,12 @@
 // directories answered by their own tenant's issuer): each ID token must come from the issuer of
 // the tenant it names, and an address counts only where Microsoft vouches for it (`xms_edov`) or
 // the organization allowed the token's tenant. Any directory's administrator can put any address
-// on a user, so nothing else about the `email` claim is believed ("nOAuth").
+// on a user, so nothing else about the `email` claim is believed ("nOAuth"), not even a domain
+// the organization proved by DNS (against a DNS server on loopback).
 import { afterAll, beforeAll, beforeEach, describe, expect, it } from 'vitest';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { startOidcIdp, type OidcIdp } from '@gatehouse/testing/idp';
+import { startDnsStub, type DnsStub } from '../../test/dns-stub.js';
 import { basic, expectOk, startHarness, type Harness } from '../../test/harness.js';
 import { TestBrowser, signInAtIdp } from '../../test/sso.js';
 
@@ -16,11 +18,13 @@ const CLIENT = { clientId: 'gatehouse-microsoft', clientSecret: 'microsoft-clien
 
 let h: Harness;
 let microsoft: OidcIdp;
+let dns: DnsStub;
 let callback: string;
 
 beforeAll(async () => {
+  dns = await startDnsStub();
   [h, microsoft] = await Promise.all([
-    startHarness({ listen: true }),
+    startHarness({ listen: true, config: { dnsServers: [dns.server] } }),
     startOidcIdp({ tenantId: ACME_TENANT }),
   ]);
   callback = `${h.url}/v1/b2b/public/oauth/microsoft/callback`;
@@ -75,7 +79,7 @@ beforeAll(async () => {
 });
 
 afterAll(async () => {
-  await Promise.all([h?.close(), microsoft?.close()]);
+  await Promise.all([h?.close(), microsoft?.close(), dns?.close()]);
 });
 
 beforeEach(async () => {
@@ -174,6 +178,34 @@ describe('what vouches for a Microsoft address', () => {
     const back = await callbackFor('ada@acme.test', 'pw-ada');
     expect(back.status).toBe(403);
     expect(back.text).toContain('<code id="error-type">oauth_email_not_verified</code>');
+  });
+
+  it('is not that the organization verified the domain of the address by DNS', async () => {
+    const token = (await h.login('admin@acme.test')).session_token;
+    const added = expectOk(
+      await h.call(ENDPOINTS.organizationDomainAdd, { token, body: { domain: 'acme.test' } }),
+    ).domain;
+    dns.txt.set(added.txt_record.name, [added.txt_record.value]);
+    const params = { domain_id: added.domain_id };
+    try {
+      const verified = await h.call(ENDPOINTS.organizationDomainVerify, { token, params });
+      expect(expectOk(verified).domain.status).toBe('verified');
+      // Acme's own directory, no xms_edov, the tenant not allowed: the address is not vouched for.
+      const own = await callbackFor('ada@acme.test', 'pw-ada');
+      expect(own.status).toBe(403);
+      expect(own.text).toContain('<code id="error-type">oauth_email_not_verified</code>');
+      // Nor is another directory's user with an address at the verified domain.
+      const foreign = await callbackFor('mallory@evil.example', 'pw-mallory');
+      expect(foreign.status).toBe(403);
+      const mallory = await h.admin.getMemberByEmail(
+        h.project.project_id,
+        h.org.organization_id,
+        'mallory@acme.test',
+      );
+      expect(mallory).toBeNull();
+    } finally {
+      expectOk(await h.call(ENDPOINTS.organizationDomainDelete, { token, params }));
+    }
   });
 
   it("is the organization's own tenant, once allowed, and links the member to the identity", async () => {

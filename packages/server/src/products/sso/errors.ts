@@ -52,7 +52,7 @@ export const connectionNotInOrganization = (): Failure =>
 export const connectionOrganizationGone = (): Failure =>
   fail('organization_not_found', 'The organization of this connection is gone.');
 
-/** `email_verified` was not true. */
+/** `email_verified` was not true, and no verified domain of the organization vouched instead. */
 export const emailNotVerified = (): Failure =>
   fail('sso_email_not_verified', 'The identity provider has not verified this e-mail address.');
 

@@ -5,13 +5,16 @@
  */
 import { personClaims, stringClaim } from '../../auth/federated/claims.js';
 import { reasonOf } from '../../auth/federated/oidc-client.js';
+import { oidcConnectionVouches } from '../../auth/federated/trust.js';
 import type { Context } from '../../context.js';
 import { hashToken } from '../../crypto/random.js';
 import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
 import {
   alreadyAnswered,
   connectionDisabled,
   connectionGone,
+  connectionOrganizationGone,
   emailNotVerified,
   noEmail,
   noIdToken,
@@ -30,7 +33,7 @@ import { claimRequest, connectionRowById, liveRequestByState } from './store.js'
  * The OIDC callback: finds the request by its state, exchanges the code with our PKCE verifier,
  * and checks the ID token (signature, issuer, audience, expiry, nonce). The connection's
  * attribute mapping names the claims of the e-mail, names and groups; the e-mail must be
- * verified by the provider; ID-token claims win over userinfo's.
+ * vouched for (`oidcConnectionVouches`); ID-token claims win over userinfo's.
  */
 export async function finishOidc(
   ctx: Context,
@@ -83,8 +86,11 @@ export async function finishOidc(
   // The connection's attribute mapping names the claims; its groups claim gives the roles.
   const mapped = mappedClaims(oidcSettings(row), claims);
   if (mapped.email === '') return noEmail();
-  // Whichever claim carries the address, the provider must say it verified it.
-  if (claims.email_verified !== true) {
+  // Whichever claim carries the address, the provider must say it verified it, or leave the
+  // claim out for an address in a domain its organization verified (auth/federated/trust.ts).
+  const org = await organizationById(ctx.db, project.id, row.organization_id);
+  if (!org) return connectionOrganizationGone();
+  if (!oidcConnectionVouches(claims.email_verified, mapped.email, org)) {
     return emailNotVerified();
   }
   return allOrNothing(ctx.db, (trx) =>

@@ -10,10 +10,13 @@ import { jwtVerify } from 'jose';
 import { personClaims, stringClaim } from '../../auth/federated/claims.js';
 import { keySetOf } from '../../auth/federated/id-tokens.js';
 import { beginAuthorization, reasonOf } from '../../auth/federated/oidc-client.js';
+import { oidcConnectionVouches } from '../../auth/federated/trust.js';
 import type { Context } from '../../context.js';
 import { hashToken } from '../../crypto/random.js';
 import { fail, isFailure, type Failure } from '../../result.js';
 import type { SsoConnectionsTable, SsoRequestsTable } from '../../store/schema.js';
+import { domainOf } from '../../tenancy/organizations/service.js';
+import { organizationById } from '../../tenancy/organizations/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { projectPolicy } from '../../tenancy/rbac/service.js';
 import {
@@ -170,6 +173,34 @@ async function checkAnswer(
   return passedReport(ctx, row, claims);
 }
 
+/** The `email_verified` check, under the rule of real sign-ins (auth/federated/trust.ts). */
+async function emailVerifiedCheck(
+  ctx: Context,
+  row: SsoConnectionsTable,
+  emailVerified: unknown,
+  email: string,
+): Promise<SsoTestCheck> {
+  const org = await organizationById(ctx.db, row.project_id, row.organization_id);
+  if (emailVerified === true) {
+    return { check: 'email_verified', status: 'passed', message: 'email_verified is true.' };
+  }
+  if (org && email !== '' && oidcConnectionVouches(emailVerified, email, org)) {
+    return {
+      check: 'email_verified',
+      status: 'passed',
+      message: `email_verified is absent, and ${domainOf(email)} is a verified domain of the organization.`,
+    };
+  }
+  return {
+    check: 'email_verified',
+    status: 'failed',
+    message:
+      emailVerified === undefined
+        ? 'email_verified is absent and the address is not in a verified domain of the organization: the sign-in would be refused.'
+        : 'email_verified is not true: the sign-in would be refused.',
+  };
+}
+
 async function passedReport(
   ctx: Context,
   row: SsoConnectionsTable,
@@ -196,13 +227,7 @@ async function passedReport(
           status: 'passed',
           message: `The ${emailClaim} claim is ${mapped.email}.`,
         },
-    claims.email_verified === true
-      ? { check: 'email_verified', status: 'passed', message: 'email_verified is true.' }
-      : {
-          check: 'email_verified',
-          status: 'failed',
-          message: 'email_verified is not true: the sign-in would be refused.',
-        },
+    await emailVerifiedCheck(ctx, row, claims.email_verified, mapped.email),
   );
   const expected = [mapping.first_name, mapping.last_name].filter((claim) => claim !== '');
   if (settings.group_roles.length > 0 && mapping.groups !== '') expected.push(mapping.groups);
