@@ -165,6 +165,55 @@ describe('gatehouse sso', () => {
     expect(failed.stderr).toContain('error: oidc_discovery_failed: ');
   });
 
+  it('turns a connection of either kind off and on with --sign-in, and refuses another value', async () => {
+    const saml = await cli('sso', 'create-saml', '--project', projectId, '--org', 'initech');
+    const oidcCreated = await cli(
+      ...['sso', 'create-oidc', '--project', projectId, '--org', 'initech'],
+      ...['--issuer', oidc.issuer, '--client-id', 'switch', '--client-secret', 'switch-secret'],
+    );
+    for (const id of [
+      field(saml.stdout, 'connection_id'),
+      field(oidcCreated.stdout, 'connection_id'),
+    ]) {
+      const update = (...args: string[]) =>
+        cli(
+          'sso',
+          'update',
+          '--project',
+          projectId,
+          '--org',
+          'initech',
+          '--connection',
+          id,
+          ...args,
+        );
+      const listed = async () => {
+        const list = (await cli('sso', 'list', '--project', projectId, '--org', 'initech')).stdout;
+        const block = list.split('\n\n').find((b) => b.includes(id)) ?? '';
+        return field(block, 'sign-in');
+      };
+      expect(await listed()).toBe('on');
+      const off = await update('--sign-in', 'off');
+      expect(off.code, off.stderr).toBe(0);
+      expect(field(off.stdout, 'sign-in')).toBe('off');
+      expect(await listed()).toBe('off');
+      // Another change leaves it as it is.
+      expect((await update('--display-name', 'Renamed')).code).toBe(0);
+      expect(await listed()).toBe('off');
+      const on = await update('--sign-in', 'on');
+      expect(field(on.stdout, 'sign-in')).toBe('on');
+      expect(await listed()).toBe('on');
+      for (const bad of ['yes', 'true', 'ON', '']) {
+        const refused = await update('--sign-in', bad);
+        expect(refused.code).toBe(2);
+        expect(refused.stderr).toContain('--sign-in must be one of on, off');
+      }
+      expect(await listed()).toBe('on');
+    }
+    const help = await cli('sso', 'update', '--help');
+    expect(help.stdout).toContain('--sign-in on|off');
+  });
+
   it('prints our URLs under PUBLIC_URL, and warns when PUBLIC_URL is unset', async () => {
     const create = async (env: Record<string, string>, name: string) => {
       let stdout = '';

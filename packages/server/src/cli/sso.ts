@@ -2,7 +2,15 @@
 import { readFileSync } from 'node:fs';
 import type { OidcConnection, SamlConnection } from '@gatehouse/protocol';
 import type { Admin, SamlInput } from '../products/management/admin.js';
-import { defineCommand, option, toggle, UsageError, type CliIo, type Parser } from './command.js';
+import {
+  choice,
+  defineCommand,
+  option,
+  toggle,
+  UsageError,
+  type CliIo,
+  type Parser,
+} from './command.js';
 import { DATABASE_AND_URL_SETTINGS, DATABASE_SETTINGS, publicUrlWarning } from './environment.js';
 import { organizationIdOf, withProject } from './open.js';
 
@@ -56,6 +64,7 @@ function describeSaml(c: SamlConnection): string {
     `SP metadata:   ${c.sp_metadata_url}\n` +
     `IdP entity ID: ${c.idp_entity_id || '(not set)'}\n` +
     `IdP SSO URL:   ${c.idp_sso_url || '(not set)'}\n` +
+    `sign-in:       ${c.sign_in_enabled ? 'on' : 'off'}\n` +
     (c.saml_connection_implicit_role_assignments.length > 0
       ? `roles:         ${c.saml_connection_implicit_role_assignments.map((r) => r.role_id).join(', ')}\n`
       : '') +
@@ -72,7 +81,8 @@ function describeOidc(c: OidcConnection): string {
     `display_name:  ${c.display_name}\n` +
     `redirect URL:  ${c.redirect_url}\n` +
     `issuer:        ${c.issuer || '(not set)'}\n` +
-    `client_id:     ${c.client_id || '(not set)'}\n`
+    `client_id:     ${c.client_id || '(not set)'}\n` +
+    `sign-in:       ${c.sign_in_enabled ? 'on' : 'off'}\n`
   );
 }
 
@@ -206,6 +216,11 @@ export const ssoCreateOidc = defineCommand({
   },
 });
 
+/** `--sign-in on|off` as the management API's `sign_in_enabled`; absent when not given. */
+function signInInput(value: 'on' | 'off' | undefined): { sign_in_enabled?: boolean } {
+  return value === undefined ? {} : { sign_in_enabled: value === 'on' };
+}
+
 /** Changes a connection of either kind. */
 export const ssoUpdate = defineCommand({
   name: ['sso', 'update'],
@@ -215,11 +230,12 @@ export const ssoUpdate = defineCommand({
     '[--idp-sso-url URL] [--certificate-file PATH] [--metadata-url URL | --metadata-file PATH] ' +
     '[--allow-idp-initiated] [--group-role GROUP=ROLE]… [--role ROLE]… ' +
     '[--remove-certificate CERT_ID] ' +
-    '[--issuer URL] [--client-id ID] [--client-secret S]',
+    '[--issuer URL] [--client-id ID] [--client-secret S] [--sign-in on|off]',
   description:
     'Changes a connection; what is not given stays. --certificate-file adds a certificate beside ' +
     'the ones the connection has, and --remove-certificate removes one: together they rotate ' +
-    'an IdP certificate without downtime.',
+    'an IdP certificate without downtime. --sign-in off refuses real sign-ins through the ' +
+    'connection (its test sign-in still works) until --sign-in on.',
   options: {
     ...where,
     connection: option('ID', 'The connection').required(),
@@ -228,6 +244,7 @@ export const ssoUpdate = defineCommand({
     'client-id': option('ID', 'An OIDC client ID'),
     'client-secret': option('S', 'An OIDC client secret'),
     'remove-certificate': option('CERT_ID', 'A SAML certificate to remove'),
+    'sign-in': choice(['on', 'off'], 'Whether real sign-ins may use the connection, either kind'),
   },
   environment: DATABASE_SETTINGS,
   async run(values, io) {
@@ -241,16 +258,15 @@ export const ssoUpdate = defineCommand({
           ...(values['client-id'] ? { client_id: values['client-id'] } : {}),
           ...(values['client-secret'] ? { client_secret: values['client-secret'] } : {}),
           ...(values['display-name'] ? { display_name: values['display-name'] } : {}),
+          ...signInInput(values['sign-in']),
         });
         io.stdout(`Connection updated.\n${describeOidc(connection)}`);
         return;
       }
-      let connection = await admin.updateSamlConnection(
-        projectId,
-        organizationId,
-        id,
-        samlInput(values),
-      );
+      let connection = await admin.updateSamlConnection(projectId, organizationId, id, {
+        ...samlInput(values),
+        ...signInInput(values['sign-in']),
+      });
       if (metadata) {
         connection = await admin.updateSamlFromMetadata(projectId, organizationId, id, metadata);
       }
