@@ -253,7 +253,9 @@ export const adminEs: AdminMessageTable = {
   'sso.attributeName': 'Atributo',
   'sso.attributeValues': 'Valores',
   'sso.testRoles': 'Esta persona recibiría los roles {roles}.',
-  'sso.testNoRoles': 'Esta persona no recibiría ningún rol por sus grupos.',
+  'sso.testNoRoles': 'Esta persona no recibiría ningún rol, ni por sus grupos ni por la conexión.',
+  'sso.testConnectionRoles':
+    'Esta persona solo recibiría los roles que la conexión da a todos los que inician sesión con ella: {roles}.',
   'sso.testNeedsIdp': 'Indica los metadatos del proveedor de identidad para probar esta conexión.',
   'sso.switch.on': 'Activado',
   'sso.switch.off': 'Desactivado',

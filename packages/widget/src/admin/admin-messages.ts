@@ -252,7 +252,10 @@ export const adminEn = {
   'sso.attributeName': 'Attribute',
   'sso.attributeValues': 'Values',
   'sso.testRoles': 'This person would get the roles {roles}.',
-  'sso.testNoRoles': 'This person would get no role from their groups.',
+  'sso.testNoRoles':
+    'This person would get no role, neither from their groups nor from the connection.',
+  'sso.testConnectionRoles':
+    'This person would get only the roles the connection gives everyone who signs in through it: {roles}.',
   'sso.testNeedsIdp': 'Set the identity provider’s metadata to test this connection.',
   'sso.switch.on': 'On',
   'sso.switch.off': 'Off',

@@ -92,7 +92,11 @@ export function SamlConnectionItem({
         {() => (
           <>
             {c.status === 'active' ? (
-              <SsoTest connectionId={c.connection_id} onPassed={passed} />
+              <SsoTest
+                connectionId={c.connection_id}
+                connectionRoles={c.saml_connection_implicit_role_assignments.map((r) => r.role_id)}
+                onPassed={passed}
+              />
             ) : (
               <p className="gh-text-secondary">{format('sso.testNeedsIdp')}</p>
             )}

@@ -8,7 +8,7 @@ import type { SsoConnectionTest, SsoTestCheck } from '@gatehouse/protocol';
 import { Button } from '../parts/button.js';
 import { FormError } from '../parts/form-error.js';
 import { useAdmin } from './admin-context.js';
-import type { AdminMessageKey } from './admin-messages.js';
+import type { AdminFormat, AdminMessageKey } from './admin-messages.js';
 import { errorMessage } from './use-action.js';
 
 /** How often the report is asked for while the IdP has not answered. */
@@ -22,10 +22,13 @@ type Phase =
 export function SsoTest({
   connectionId,
   kind = 'saml',
+  connectionRoles = [],
   onPassed,
 }: {
   connectionId: string;
   kind?: 'saml' | 'oidc';
+  /** The roles the connection gives everyone who signs in through it (SAML). */
+  connectionRoles?: readonly string[];
   /** Called when a test passes. */
   onPassed?: () => void;
 }) {
@@ -130,7 +133,11 @@ export function SsoTest({
           className="gh-admin-report"
           aria-labelledby={`${id}-result`}
         >
-          <TestReport test={phase.test} headingId={`${id}-result`} />
+          <TestReport
+            test={phase.test}
+            connectionRoles={connectionRoles}
+            headingId={`${id}-result`}
+          />
         </div>
       )}
     </div>
@@ -144,8 +151,33 @@ const STATUS_KEYS: Record<SsoTestCheck['status'], AdminMessageKey> = {
   not_checked: 'sso.check.notChecked',
 };
 
+/**
+ * What a passed test's sign-in would give, and from where: no role at all, only roles the
+ * connection gives everyone (whatever the person's groups), or roles some of which came from
+ * their groups.
+ */
+function rolesSentence(
+  format: AdminFormat,
+  roles: readonly string[],
+  connectionRoles: readonly string[],
+): string {
+  if (roles.length === 0) return format('sso.testNoRoles');
+  const values = { roles: roles.join(', ') };
+  return roles.every((role) => connectionRoles.includes(role))
+    ? format('sso.testConnectionRoles', values)
+    : format('sso.testRoles', values);
+}
+
 /** The report of a finished test: the verdict, each check, and what the IdP sent. */
-function TestReport({ test, headingId }: { test: SsoConnectionTest; headingId: string }) {
+function TestReport({
+  test,
+  connectionRoles,
+  headingId,
+}: {
+  test: SsoConnectionTest;
+  connectionRoles: readonly string[];
+  headingId: string;
+}) {
   const { format } = useAdmin();
   const attributes = Object.entries(test.attributes);
   return (
@@ -183,11 +215,7 @@ function TestReport({ test, headingId }: { test: SsoConnectionTest; headingId: s
         </table>
       )}
       {test.status === 'passed' && (
-        <p className="gh-text-secondary">
-          {test.roles.length > 0
-            ? format('sso.testRoles', { roles: test.roles.join(', ') })
-            : format('sso.testNoRoles')}
-        </p>
+        <p className="gh-text-secondary">{rolesSentence(format, test.roles, connectionRoles)}</p>
       )}
     </>
   );
