@@ -1,6 +1,7 @@
 // The password panel of 'Your account' in the portal's language: its strength feedback (the
 // check under way, the meter, the LUDS rules, a breached password) uses the login widget's words
-// of that language, in a Spanish portal as in an English one.
+// of that language, and zxcvbn's warning and suggestions (sent in English) the zxcvbn-ts Spanish
+// pack's, in a Spanish portal as in an English one.
 import { cleanup, fireEvent, screen, waitFor, within } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { PasswordStrengthResult } from '@gatehouse/protocol';
@@ -78,6 +79,52 @@ describe("the account's password strength feedback", () => {
       ),
     ).toBeTruthy();
     expect(within(panel).getAllByText('Requisito no cumplido:')).toHaveLength(2);
+  });
+
+  it("shows zxcvbn's warning in Spanish, and a sentence it has no words for as sent", async () => {
+    const warned = renderAccount(
+      'es',
+      strengthVerdict({
+        score: 1,
+        zxcvbn_feedback: { warning: 'Dates are easy to guess.', suggestions: [] },
+      }),
+    );
+    let panel = await typeNewPassword('Contraseña', 'Nueva contraseña', '1999-12-31');
+    await waitFor(() => expect(warned.answered.release).toBeDefined());
+    warned.answered.release?.();
+    expect(await within(panel).findByText('Las fechas son fáciles de adivinar.')).toBeTruthy();
+    expect(within(panel).queryByText('Dates are easy to guess.')).toBeNull();
+    cleanup();
+
+    const suggested = renderAccount(
+      'es-MX',
+      strengthVerdict({
+        score: 2,
+        zxcvbn_feedback: {
+          warning: '',
+          suggestions: ['Avoid recent years.', 'A sentence of a newer zxcvbn.'],
+        },
+      }),
+    );
+    panel = await typeNewPassword('Contraseña', 'Nueva contraseña', 'summer2025');
+    await waitFor(() => expect(suggested.answered.release).toBeDefined());
+    suggested.answered.release?.();
+    expect(await within(panel).findByText('Evita años recientes.')).toBeTruthy();
+    expect(within(panel).getByText('A sentence of a newer zxcvbn.')).toBeTruthy();
+  });
+
+  it("keeps zxcvbn's English in an English portal", async () => {
+    const { answered } = renderAccount(
+      'en',
+      strengthVerdict({
+        score: 1,
+        zxcvbn_feedback: { warning: 'Dates are easy to guess.', suggestions: [] },
+      }),
+    );
+    const panel = await typeNewPassword('Password', 'New password', '1999-12-31');
+    await waitFor(() => expect(answered.release).toBeDefined());
+    answered.release?.();
+    expect(await within(panel).findByText('Dates are easy to guess.')).toBeTruthy();
   });
 
   it('stays in English in an English portal', async () => {

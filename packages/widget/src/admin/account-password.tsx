@@ -40,7 +40,7 @@ function useStrength(client: GatehouseClient, password: string, email: string): 
 }
 
 export function PasswordPanel({ member, organization, onMember, notice }: AccountPanelProps) {
-  const { admin, client, format } = useAdmin();
+  const { admin, client, format, language } = useAdmin();
   const id = useId();
   const [existing, setExisting] = useState('');
   const [password, setPassword] = useState('');
@@ -98,7 +98,7 @@ export function PasswordPanel({ member, organization, onMember, notice }: Accoun
               aria-describedby={`${id}-strength`}
               onChange={(e) => setPassword(e.target.value)}
             />
-            <PasswordStrength id={`${id}-strength`} check={check} luds={null} />
+            <PasswordStrength id={`${id}-strength`} check={check} luds={null} language={language} />
           </div>
           <Button
             type="submit"

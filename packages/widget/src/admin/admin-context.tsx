@@ -55,6 +55,8 @@ export interface AdminContextValue {
   client: GatehouseClient;
   admin: AdminClient;
   format: AdminFormat;
+  /** The language the portal speaks: `es`, or `en` (also when the Spanish tables cannot load). */
+  language: 'en' | 'es';
   session: SessionState;
   rights: AdminRights;
   /** The project's roles (from bootstrap's policy), `member` excluded: every member has it. */

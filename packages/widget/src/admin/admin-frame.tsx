@@ -153,6 +153,7 @@ export function AdminFrame({
       client,
       admin: adminClient,
       format,
+      language: tables === ENGLISH ? 'en' : 'es',
       session,
       rights: loaded.rights,
       roles: loaded.roles,

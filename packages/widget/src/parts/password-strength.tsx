@@ -1,8 +1,9 @@
 /**
  * Strength feedback under a new password: that the check is running, then the zxcvbn bar with
- * the warning (or the suggestions), or the LUDS checklist.
+ * the warning (or the suggestions) in the widget's language, or the LUDS checklist.
  */
 import { useMessages } from '../messages/use-messages.js';
+import { useZxcvbnFeedback } from '../messages/zxcvbn-feedback.js';
 import { CheckIcon } from './password-icons.js';
 import { Spinner } from './spinner.js';
 import type { StrengthCheck } from './use-strength-check.js';
@@ -57,17 +58,22 @@ export interface PasswordStrengthProps {
   check: StrengthCheck;
   /** The LUDS rules; given when the project uses LUDS, so the list shows before any check. */
   luds: { minimumCount: number; complexity: number } | null;
+  /** The language of zxcvbn's warning and suggestions (sent in English); null for English. */
+  language: string | null;
 }
 
-export function PasswordStrength({ id, check, luds }: PasswordStrengthProps) {
+export function PasswordStrength({ id, check, luds, language }: PasswordStrengthProps) {
   const format = useMessages();
+  const inLanguage = useZxcvbnFeedback(language);
   const result = check.status === 'checked' ? check.result : null;
   const policy = result?.strength_policy ?? (luds ? 'luds' : null);
   const breached = result?.breached_password ? format('password.breached') : null;
   const rules = luds ?? { minimumCount: 8, complexity: 3 };
   // zxcvbn's warning names the problem; without one, its suggestions say what would help.
   const feedback = result?.zxcvbn_feedback;
-  const advice = feedback?.warning ? [feedback.warning] : (feedback?.suggestions ?? []);
+  const advice = (feedback?.warning ? [feedback.warning] : (feedback?.suggestions ?? [])).map(
+    inLanguage,
+  );
 
   return (
     <div id={id} className="gh-strength" aria-live="polite">

@@ -65,7 +65,12 @@ export function PasswordResetForm() {
           invalid={Boolean(error)}
           describedBy={error ? `${strengthId} ${errorId}` : strengthId}
         />
-        <PasswordStrength id={strengthId} check={check} luds={luds} />
+        <PasswordStrength
+          id={strengthId}
+          check={check}
+          luds={luds}
+          language={config.messages.builtIn}
+        />
         <FormError id={errorId} message={error} />
         <Button
           type="submit"
