@@ -313,7 +313,7 @@ export const adminEs: AdminMessageTable = {
   'sso.mapping.duplicate': 'Esta regla ya está en la lista.',
   'sso.mapping.roleRequired': 'Elige el rol que da este grupo.',
   'sso.mapping.introOidc':
-    'Qué claim del token de ID lleva cada dato del miembro y qué roles dan los grupos del IdP. El proveedor debe seguir marcando la dirección como verificada.',
+    'Qué claim del token de ID lleva cada dato del miembro y qué roles dan los grupos del IdP. El proveedor debe seguir marcando la dirección como verificada, salvo que omita email_verified y la dirección esté en uno de los dominios verificados de la organización.',
   'sso.mapping.claim.email': 'Claim del correo',
   'sso.mapping.claim.first_name': 'Claim del nombre',
   'sso.mapping.claim.last_name': 'Claim del apellido',

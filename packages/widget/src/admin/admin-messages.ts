@@ -313,7 +313,7 @@ export const adminEn = {
   'sso.mapping.duplicate': 'This rule is already in the list.',
   'sso.mapping.roleRequired': 'Choose the role this group gives.',
   'sso.mapping.introOidc':
-    'Which claim of the ID token carries each member field, and which roles IdP groups give. The provider must still mark the address as verified.',
+    'Which claim of the ID token carries each member field, and which roles IdP groups give. The provider must still mark the address as verified, unless it leaves email_verified out and the address is in one of the organization’s verified domains.',
   'sso.mapping.claim.email': 'E-mail claim',
   'sso.mapping.claim.first_name': 'First name claim',
   'sso.mapping.claim.last_name': 'Last name claim',
