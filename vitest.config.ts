@@ -27,6 +27,10 @@ const alias = {
 
 export default defineConfig({
   test: {
+    // Transformed modules are kept on disk (node_modules/.experimental-vitest-cache), keyed by their
+    // source and the lockfile: the steps of `npm test` import the same sources (the server's by the
+    // server, unit, PostgreSQL and browser steps) and transform each once.
+    experimental: { fsModuleCache: true },
     projects: [
       {
         resolve: { alias },
