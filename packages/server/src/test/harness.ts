@@ -21,6 +21,7 @@ import type { ServerConfig } from '../config.js';
 import type { Admin } from '../products/management/admin.js';
 import { openStore } from '../store/db.js';
 import { migrateToLatest } from '../store/migrations.js';
+import { templatedDatabase } from './postgres-template.js';
 import { parseServerKey, SecretBox } from '../crypto/secret-box.js';
 import { exportJWK, exportPKCS8, generateKeyPair, type JWK } from 'jose';
 import { sql } from 'kysely';
@@ -298,39 +299,44 @@ async function signingKeyPair(): Promise<{ pkcs8: string; publicJwk: JWK }> {
 }
 
 /**
- * Makes the harness's database current before its server starts: the migrated template copied
- * for SQLite, the migrations run in the fresh schema for PostgreSQL; then the worker's key pair
- * stored as the active signing key, as a first start would have made one.
+ * The database of a harness, every migration applied: a copy of the worker's migrated SQLite
+ * template in the temp folder, or, when `TEST_DATABASE_URL` names a PostgreSQL server, a new
+ * database there copied from its migrated template (dropped at the end).
  */
-async function prepareDatabase(
-  database: { url: string; templated: boolean },
-  serverKey: string | undefined,
+async function harnessDatabase(
+  dir: string,
+): Promise<{ url: string; serverKey?: string; drop(): Promise<void> }> {
+  const base = process.env.TEST_DATABASE_URL;
+  if (base)
+    return { ...(await templatedDatabase(base)), serverKey: randomBytes(32).toString('hex') };
+  const database = await testDatabase(dir);
+  copyFileSync(await workerFixtures().template, database.url.slice('sqlite:'.length));
+  return database;
+}
+
+/**
+ * Stores the worker's key pair as the active signing key of the harness's database before its
+ * server starts, as a first start would have made one.
+ */
+async function storeSigningKey(
+  db: Kysely<Database>,
+  serverKey: string,
   now: number,
 ): Promise<void> {
-  const fixtures = workerFixtures();
-  const file = database.url.slice('sqlite:'.length);
-  if (database.templated) copyFileSync(await fixtures.template, file);
-  const store = openStore(database.url);
-  try {
-    if (!database.templated) await migrateToLatest(store.db, await store.migrationSchema());
-    if (serverKey === undefined) return;
-    const { pkcs8, publicJwk } = await fixtures.signingKey;
-    const kid = randomUUID();
-    await store.db
-      .insertInto('signing_keys')
-      .values({
-        id: kid,
-        algorithm: 'RS256',
-        public_jwk: JSON.stringify({ ...publicJwk, kid, alg: 'RS256', use: 'sig' }),
-        private_key: new SecretBox(parseServerKey(serverKey)).seal(pkcs8),
-        active: 1,
-        created_at: new Date(now).toISOString(),
-        retired_at: null,
-      })
-      .execute();
-  } finally {
-    await store.close();
-  }
+  const { pkcs8, publicJwk } = await workerFixtures().signingKey;
+  const kid = randomUUID();
+  await db
+    .insertInto('signing_keys')
+    .values({
+      id: kid,
+      algorithm: 'RS256',
+      public_jwk: JSON.stringify({ ...publicJwk, kid, alg: 'RS256', use: 'sig' }),
+      private_key: new SecretBox(parseServerKey(serverKey)).seal(pkcs8),
+      active: 1,
+      created_at: new Date(now).toISOString(),
+      retired_at: null,
+    })
+    .execute();
 }
 
 /** The headers `fetch` sends unless told otherwise, sent by in-process requests too. */
@@ -366,7 +372,10 @@ async function freePort(): Promise<number> {
  */
 export async function startHarness(options: HarnessOptions = {}): Promise<Harness> {
   const dir = mkdtempSync(join(tmpdir(), 'gatehouse-test-'));
-  const database = await testDatabase(dir);
+  // A test that names its own database gets a first start of its own, and no copy of a template.
+  const database = options.config?.databaseUrl
+    ? await testDatabase(dir)
+    : await harnessDatabase(dir);
   const clock = {
     now: Date.now(),
     advance(ms: number) {
@@ -390,13 +399,10 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
     },
     ...options.config,
   };
-  // A test that names its own database gets a first start of its own.
-  if (config.databaseUrl === database.url) {
-    await prepareDatabase(
-      { url: database.url, templated: database.url.startsWith('sqlite:') },
-      config.serverKey,
-      clock.now,
-    );
+  // The test's own connection, opened first to store the signing key: one connection less.
+  const inspector = openStore(database.url);
+  if (config.databaseUrl === database.url && config.serverKey !== undefined) {
+    await storeSigningKey(inspector.db, config.serverKey, clock.now);
   }
   const app = await createServer(config);
   let url = `http://127.0.0.1:${port}`;
@@ -406,7 +412,6 @@ export async function startHarness(options: HarnessOptions = {}): Promise<Harnes
   /** The in-process servers by the origin they stand for: this one and its siblings. */
   const inProcess = new Map<string, FastifyInstance>();
   if (!options.listen) inProcess.set(url, app);
-  const inspector = openStore(database.url);
   const admin = app.gatehouse;
   const project = await admin.createProject({
     name: 'Acme Cloud',
