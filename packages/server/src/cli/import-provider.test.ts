@@ -9,6 +9,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import type { RbacPolicy } from '@gatehouse/protocol';
 import { member, organization } from '@gatehouse/testing';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { runCli } from '../cli.js';
@@ -153,27 +154,44 @@ beforeAll(async () => {
           policy: {
             // The provider's built-in roles and resources, as it lists them beside the project's.
             roles: [
+              // Given more on built-in resources than its default, and an action Gatehouse lacks.
               {
                 role_id: 'stytch_member',
                 description: 'Every member',
-                permissions: [{ resource_id: 'stytch.self', actions: ['*'] }],
+                permissions: [
+                  { resource_id: 'stytch.self', actions: ['*'] },
+                  {
+                    resource_id: 'stytch.organization',
+                    actions: ['update.info.name', 'update.info.motto'],
+                  },
+                ],
               },
+              // The provider's default for its admin, SCIM included, and a project resource.
               {
                 role_id: 'stytch_admin',
                 description: 'Administrators',
                 permissions: [
                   { resource_id: 'stytch.organization', actions: ['*'] },
+                  { resource_id: 'stytch.member', actions: ['*'] },
+                  { resource_id: 'stytch.sso', actions: ['*'] },
+                  { resource_id: 'stytch.scim', actions: ['*'] },
+                  { resource_id: 'stytch.self', actions: ['*'] },
                   { resource_id: 'ledger', actions: ['read'] },
                 ],
               },
               {
                 role_id: 'auditor',
                 description: 'Audits',
-                permissions: [{ resource_id: 'ledger', actions: ['read'] }],
+                permissions: [
+                  { resource_id: 'ledger', actions: ['read'] },
+                  { resource_id: 'stytch.member', actions: ['search'] },
+                  { resource_id: 'stytch.scim', actions: ['get'] },
+                ],
               },
             ],
             resources: [
               { resource_id: 'stytch.self', description: '', actions: ['*'] },
+              { resource_id: 'stytch.scim', description: '', actions: ['*'] },
               { resource_id: 'ledger', description: 'The ledger', actions: ['read'] },
             ],
             scopes: [],
@@ -222,6 +240,31 @@ async function importFromProvider(into: string) {
   return { code, stdout, stderr };
 }
 
+/**
+ * The stand-in's policy as Gatehouse holds it: each built-in role with its built-in permissions
+ * and, once, what the source adds to them; nothing on the provider's SCIM or unknown actions.
+ */
+function expectPolicyAsImported(policy: RbacPolicy) {
+  const permissions = (roleId: string) =>
+    policy.roles.find((r) => r.role_id === roleId)?.permissions;
+  expect(permissions('member')).toEqual([
+    { resource_id: 'stytch.self', actions: ['*'] },
+    { resource_id: 'stytch.organization', actions: ['update.info.name'] },
+  ]);
+  expect(permissions('admin')).toEqual([
+    { resource_id: 'stytch.organization', actions: ['*'] },
+    { resource_id: 'stytch.member', actions: ['*'] },
+    { resource_id: 'stytch.sso', actions: ['*'] },
+    { resource_id: 'stytch.self', actions: ['*'] },
+    { resource_id: 'ledger', actions: ['read'] },
+  ]);
+  expect(permissions('auditor')).toEqual([
+    { resource_id: 'ledger', actions: ['read'] },
+    { resource_id: 'stytch.member', actions: ['search'] },
+  ]);
+  expect(policy.resources.map((r) => r.resource_id)).not.toContain('stytch.scim');
+}
+
 describe('gatehouse import from the provider', () => {
   it('follows cursors with Basic credentials and skips what cannot be kept, saying why', async () => {
     const into = (await target.admin.createProject({ name: 'From the provider' })).project_id;
@@ -264,6 +307,17 @@ describe('gatehouse import from the provider', () => {
       resource_id: 'ledger',
       actions: ['read'],
     });
+    expectPolicyAsImported(policy);
+    // Permissions on what Gatehouse lacks are left out, each named; the rest of the policy came.
+    expect(run.stdout).toContain(
+      'RBAC policy: updated (1 custom roles; 3 permissions left out, see the summary)\n',
+    );
+    expect(run.stdout).toContain('  RBAC policy: 0 new, 1 updated, 0 unchanged, 0 skipped\n');
+    expect(run.stdout).toContain(
+      "  role stytch_member: stytch.organization update.info.motto — Gatehouse's stytch.organization has no such action\n",
+    );
+    expect(run.stdout).toContain('  role stytch_admin: stytch.scim * — Gatehouse has no SCIM\n');
+    expect(run.stdout).toContain('  role auditor: stytch.scim get — Gatehouse has no SCIM\n');
     expect((await target.admin.getOrganizationBySlug(into, 'second'))?.organization_id).toBe(
       second.organization_id,
     );
@@ -290,6 +344,9 @@ describe('gatehouse import from the provider', () => {
     // Imported again, they are unchanged.
     const again = await importFromProvider(into);
     expect(again.stdout).toContain('  SSO connections: 0 new, 0 updated, 2 unchanged, 1 skipped\n');
+    expect(again.stdout).toContain('  RBAC policy: 0 new, 0 updated, 1 unchanged, 0 skipped\n');
+    expect(again.stdout).toContain('  role stytch_admin: stytch.scim * — Gatehouse has no SCIM\n');
+    expectPolicyAsImported(await target.admin.rbacPolicy(into));
   });
 
   it('skips the parts the source does not offer, and says so', async () => {

@@ -55,11 +55,15 @@ export class Report {
   readonly notes: string[] = [];
   readonly notOffered = new Set<Part>();
 
-  /** Counts an outcome of `part` for `what`, keeping its reason or note. */
+  /** Counts an outcome of `part` for `what`, keeping its reason or note and what it left out. */
   record(part: Part, what: string, result: ImportOutcome, tally = this.tallies[part]): void {
     tally.add(result.outcome);
-    if (result.outcome === 'skipped') this.skipped.push(`${what}: ${result.reason}`);
-    else if (result.note) this.notes.push(`${what}: ${result.note}`);
+    if (result.outcome === 'skipped') {
+      this.skipped.push(`${what}: ${result.reason}`);
+      return;
+    }
+    this.skipped.push(...(result.leftOut ?? []));
+    if (result.note) this.notes.push(`${what}: ${result.note}`);
   }
 
   /** The summary printed at the end of a run. */

@@ -155,7 +155,9 @@ async function importPolicy(plan: ImportPlan, report: Report): Promise<void> {
   report.record('policy', 'RBAC policy', result);
   const builtIn = new Set(['member', 'admin', 'stytch_member', 'stytch_admin']);
   const custom = policy.roles.filter((r) => !builtIn.has(r.role_id));
-  plan.print(`RBAC policy: ${result.outcome} (${custom.length} custom roles)\n`);
+  const leftOut = result.outcome === 'skipped' ? 0 : (result.leftOut?.length ?? 0);
+  const left = leftOut > 0 ? `; ${leftOut} permissions left out, see the summary` : '';
+  plan.print(`RBAC policy: ${result.outcome} (${custom.length} custom roles${left})\n`);
   plan.state.policyDone = true;
   await saveState(plan.statePath, plan.state);
 }

@@ -44,7 +44,19 @@ beforeAll(async () => {
       { resource_id: 'reports', description: 'Reports', actions: ['read'] },
     ],
     roles: [
-      ...policy.roles,
+      // Every member may also rename the organization and search its members.
+      ...policy.roles.map((r) =>
+        r.role_id === 'member'
+          ? {
+              ...r,
+              permissions: [
+                ...r.permissions,
+                { resource_id: 'stytch.organization', actions: ['update.info.name'] },
+                { resource_id: 'stytch.member', actions: ['search'] },
+              ],
+            }
+          : r,
+      ),
       {
         role_id: 'analyst',
         description: 'Reads reports',
@@ -230,6 +242,14 @@ describe('gatehouse import', () => {
     expect(run.stderr).toBe('');
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('RBAC policy: updated (1 custom roles)\n');
+    expect(run.stdout).not.toContain('Skipped');
+    // What the source's member role adds to the built-in one comes over, beside it.
+    const policy = await target.admin.rbacPolicy(into.project_id);
+    expect(policy.roles.find((r) => r.role_id === 'member')?.permissions).toEqual([
+      { resource_id: 'stytch.self', actions: ['*'] },
+      { resource_id: 'stytch.organization', actions: ['update.info.name'] },
+      { resource_id: 'stytch.member', actions: ['search'] },
+    ]);
     expect(run.stdout).toMatch(
       /^organization acme \(organization-test-[-0-9a-f]+\): created; members 3 new, 0 updated, 0 unchanged, 0 skipped; SSO connections 1 new, /m,
     );
@@ -257,6 +277,17 @@ describe('gatehouse import', () => {
     const run = await importInto(into);
     expect(run.code).toBe(0);
     expect(run.stdout).toContain('RBAC policy: unchanged');
+    // The project keeps, for its member role, only what it adds to the built-in one, once.
+    const stored = await target.db
+      .selectFrom('rbac_policies')
+      .select('roles')
+      .where('project_id', '=', into.project_id)
+      .executeTakeFirstOrThrow();
+    const roles = JSON.parse(stored.roles) as { role_id: string; permissions: unknown[] }[];
+    expect(roles.find((r) => r.role_id === 'member')?.permissions).toEqual([
+      { resource_id: 'stytch.organization', actions: ['update.info.name'] },
+      { resource_id: 'stytch.member', actions: ['search'] },
+    ]);
     expect(run.stdout).toContain('  organizations: 0 new, 0 updated, 5 unchanged, 0 skipped\n');
     expect(run.stdout).toContain('  members: 0 new, 0 updated, 15 unchanged, 0 skipped\n');
     expect(run.stdout).toContain('  SSO connections: 0 new, 0 updated, 2 unchanged, 0 skipped\n');

@@ -29,7 +29,9 @@ export type { ImportOutcome };
 export interface ImportAdmin {
   /**
    * Makes the source's roles and resources the project's: its `stytch_member` and `stytch_admin`
-   * are `member` and `admin` here, and the built-in `stytch.*` resources stay Gatehouse's own.
+   * are `member` and `admin` here, keeping what it gives them beyond their built-in permissions,
+   * and the built-in `stytch.*` resources stay Gatehouse's own; permissions on what Gatehouse
+   * lacks are left out, listed in the outcome's `leftOut`.
    */
   importRbacPolicy(projectId: string, policy: RbacPolicy): Promise<ImportOutcome>;
   /** Creates the organization with its id, or updates the one with that id; its SSO settings wait. */

@@ -21,9 +21,12 @@ import {
 import { gatehouseRoleId, idProblem } from './ids.js';
 import { projectHolding, type ImportedTable } from './store.js';
 
-/** What became of one imported object; `note` says what of it could not come over. */
+/**
+ * What became of one imported object; `note` says what of it could not come over, and `leftOut`
+ * lists parts of it left out (`what: why`), which the summary counts with the skipped.
+ */
 export type ImportOutcome =
-  | { outcome: 'created' | 'updated' | 'unchanged'; note?: string }
+  | { outcome: 'created' | 'updated' | 'unchanged'; note?: string; leftOut?: string[] }
   | { outcome: 'skipped'; reason: string };
 
 const skipped = (reason: string): ImportOutcome => ({ outcome: 'skipped', reason });
