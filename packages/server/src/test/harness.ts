@@ -230,9 +230,10 @@ export function basic(user: string, secret: string): string {
 }
 
 /**
- * The database of one harness: a SQLite file in the temp folder, or, when `TEST_DATABASE_URL`
- * names a PostgreSQL server, a fresh schema there (dropped at the end), so the same suite runs
- * against both dialects.
+ * An empty database, no migration applied: a SQLite file in the temp folder, or, when
+ * `TEST_DATABASE_URL` names a PostgreSQL server, a fresh schema there (dropped at the end), so
+ * the same suite runs against both dialects. Tests of the migrations start from it; a harness
+ * starts from a migrated copy (`harnessDatabase`).
  */
 export async function testDatabase(
   dir: string,
