@@ -54,7 +54,7 @@ const COST = {
   unit: 65,
   'browser-1': 260,
   'browser-2': 255,
-  postgres: 120,
+  postgres: 90,
 };
 
 const lanesArg = process.argv.indexOf('--lanes');
