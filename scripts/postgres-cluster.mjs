@@ -11,6 +11,7 @@ import {
   mkdtempSync,
   readdirSync,
   rmSync,
+  statfsSync,
 } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -57,21 +58,26 @@ async function freePort() {
   return port;
 }
 
+/** Free space a cluster in shared memory needs: a whole test run peaks at about 80 MiB. */
+const SHARED_MEMORY_NEEDED = 1024 ** 3;
+
 /**
  * Where a cluster's folder goes: for one that need not be durable, shared memory (`/dev/shm`)
- * when there is one, since creating and removing a test database's files on a disk's file system
- * costs the kernel more than all the rest of making it; the temporary folder otherwise.
+ * when there is one, writable and with room to spare (a container's is often 64 MiB), since
+ * creating and removing a test database's files on a disk's file system costs the kernel more
+ * than all the rest of making it; the temporary folder otherwise.
  */
 function clusterParent(durable) {
-  if (!durable && existsSync('/dev/shm')) {
-    try {
-      accessSync('/dev/shm', constants.W_OK);
-      return '/dev/shm';
-    } catch {
-      // Not writable here: the temporary folder.
-    }
+  const shm = '/dev/shm';
+  if (durable || !existsSync(shm)) return tmpdir();
+  try {
+    accessSync(shm, constants.W_OK);
+    const { bavail, bsize } = statfsSync(shm);
+    return bavail * bsize >= SHARED_MEMORY_NEEDED ? shm : tmpdir();
+  } catch {
+    // Not writable here: the temporary folder.
+    return tmpdir();
   }
-  return tmpdir();
 }
 
 /**
