@@ -159,6 +159,7 @@ function routeQueries(client: pg.PoolClient, notices: ChangeNotices): void {
       name === undefined
         ? query(text, values)
         : query({ name, text: sqlText, values: values ?? [] });
+    sent++;
     if (sqlText !== undefined && /^\s*select\b/i.test(sqlText)) return run();
     notices.wrote();
     const result = run();
@@ -208,12 +209,30 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
         }
         statements.set(query, statement);
       }
+      sent++;
       // Counted before it runs: a read that overlaps it never sees the count it started with.
       if (!statement.reader) writes++;
       return statement;
     },
     changeVersion: () => `${String(dataVersion.get())}:${writes}`,
   };
+}
+
+/** Statements sent by this process (see {@link statementsSent}). */
+let sent = 0;
+
+/**
+ * How many statements this process has sent to its databases, of every engine, since it started:
+ * each query, write, `begin` and `commit` counts once (SQLite's own `PRAGMA data_version` reads do
+ * not). For tests and benchmarks that count what one request costs.
+ *
+ * @example
+ * const before = statementsSent();
+ * await signIn();
+ * const cost = statementsSent() - before;
+ */
+export function statementsSent(): number {
+  return sent;
 }
 
 /** The change versions of the databases this process opened (see {@link changeVersionOf}). */
