@@ -110,6 +110,26 @@ describe('listenForChanges', () => {
     expect(notices.version()).not.toBeNull();
   });
 
+  it("moves a table's version on a notice naming it and a write of it, never on the schema's", async () => {
+    const notices = listener();
+    await until(() => notices.version('captcha_settings') !== null);
+    const before = notices.version('captcha_settings');
+    const all = notices.version();
+    await notify('public');
+    notices.wrote();
+    await notify('public.sessions');
+    await notify('some_other_schema.captcha_settings');
+    await notices.heardUpToNow();
+    expect(notices.version('captcha_settings')).toBe(before);
+    await notify('public.captcha_settings');
+    await notices.heardUpToNow();
+    const heard = notices.version('captcha_settings');
+    expect(heard).not.toBe(before);
+    notices.wrote('captcha_settings');
+    expect(notices.version('captcha_settings')).not.toBe(heard);
+    expect(notices.version()).not.toBe(all);
+  });
+
   it('moves its version before and after a write of this process', async () => {
     const notices = listener();
     await until(() => notices.version() !== null);

@@ -3,7 +3,9 @@ import type pg from 'pg';
 
 /**
  * The channel the change triggers notify (migration `0028_change_notices`): a commit that wrote
- * to a table a session check reads sends one notice, whichever instance or tool made it.
+ * to a table a session check reads sends one notice naming the schema, whichever instance or tool
+ * made it; a commit that wrote to a table announced on its own (migration
+ * `0029_captcha_change_notices`) sends one naming the schema and the table (`public.captcha_settings`).
  */
 export const CHANGES_CHANNEL = 'gatehouse_changes';
 
@@ -25,10 +27,16 @@ export interface ChangeNotices {
    * this process that could write (before it is sent and again once it is answered), the listener
    * connected again. Null while remembered reads must not be used: not listening yet, the
    * connection dropped, or no notice of its own heard back within {@link HEARD_WITHIN_MS}.
+   * With `table` (one announced on its own), the same for that table alone: it moves with the
+   * notices naming it, this process's writes to it and the listener connecting again, never with
+   * writes to other tables.
    */
-  version(): string | null;
-  /** Counts a statement of this process that could write (call before sending it and after). */
-  wrote(): void;
+  version(table?: string): string | null;
+  /**
+   * Counts a statement of this process that could write (call before sending it and after), or
+   * one that could write to `table`, a table announced on its own.
+   */
+  wrote(table?: string): void;
   /**
    * Resolves once every commit made before the call has been heard (a notice sent now has come
    * back: notices arrive in commit order); false when the listener is not connected.
@@ -71,6 +79,11 @@ export function listenForChanges(
   const id = Math.random().toString(36).slice(2);
   const pingPrefix = `ping:${id}:`;
   let changes = 0;
+  /** Notices and writes of this process, by table announced on its own. */
+  const tableChanges = new Map<string, number>();
+  /** Moves when the listener connects or drops: whatever was heard before may be incomplete. */
+  let epoch = 0;
+  const changed = (table: string) => tableChanges.set(table, (tableChanges.get(table) ?? 0) + 1);
   let client: pg.Client | null = null;
   let live = false;
   let listening = false;
@@ -90,6 +103,7 @@ export function listenForChanges(
     client = null;
     live = false;
     changes++;
+    epoch++;
     clearInterval(pingTimer);
     for (const { resolve } of waiting.values()) resolve();
     waiting.clear();
@@ -127,6 +141,8 @@ export function listenForChanges(
         }
       } else if (payload === schema) {
         changes++;
+      } else if (payload.startsWith(`${schema}.`)) {
+        changed(payload.slice(schema.length + 1));
       }
     });
     next
@@ -146,6 +162,7 @@ export function listenForChanges(
         if (client !== next) return;
         // Whatever was remembered before may have changed unheard.
         changes++;
+        epoch++;
         live = true;
         void ping(next);
         pingTimer = setInterval(() => void ping(next), PING_MS).unref();
@@ -154,17 +171,18 @@ export function listenForChanges(
   };
 
   const notices: ChangeNotices = {
-    version() {
+    version(table) {
       if (!listening && !closed) {
         listening = true;
         started.add(notices);
         connect();
       }
       if (!live || now() - heardPingSentAt > HEARD_WITHIN_MS) return null;
-      return String(changes);
+      return table === undefined ? String(changes) : `${epoch}:${tableChanges.get(table) ?? 0}`;
     },
-    wrote() {
-      changes++;
+    wrote(table) {
+      if (table === undefined) changes++;
+      else changed(table);
     },
     async heardUpToNow() {
       if (!client || !live) return false;

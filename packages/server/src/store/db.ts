@@ -33,6 +33,22 @@ export function parseDatabaseUrl(url: string): DatabaseLocation | null {
   return { kind: 'sqlite', file: resolve(rest) };
 }
 
+/**
+ * The tables whose commits are announced apart from the rest (migration
+ * `0029_captcha_change_notices`), so that reads of one of them alone may be remembered across
+ * writes to every other table (`changeVersionOf(db, table)`): read on every sign-in, written
+ * rarely.
+ */
+const ANNOUNCED_APART = ['captcha_settings'] as const;
+
+/** A table whose commits are announced on their own (see {@link changeVersionOf}). */
+export type AnnouncedApart = (typeof ANNOUNCED_APART)[number];
+
+/** The tables announced apart that a statement may write to, by its SQL text. */
+function tablesWrittenBy(sqlText: string): AnnouncedApart[] {
+  return ANNOUNCED_APART.filter((table) => sqlText.includes(table));
+}
+
 /** How the PostgreSQL connection pool is used at one moment (for the metrics). */
 export interface PoolStats {
   /** Connections open, idle or in use. */
@@ -87,7 +103,7 @@ export function openStore(url: string): Store {
       routeQueries(client, notices);
     });
     const db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }) });
-    changeVersions.set(db, () => notices.version());
+    changeVersions.set(db, (table) => notices.version(table));
     const migrationSchema = async () => {
       const { rows } = await sql<{ schema: string }>`SELECT current_schema() AS schema`.execute(db);
       return rows[0]?.schema;
@@ -147,10 +163,14 @@ export function prepareOnServer(sqlText: string): void {
  * Routes a new pool connection's queries of {@link prepareOnServer} through their names, and
  * counts every statement that could write (anything but a `select`: writes, `begin`, `commit`)
  * as a change of this process, before it is sent and again once answered, so that a read
- * overlapping it is never remembered (see {@link changeVersionOf}).
+ * overlapping it is never remembered (see {@link changeVersionOf}). A write to a table announced
+ * apart counts as a change of that table too, and so does the `commit` or `rollback` that ends
+ * it on this connection: a read between the write and its commit still sees the old row.
  */
 function routeQueries(client: pg.PoolClient, notices: ChangeNotices): void {
   const query = client.query.bind(client) as (...args: unknown[]) => Promise<pg.QueryResult>;
+  /** Tables announced apart written on this connection since its last `commit` or `rollback`. */
+  const uncommitted = new Set<AnnouncedApart>();
   // Kysely calls `query(text, values)`, or `query(cursor)` when streaming.
   client.query = ((text: unknown, values?: unknown[]) => {
     const sqlText = typeof text === 'string' ? text : undefined;
@@ -161,11 +181,20 @@ function routeQueries(client: pg.PoolClient, notices: ChangeNotices): void {
         : query({ name, text: sqlText, values: values ?? [] });
     sent++;
     if (sqlText !== undefined && /^\s*select\b/i.test(sqlText)) return run();
-    notices.wrote();
+    const tables = sqlText === undefined ? [] : tablesWrittenBy(sqlText);
+    for (const table of tables) uncommitted.add(table);
+    if (sqlText !== undefined && /^\s*(commit|rollback)\b/i.test(sqlText)) {
+      tables.push(...uncommitted);
+      uncommitted.clear();
+    }
+    const wrote = () => {
+      notices.wrote();
+      for (const table of tables) notices.wrote(table);
+    };
+    wrote();
     const result = run();
     // A cursor (streaming) is not a promise; nothing here streams a write.
-    if (result instanceof Promise)
-      void result.finally(() => notices.wrote()).catch(() => undefined);
+    if (result instanceof Promise) void result.finally(wrote).catch(() => undefined);
     return result;
   }) as typeof client.query;
 }
@@ -197,6 +226,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
   // Changes committed by other connections (another process: the CLI, a second server).
   const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
   let writes = 0;
+  const tableWrites = new Map<AnnouncedApart, number>();
   return {
     close: () => sqlite.close(),
     prepare: (query: string) => {
@@ -212,9 +242,18 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
       sent++;
       // Counted before it runs: a read that overlaps it never sees the count it started with.
       if (!statement.reader) writes++;
+      // A write with `returning` reads too: only a statement that reads and never writes is left
+      // out. One connection runs one statement or transaction at a time, so no read of this
+      // process falls between a write and its commit.
+      if (!statement.readonly || !statement.reader) {
+        for (const table of tablesWrittenBy(query)) {
+          tableWrites.set(table, (tableWrites.get(table) ?? 0) + 1);
+        }
+      }
       return statement;
     },
-    changeVersion: () => `${String(dataVersion.get())}:${writes}`,
+    changeVersion: (table?: AnnouncedApart) =>
+      `${String(dataVersion.get())}:${table === undefined ? writes : (tableWrites.get(table) ?? 0)}`,
   };
 }
 
@@ -236,7 +275,7 @@ export function statementsSent(): number {
 }
 
 /** The change versions of the databases this process opened (see {@link changeVersionOf}). */
-const changeVersions = new WeakMap<Kysely<Database>, () => string | null>();
+const changeVersions = new WeakMap<Kysely<Database>, (table?: AnnouncedApart) => string | null>();
 
 /**
  * A function whose answer changes whenever the database may have changed: a statement of this
@@ -247,9 +286,19 @@ const changeVersions = new WeakMap<Kysely<Database>, () => string | null>();
  * nothing may be remembered. Reads remembered with the version they were made at stay true while
  * it is the same. Null (no function) for a transaction: its reads may be rolled back.
  *
+ * With `table`, one whose commits are announced apart, the version moves only with writes that
+ * may change that table: this process's, by their SQL text, and other connections' (on SQLite any
+ * commit to the file still moves it; on PostgreSQL only the notices naming the table do).
+ *
  * @example
  * const version = changeVersionOf(ctx.db)?.(); // '3:1042'
+ * const captcha = changeVersionOf(ctx.db, 'captcha_settings')?.(); // '3:2'
  */
-export function changeVersionOf(db: Kysely<Database>): (() => string | null) | null {
-  return changeVersions.get(db) ?? null;
+export function changeVersionOf(
+  db: Kysely<Database>,
+  table?: AnnouncedApart,
+): (() => string | null) | null {
+  const version = changeVersions.get(db);
+  if (!version) return null;
+  return table === undefined ? version : () => version(table);
 }

@@ -56,6 +56,33 @@ describe('rowsUntilChanged', () => {
     expect(reads()).toBe(2);
   });
 
+  it("of a table announced apart, outlives this connection's writes to others, not to it", async () => {
+    await sql`CREATE TABLE captcha_settings (project_id TEXT PRIMARY KEY, v TEXT)`.execute(
+      store.db,
+    );
+    await sql`INSERT INTO captcha_settings VALUES ('p', '1')`.execute(store.db);
+    const remembered = readsUntilChanged<{ v: string }>(10, 'captcha_settings');
+    let reads = 0;
+    const read = () =>
+      remembered(store.db, 'p', async () => {
+        reads++;
+        const { rows } = await sql<{ v: string }>`
+          SELECT v FROM captcha_settings WHERE project_id = 'p'`.execute(store.db);
+        return rows[0] ?? null;
+      });
+    await read();
+    await sql`UPDATE t SET v = '5' WHERE k = 'c' RETURNING v`.execute(store.db);
+    expect(await read()).toEqual({ v: '1' });
+    expect(reads).toBe(1);
+    await sql`UPDATE captcha_settings SET v = '2' RETURNING v`.execute(store.db);
+    expect(await read()).toEqual({ v: '2' });
+    await sql`UPDATE "captcha_settings" SET v = '3'`.execute(store.db);
+    expect(await read()).toEqual({ v: '3' });
+    await sql`UPDATE captcha_settings SET v = '4'`.execute(other.db);
+    expect(await read()).toEqual({ v: '4' });
+    expect(reads).toBe(4);
+  });
+
   it('reads again after a commit by another connection to the file', async () => {
     const { read, reads } = counted();
     await read(store.db, 'b');

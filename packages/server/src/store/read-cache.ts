@@ -1,6 +1,6 @@
 /** Hot reads remembered while the database is unchanged, bounded, least recently used out. */
 import type { Kysely } from 'kysely';
-import { changeVersionOf } from './db.js';
+import { changeVersionOf, type AnnouncedApart } from './db.js';
 import type { Database } from './schema.js';
 
 interface Remembered<V> {
@@ -20,16 +20,21 @@ interface Remembered<V> {
  * kept, so that unknown keys cannot push out known ones. What is kept is frozen, deeply, so no
  * caller can change what the next one is given.
  *
+ * With `table`, a table whose commits are announced apart that the read alone reads, only a
+ * change that may touch that table forgets (`changeVersionOf(db, table)`): writes to every other
+ * table, such as each sign-in's own, leave it remembered.
+ *
  * @example
  * const cached = readsUntilChanged<SessionWithOwner>(1000);
  * const found = await cached(db, tokenHash, () => lookUp(db, tokenHash));
  */
 export function readsUntilChanged<V extends object>(
   maxEntries: number,
+  table?: AnnouncedApart,
 ): (db: Kysely<Database>, key: string, read: () => Promise<V | null>) => Promise<V | null> {
   const byDatabase = new WeakMap<Kysely<Database>, Remembered<V>>();
   return async (db, key, read) => {
-    const changeVersion = changeVersionOf(db);
+    const changeVersion = changeVersionOf(db, table);
     if (!changeVersion) return read();
     const version = changeVersion();
     if (version === null) return read();

@@ -2,15 +2,35 @@
 import type { Selectable } from 'kysely';
 import type { Db } from '../../context.js';
 import { preparedQuery } from '../../store/prepared.js';
+import { readsUntilChanged } from '../../store/read-cache.js';
 import type { CaptchaSettingsTable } from '../../store/schema.js';
 
-/** The project's captcha settings, if it has any. */
+/** How many projects' captcha settings are remembered at most. */
+const PROJECTS_REMEMBERED = 1000;
+
+/**
+ * The projects' captcha settings, none included (a project without a row), remembered until
+ * `captcha_settings` may have changed: on any instance, since its commits are announced apart
+ * (migration `0029_captcha_change_notices`), and never forgotten by the other writes of a sign-in.
+ */
+const remembered = readsUntilChanged<{ row: Selectable<CaptchaSettingsTable> | undefined }>(
+  PROJECTS_REMEMBERED,
+  'captcha_settings',
+);
+
+/**
+ * The project's captcha settings, if it has any: remembered, so frozen (docs/security.md,
+ * "Captcha settings read what is stored now").
+ */
 export async function captchaRow(
   db: Db,
   projectId: string,
 ): Promise<Selectable<CaptchaSettingsTable> | undefined> {
-  const [row] = await captchaRowOfProject(db, { projectId });
-  return row;
+  const found = await remembered(db, projectId, async () => {
+    const [row] = await captchaRowOfProject(db, { projectId });
+    return { row };
+  });
+  return found?.row;
 }
 
 // Every call that may need a captcha reads it (password sign-ins, e-mail sends): built once.

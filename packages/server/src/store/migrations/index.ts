@@ -30,6 +30,7 @@ import * as intermediateSessionOrganizations from './0025-intermediate-session-o
 import * as memberLastSignIn from './0026-member-last-sign-in.js';
 import * as fineGrainedBuiltinActions from './0027-fine-grained-builtin-actions.js';
 import * as changeNotices from './0028-change-notices.js';
+import * as captchaChangeNotices from './0029-captcha-change-notices.js';
 
 /**
  * The migrations by recorded name: file `NNNN-some-name.ts` is migration `NNNN_some_name`, and
@@ -66,4 +67,5 @@ export const MIGRATIONS: Readonly<Record<string, Migration>> = {
   '0026_member_last_sign_in': memberLastSignIn,
   '0027_fine_grained_builtin_actions': fineGrainedBuiltinActions,
   '0028_change_notices': changeNotices,
+  '0029_captcha_change_notices': captchaChangeNotices,
 };
