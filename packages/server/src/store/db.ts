@@ -219,7 +219,8 @@ const STATEMENT_CACHE_SIZE = 500;
  * statement to completion before the next call, and never streams here.
  *
  * Every statement Kysely runs passes through `prepare`, so it also counts the ones that may write
- * (any statement that returns no rows: writes, `begin`, `commit`), for {@link changeVersionOf}.
+ * (anything but a read that writes nothing: writes, `returning` ones included, `begin`, `commit`),
+ * for {@link changeVersionOf}.
  */
 function withStatementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
@@ -241,11 +242,12 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
       }
       sent++;
       // Counted before it runs: a read that overlaps it never sees the count it started with.
-      if (!statement.reader) writes++;
-      // A write with `returning` reads too: only a statement that reads and never writes is left
-      // out. One connection runs one statement or transaction at a time, so no read of this
-      // process falls between a write and its commit.
-      if (!statement.readonly || !statement.reader) {
+      // Only a statement that reads and never writes is left out: a write with `returning` reads
+      // too (`reader`), and `begin` and `commit` write nothing (`readonly`) but end or open what
+      // a read sees. One connection runs one statement or transaction at a time, so no read of
+      // this process falls between a write and its commit.
+      if (!statement.reader || !statement.readonly) {
+        writes++;
         for (const table of tablesWrittenBy(query)) {
           tableWrites.set(table, (tableWrites.get(table) ?? 0) + 1);
         }

@@ -64,6 +64,18 @@ describe('a session check after a change by this server', () => {
     expectGone(await check(ada.token));
   });
 
+  it('refuses a session an admin revoked by its id at the next check', async () => {
+    const { boss, ada } = await team();
+    const data = await checkedTwice(ada.token);
+    expectOk(
+      await h.call(ENDPOINTS.organizationSessionsRevoke, {
+        token: boss.token,
+        body: { member_session_id: data.member_session.member_session_id },
+      }),
+    );
+    expectGone(await check(ada.token));
+  });
+
   it('answers a changed role at the next check', async () => {
     const { boss, ada } = await team();
     expect((await checkedTwice(ada.token)).member_session.roles).not.toContain('admin');
