@@ -7,7 +7,12 @@ import { preparedQuery } from '../../store/prepared.js';
 import { bcryptCostProblem } from '../../crypto/hash-bounds.js';
 import { voidLinkTokens } from '../../auth/link-tokens.js';
 import { endMemberSessions } from '../../auth/revocation.js';
-import { MEMBER_COLUMNS, memberRowReader } from '../../tenancy/members/columns.js';
+import {
+  isLinked,
+  LINKED_FLAG,
+  MEMBER_COLUMNS,
+  memberRowReader,
+} from '../../tenancy/members/columns.js';
 import { toMember } from '../../tenancy/members/store.js';
 import { registrationsOf } from '../../tenancy/members/store-registrations.js';
 
@@ -81,16 +86,7 @@ const memberAndPasswordByEmail = preparedQuery((db, p: { organizationId: string;
       'p.reset_required as p_reset_required',
       'r.role_id as r_role_id',
       'r.source_type as r_source_type',
-      (eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('member_federated_identities as f')
-              .select('f.id')
-              .whereRef('f.member_id', '=', 'm.id')
-              .whereRef('f.organization_id', '=', 'm.organization_id'),
-          )
-          .as('f_linked'),
+      LINKED_FLAG,
     ])
     .where('m.organization_id', '=', p.organizationId)
     .where('m.email', '=', p.email)
@@ -120,7 +116,7 @@ export async function memberWithPasswordByEmail(
     r.r_role_id === null ? [] : [{ role_id: r.r_role_id, source_type: r.r_source_type }],
   );
   // Most members have no linked identity: the flag spares them a second query.
-  const linked = first.f_linked === true || Number(first.f_linked) === 1;
+  const linked = isLinked(first.f_linked);
   const registrations = linked
     ? await registrationsOf(db, [{ member_id: row.id, organization_id: row.organization_id }])
     : undefined;

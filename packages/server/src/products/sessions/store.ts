@@ -5,7 +5,7 @@ import type { Db } from '../../context.js';
 import { preparedQuery } from '../../store/prepared.js';
 import { readsUntilChanged } from '../../store/read-cache.js';
 import type { MembersTable, OrganizationsTable, SessionsTable } from '../../store/schema.js';
-import { MEMBER_COLUMNS } from '../../tenancy/members/columns.js';
+import { isLinked, LINKED_FLAG, MEMBER_COLUMNS } from '../../tenancy/members/columns.js';
 import { toMember } from '../../tenancy/members/store.js';
 import { registrationsOf } from '../../tenancy/members/store-registrations.js';
 import { toOrganization } from '../../tenancy/organizations/store.js';
@@ -92,16 +92,7 @@ function sessionWithOwnerQuery(db: Db) {
       ...ORGANIZATION_COLUMNS.map((c) => sql.ref(`o.${c}`).as(`o_${c}`)),
       'r.role_id as r_role_id',
       'r.source_type as r_source_type',
-      (eb) =>
-        eb
-          .exists(
-            eb
-              .selectFrom('member_federated_identities as f')
-              .select('f.id')
-              .whereRef('f.member_id', '=', 'm.id')
-              .whereRef('f.organization_id', '=', 'm.organization_id'),
-          )
-          .as('f_linked'),
+      LINKED_FLAG,
     ])
     .orderBy('r.role_id')
     .orderBy('r.source_type')
@@ -144,7 +135,7 @@ async function toSessionWithOwner(db: Db, rows: JoinedRow[]): Promise<SessionWit
   );
   const memberRow = memberOf(first);
   // Most members have no linked identity: the flag spares them a second query.
-  const linked = first.f_linked === true || Number(first.f_linked) === 1;
+  const linked = isLinked(first.f_linked);
   const registrations = linked
     ? await registrationsOf(db, [
         { member_id: memberRow.id, organization_id: memberRow.organization_id },

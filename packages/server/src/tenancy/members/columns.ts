@@ -1,4 +1,5 @@
 /** The columns of a member row, for queries that join members to tables sharing column names. */
+import { sql } from 'kysely';
 import type { MembersTable } from '../../store/schema.js';
 
 /** Every column of a member row by name (the compiler checks that none is missing). */
@@ -37,3 +38,16 @@ export function memberRowReader(prefix: string): (row: Record<string, unknown>) 
     return out as unknown as MembersTable;
   };
 }
+
+/**
+ * Selected beside a member aliased `m` as `f_linked`: whether it has linked provider identities in
+ * its organization. Most members have none, so a joined read of a member fetches them only when
+ * `isLinked` says so.
+ */
+export const LINKED_FLAG = sql<unknown>`exists (
+  select 1 from member_federated_identities as f
+  where f.member_id = m.id and f.organization_id = m.organization_id
+)`.as('f_linked');
+
+/** `f_linked` read back: SQLite answers 1, PostgreSQL true. */
+export const isLinked = (flag: unknown): boolean => flag === true || Number(flag) === 1;
