@@ -5,6 +5,7 @@ import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { threadPoolSize } from '@gatehouse/server';
+import type { SoakMembers } from './soak-seed.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -19,6 +20,8 @@ export interface BenchTarget {
   password: string;
   /** Unused login-link tokens, one per member. */
   links: string[];
+  /** The soak's members, when started with `SOAK_MEMBERS`. */
+  soak?: SoakMembers;
 }
 
 /**

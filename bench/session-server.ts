@@ -5,13 +5,15 @@
  * `SEED=false` it only starts (a second instance over a seeded database) and prints its URL; with
  * `BENCH_PROFILE=<dir>`, SIGUSR2 starts and stops a CPU profile written there (named after
  * `BENCH_PROFILE_NAME`, 'gatehouse' by default); with `BENCH_MEMORY_MS` and `--expose-gc` it prints
- * its memory after a full GC that often.
+ * its memory after a full GC that often; with `SOAK_MEMBERS` it also seeds the soak's members
+ * (`soak-seed.ts`).
  */
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createServer } from '@gatehouse/server';
 import { profileOnSignal } from './profile-on-signal.js';
+import { seedSoak } from './soak-seed.js';
 
 if (process.env.BENCH_PROFILE) {
   profileOnSignal(process.env.BENCH_PROFILE, process.env.BENCH_PROFILE_NAME ?? 'gatehouse');
@@ -29,6 +31,8 @@ const app = await createServer({
     sendsPerEmailPerHour: 1_000_000,
     sendsPerIpPerHour: 1_000_000,
     passwordAttemptsPerIpPerHour: 1_000_000,
+    // The soak signs its MFA members in with a TOTP code in every 30-s step it can.
+    mfaAttemptsPerMemberPerHour: 1_000_000,
   },
 });
 const address = await app.listen({ port: 0, host: '127.0.0.1' });
@@ -114,6 +118,10 @@ async function seed() {
     }
   }
 
+  const soak = process.env.SOAK_MEMBERS
+    ? await seedSoak(admin, project.project_id, org.organization_id, password, post)
+    : undefined;
+
   process.stdout.write(
     JSON.stringify({
       url: address,
@@ -124,6 +132,7 @@ async function seed() {
       email,
       password,
       links,
+      soak,
     }) + '\n',
   );
 }

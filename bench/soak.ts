@@ -1,241 +1,238 @@
 /**
- * A bounded soak (`npm run bench:soak`): one Gatehouse server on loopback under a mixed load of
- * password sign-ins, session checks, refreshes (a new duration), revokes and checks of revoked
- * sessions, every answer checked, for `SOAK_SECONDS` (180) or `SOAK_REQUESTS` (200,000)
- * requests, whichever comes first. The server reports its memory after a forced GC every
- * `SOAK_SAMPLE_SECONDS` (10) and its event-loop delay through `/metrics`. Fails (exit 1) on any
- * wrong answer or error, or when heap after GC or RSS at the end is more than
- * `SOAK_MEMORY_GROWTH` (10 %) plus 4 MiB above its level after the warm-up (the first fifth of
- * the run, at least one sample). Prints the samples and a summary as Markdown.
+ * The soak (`npm run bench:soak`): one Gatehouse server (from its sources, `--expose-gc`) pinned
+ * to core 0, this process, the load generator, on core 1 (the npm script pins it), and the mix of
+ * `soak-mix.ts` — session checks, refreshes, revokes, password, magic-link and MFA sign-ins, every
+ * answer checked.
+ *
+ * First the peak: 16 closed-loop workers, `SOAK_PEAK_WARMUP` (5) s of warm-up, then
+ * `SOAK_PEAK_SECONDS` (15) s measured. Then an open loop at half that rate (or `SOAK_RATE`
+ * requests/s): operations start on a schedule, whether or not the earlier ones have answered, at
+ * most 256 in flight (a start beyond that is an error), for `SOAK_SECONDS` (3600). Every
+ * `SOAK_SAMPLE_SECONDS` (10) s a window of latency and the server's RSS and heap just after a full
+ * GC are sampled. Fails (exit 1) on any wrong answer or error; when the p99 of the last minute is
+ * not within 20 % of the first minute's after the warm-up (`SOAK_WARMUP_SECONDS`, 120 s, or a
+ * fifth of a shorter run; with less than three minutes after the warm-up, the "minutes" are a
+ * third of what follows it); or when RSS or heap after GC at the end is not within 10 % of its level after the
+ * warm-up. Prints Markdown, and writes every sample as JSON to `SOAK_OUT` (a temporary file by
+ * default) for `soak-plot.ts`.
  */
-import { cpus, loadavg } from 'node:os';
-import { createHistogram } from 'node:perf_hooks';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, hostname, tmpdir } from 'node:os';
+import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { basic, startBenchServer } from './load.js';
+import { startBenchServer } from './load.js';
 import { scrapeProcess } from './metrics-scrape.js';
+import { Mix, REQUESTS_PER_OPERATION } from './soak-mix.js';
+import { soakVerdict, type SoakRecord, type SoakWindow } from './soak-record.js';
 
-const SECONDS = Number(process.env.SOAK_SECONDS ?? 180);
-const MAX_REQUESTS = Number(process.env.SOAK_REQUESTS ?? 200_000);
-const SAMPLE_SECONDS = Number(process.env.SOAK_SAMPLE_SECONDS ?? 10);
-const GROWTH = Number(process.env.SOAK_MEMORY_GROWTH ?? 0.1);
-const SLACK_BYTES = 4 * 2 ** 20;
+const env = process.env;
+const SECONDS = Number(env.SOAK_SECONDS ?? 3600);
+const SAMPLE = Number(env.SOAK_SAMPLE_SECONDS ?? 10);
+const PEAK_WARMUP = Number(env.SOAK_PEAK_WARMUP ?? 5);
+const PEAK_SECONDS = Number(env.SOAK_PEAK_SECONDS ?? 15);
+const RATE = env.SOAK_RATE ? Number(env.SOAK_RATE.replace(/\/s$/, '')) : null;
+const WARMUP = Number(
+  env.SOAK_WARMUP_SECONDS ?? Math.ceil(Math.min(120, SECONDS / 5) / SAMPLE) * SAMPLE,
+);
+const MAX_IN_FLIGHT = 256;
 const WORKERS = 16;
-/** Sign-ins at a time: argon2 verifications queue on the server's pool of about one per core. */
-const SIGN_IN_SLOTS = 2;
-const POOL_LOW = 20;
-const POOL_HIGH = 200;
+const OUT = resolve(
+  env.SOAK_OUT ?? join(mkdtempSync(join(tmpdir(), 'gatehouse-soak-')), 'soak.json'),
+);
 
 const { child, target } = await startBenchServer(
-  { BENCH_MEMORY_MS: String(SAMPLE_SECONDS * 1000) },
-  { nodeFlags: ['--conditions=source', '--expose-gc'] },
+  { BENCH_MEMORY_MS: String(SAMPLE * 1000), SOAK_MEMBERS: env.SOAK_MEMBERS ?? '500' },
+  { cpus: '0', nodeFlags: ['--conditions=source', '--expose-gc'] },
 );
 process.on('exit', () => child.kill('SIGTERM'));
+const mix = new Mix(target);
 
-interface MemorySample {
-  at: number;
-  rss: number;
-  heapUsed: number;
-}
-const memory: MemorySample[] = [];
-const started = performance.now();
+/** Seconds since the open loop started (negative before). */
+let loopStart = Number.POSITIVE_INFINITY;
+const clock = () => (performance.now() - loopStart) / 1000;
+const memory: SoakRecord['memory'] = [];
 createInterface({ input: child.stdout! }).on('line', (line) => {
   const parsed = JSON.parse(line) as { memory?: { rss: number; heapUsed: number } };
-  if (parsed.memory) memory.push({ at: (performance.now() - started) / 1000, ...parsed.memory });
+  if (parsed.memory) memory.push({ second: clock(), ...parsed.memory });
 });
 
-type Kind = 'sign-in' | 'check' | 'refresh' | 'revoke' | 'revoked check';
-const counts = new Map<Kind, number>();
-const wrong: string[] = [];
-let requests = 0;
-let latency = createHistogram();
-const windows: { second: number; requests: number; p50: number; p99: number; max: number }[] = [];
-
-/** A live session of the load: its token and how many requests use it right now. */
-interface Live {
-  token: string;
-  inFlight: number;
-}
-const live: Live[] = [{ token: target.sessionToken, inFlight: 0 }];
-const revoked: string[] = [];
-let signInsRunning = 0;
-
-async function call(
-  kind: Kind,
-  path: string,
-  token: string,
-  body: unknown,
-  expect: (status: number, text: string) => boolean,
-): Promise<string> {
-  const t0 = performance.now();
-  let status = 0;
-  let text: string;
-  try {
-    const response = await fetch(`${target.url}/sdk/v1/b2b${path}`, {
-      method: 'POST',
-      headers: {
-        authorization: basic(target.publicToken, token),
-        'content-type': 'application/json',
-      },
-      body: JSON.stringify(body),
-    });
-    status = response.status;
-    text = await response.text();
-  } catch (error) {
-    text = String(error);
-  }
-  latency.record(Math.max(1, Math.round((performance.now() - t0) * 1000)));
-  requests += 1;
-  counts.set(kind, (counts.get(kind) ?? 0) + 1);
-  if (!expect(status, text) && wrong.length < 20)
-    wrong.push(`${kind}: ${status} ${text.slice(0, 200)}`);
-  return text;
+// Each MFA member spent this step's code on its enrollment: the load starts at the next step.
+const enrolledStep = Math.max(...target.soak!.mfa.map((m) => m.step));
+const nextStepMs = (enrolledStep + 1) * 30_000 - Date.now();
+if (nextStepMs > 0) {
+  console.log(
+    `Waiting ${(nextStepMs / 1000).toFixed(0)} s for the next TOTP step after the enrollment.`,
+  );
+  await new Promise((r) => setTimeout(r, nextStepMs + 100));
 }
 
-const mine = (status: number, text: string) =>
-  status === 200 && text.includes(`"member_id":"${target.memberId}"`);
-const notFound = (status: number, text: string) =>
-  status >= 400 && status < 500 && text.includes('"error_type":"session_not_found"');
-
-async function signIn() {
-  signInsRunning += 1;
-  try {
-    const text = await call(
-      'sign-in',
-      '/passwords/authenticate',
-      target.publicToken,
-      {
-        organization_id: target.organizationId,
-        email_address: target.email,
-        password: target.password,
-        session_duration_minutes: 60,
-      },
-      mine,
-    );
-    const token = /"session_token":"([^"]+)"/.exec(text)?.[1];
-    if (token) live.push({ token, inFlight: 0 });
-  } finally {
-    signInsRunning -= 1;
-  }
-}
-
-async function useSession(kind: 'check' | 'refresh') {
-  const session = live[Math.floor(Math.random() * live.length)]!;
-  session.inFlight += 1;
-  try {
-    const body = kind === 'refresh' ? { session_duration_minutes: 60 } : {};
-    await call(kind, '/sessions/authenticate', session.token, body, mine);
-  } finally {
-    session.inFlight -= 1;
-  }
-}
-
-async function revoke() {
-  // Only a session nothing else is using, taken out of the pool before the request leaves, so
-  // that no check can race its revocation.
-  const index = live.findIndex((s, i) => i > 0 && s.inFlight === 0);
-  if (index < 0) return useSession('check');
-  const [session] = live.splice(index, 1);
-  await call('revoke', '/sessions/revoke', session!.token, {}, (status) => status === 200);
-  revoked.push(session!.token);
-  if (revoked.length > 100) revoked.shift();
-}
-
-async function revokedCheck() {
-  const token = revoked[Math.floor(Math.random() * revoked.length)];
-  if (token === undefined) return useSession('check');
-  await call('revoked check', '/sessions/authenticate', token, {}, notFound);
-}
-
-/** One request of the mix: mostly checks, sign-ins while there is a free slot and few sessions. */
-function next(): Promise<unknown> {
-  const roll = Math.random();
-  if (signInsRunning < SIGN_IN_SLOTS && (live.length < POOL_LOW || roll < 0.03)) return signIn();
-  if (live.length > POOL_HIGH || roll < 0.08) return revoke();
-  if (roll < 0.15) return revokedCheck();
-  if (roll < 0.3) return useSession('refresh');
-  return useSession('check');
-}
-
-const deadline = started + SECONDS * 1000;
-const sampler = setInterval(() => {
-  windows.push({
-    second: Math.round((performance.now() - started) / 1000),
-    requests: latency.count,
-    p50: latency.percentile(50) / 1000,
-    p99: latency.percentile(99) / 1000,
-    max: latency.max / 1000,
-  });
-  latency = createHistogram();
-}, SAMPLE_SECONDS * 1000);
-const loops: { second: number; maxMs: number; p99Ms: number; load: number }[] = [];
-const loopSampler = setInterval(() => {
-  void scrapeProcess(target.url).then((p) =>
-    loops.push({
-      second: Math.round((performance.now() - started) / 1000),
-      maxMs: p.loopDelayMaxMs,
-      p99Ms: p.loopDelayP99Ms,
-      load: loadavg()[0]!,
+// The peak of the same mix, closed loop.
+let peak: SoakRecord['peak'] = null;
+if (RATE === null) {
+  const begin = performance.now();
+  const measureFrom = begin + PEAK_WARMUP * 1000;
+  const end = measureFrom + PEAK_SECONDS * 1000;
+  let before = { requests: 0, operations: 0 };
+  setTimeout(
+    () => (before = { requests: mix.requests, operations: mix.operations }),
+    PEAK_WARMUP * 1000,
+  );
+  await Promise.all(
+    Array.from({ length: WORKERS }, async () => {
+      while (performance.now() < end) await mix.next();
     }),
   );
-}, SAMPLE_SECONDS * 1000);
-
-await Promise.all(
-  Array.from({ length: WORKERS }, async () => {
-    while (performance.now() < deadline && requests < MAX_REQUESTS) await next();
-  }),
+  const seconds = (performance.now() - measureFrom) / 1000;
+  peak = {
+    seconds,
+    requestsPerSecond: (mix.requests - before.requests) / seconds,
+    operationsPerSecond: (mix.operations - before.operations) / seconds,
+  };
+  console.log(
+    `Peak of the mix (${WORKERS} closed-loop workers, ${PEAK_SECONDS} s after ${PEAK_WARMUP} s): ` +
+      `${peak.requestsPerSecond.toFixed(0)} requests/s (${peak.operationsPerSecond.toFixed(0)} operations/s).`,
+  );
+}
+const requestsPerSecond = RATE ?? peak!.requestsPerSecond / 2;
+// The mix's own ratio where measured (inbox reads that needed a second look included).
+const perOperation = peak
+  ? peak.requestsPerSecond / peak.operationsPerSecond
+  : REQUESTS_PER_OPERATION;
+const operationsPerSecond = requestsPerSecond / perOperation;
+console.log(
+  `Open loop at ${requestsPerSecond.toFixed(0)} requests/s (${operationsPerSecond.toFixed(1)} ` +
+    `operations/s, ${RATE === null ? 'half the peak' : 'SOAK_RATE'}) for ${SECONDS} s.`,
 );
-const elapsed = (performance.now() - started) / 1000;
+
+// The open loop: counts and latency windows start again; wrong answers and errors of the peak
+// count too.
+const countsBefore = new Map(mix.counts);
+const requestsBefore = mix.requests;
+mix.takeWindow();
+loopStart = performance.now();
+let started = 0;
+let inFlight = 0;
+let maxInFlight = 0;
+const windows: SoakWindow[] = [];
+const histograms: ReturnType<Mix['takeWindow']>[] = [];
+let requestsAtWindow = mix.requests;
+let windowFrom = 0;
+const sample = () => {
+  const h = mix.takeWindow();
+  histograms.push(h);
+  const now = clock();
+  const last = memory.at(-1);
+  const requests = mix.requests - requestsAtWindow;
+  requestsAtWindow = mix.requests;
+  const window: SoakWindow = {
+    second: Math.round(now),
+    seconds: now - windowFrom,
+    requests,
+    p50: h.count ? h.percentile(50) / 1000 : 0,
+    p99: h.count ? h.percentile(99) / 1000 : 0,
+    max: h.count ? h.max / 1000 : 0,
+    inFlight,
+    rss: last?.rss ?? 0,
+    heapUsed: last?.heapUsed ?? 0,
+    loopP99: null,
+    loopMax: null,
+  };
+  windows.push(window);
+  windowFrom = now;
+  void scrapeProcess(target.url)
+    .then((p) => Object.assign(window, { loopP99: p.loopDelayP99Ms, loopMax: p.loopDelayMaxMs }))
+    .catch(() => undefined);
+};
+const sampler = setInterval(sample, SAMPLE * 1000);
+await new Promise<void>((done) => {
+  const ticker = setInterval(() => {
+    const elapsed = Math.min(SECONDS, clock());
+    while (started < Math.floor(elapsed * operationsPerSecond)) {
+      started += 1;
+      if (inFlight >= MAX_IN_FLIGHT) {
+        mix.error(`${MAX_IN_FLIGHT} operations in flight: a start was dropped`);
+        continue;
+      }
+      inFlight += 1;
+      maxInFlight = Math.max(maxInFlight, inFlight);
+      void mix.next().finally(() => (inFlight -= 1));
+    }
+    if (elapsed >= SECONDS) {
+      clearInterval(ticker);
+      done();
+    }
+  }, 5);
+});
 clearInterval(sampler);
-clearInterval(loopSampler);
-// One last memory sample after the load.
-await new Promise((resolve) => setTimeout(resolve, SAMPLE_SECONDS * 1000 + 500));
+const elapsed = clock();
+// The operations still in flight answer (or count as errors) before the verdict.
+while (inFlight > 0 && clock() < elapsed + 30) await new Promise((r) => setTimeout(r, 50));
+if (inFlight > 0) mix.error(`${inFlight} operations unanswered 30 s after the end`);
+// The last window, up to the end of the schedule and the answers it waited for.
+if ((windows.at(-1)?.second ?? 0) < elapsed - 1) sample();
+await new Promise((r) => setTimeout(r, 200));
 child.kill('SIGTERM');
 
-const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
-console.log(`# Soak — ${new Date().toISOString()}`);
-console.log(
-  `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}; ` +
-    `${WORKERS} workers, ${elapsed.toFixed(0)} s, ${requests} requests ` +
-    `(${[...counts].map(([k, n]) => `${k} ${n}`).join(', ')}); ${(requests / elapsed).toFixed(0)}/s\n`,
+const counts = Object.fromEntries(
+  [...mix.counts].map(([kind, n]) => [kind, n - (countsBefore.get(kind) ?? 0)]),
 );
-console.log(
-  '| s | requests | p50 | p99 | max | loop delay p99 · max | load avg | RSS | heap after GC |',
-);
-console.log('|---|---|---|---|---|---|---|---|---|');
-for (const w of windows) {
-  const loop = loops.find((l) => Math.abs(l.second - w.second) <= 1);
-  const m = [...memory].reverse().find((s) => s.at <= w.second + 1);
-  console.log(
-    `| ${w.second} | ${w.requests} | ${w.p50.toFixed(1)} ms | ${w.p99.toFixed(1)} ms | ` +
-      `${w.max.toFixed(0)} ms | ${loop ? `${loop.p99Ms.toFixed(1)} · ${loop.maxMs.toFixed(0)} ms` : '—'} | ` +
-      `${loop ? loop.load.toFixed(1) : '—'} | ${m ? `${mb(m.rss)} MB` : '—'} | ${m ? `${mb(m.heapUsed)} MB` : '—'} |`,
-  );
-}
+const commit = execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+const record: SoakRecord = {
+  date: new Date().toISOString(),
+  commit,
+  machine: `${hostname()}: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, node ${process.version}`,
+  peak,
+  rate: {
+    requestsPerSecond,
+    operationsPerSecond,
+    source: RATE === null ? 'half the peak' : 'SOAK_RATE',
+  },
+  seconds: elapsed,
+  sampleSeconds: SAMPLE,
+  warmupSeconds: WARMUP,
+  requests: mix.requests - requestsBefore,
+  maxInFlight,
+  counts,
+  wrong: mix.wrongCount,
+  errors: mix.errorCount,
+  failures: [...mix.failures],
+  windows,
+  memory,
+  checks: [],
+};
+const { compareSeconds, checks, scaled } = soakVerdict(record, histograms);
+record.compareSeconds = compareSeconds;
+record.checks = checks;
+writeFileSync(OUT, JSON.stringify(record, null, 1));
 
-const warm = memory.filter((s) => s.at >= Math.max(SAMPLE_SECONDS, elapsed / 5));
-const base = warm[0];
-const last = memory.at(-1);
-const failures: string[] = [...wrong];
-if (!base || !last || warm.length < 2) {
-  failures.push('too few memory samples: run longer than two sample intervals');
-} else {
-  const grown = (key: 'rss' | 'heapUsed') => last[key] > base[key] * (1 + GROWTH) + SLACK_BYTES;
+const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
+console.log(`\n# Soak — ${record.date}, build ${commit}`);
+console.log(
+  `${record.machine}; ${elapsed.toFixed(0)} s at ${requestsPerSecond.toFixed(0)} requests/s ` +
+    `(${record.rate.source}), ${record.requests} requests, at most ${maxInFlight} operations in flight:\n` +
+    Object.entries(counts)
+      .map(([kind, n]) => `${kind} ${n}`)
+      .join(', ') +
+    '\n',
+);
+console.log('| s | requests/s | p50 | p99 | max | loop delay p99 · max | RSS | heap after GC |');
+console.log('|---|---|---|---|---|---|---|---|');
+// At most about 40 rows; the JSON has every window.
+const every = Math.max(1, Math.ceil(windows.length / 40));
+for (const [i, w] of windows.entries()) {
+  if (i % every !== 0 && i !== windows.length - 1) continue;
+  const loop = w.loopP99 === null ? '—' : `${w.loopP99.toFixed(1)} · ${w.loopMax!.toFixed(0)} ms`;
   console.log(
-    `\nAfter warm-up (${base.at.toFixed(0)} s) → end: RSS ${mb(base.rss)} → ${mb(last.rss)} MB, ` +
-      `heap after GC ${mb(base.heapUsed)} → ${mb(last.heapUsed)} MB ` +
-      `(bound: +${(GROWTH * 100).toFixed(0)} % + 4 MiB).`,
-  );
-  if (grown('heapUsed')) failures.push('heap after GC grew past its bound');
-  if (grown('rss')) failures.push('RSS grew past its bound');
-}
-const [first, ...rest] = windows;
-if (first && rest.length > 0) {
-  console.log(
-    `p99 of the first window ${first.p99.toFixed(1)} ms, of the last ${rest.at(-1)!.p99.toFixed(1)} ms.`,
+    `| ${w.second} | ${(w.requests / w.seconds).toFixed(0)} | ${w.p50.toFixed(1)} ms | ${w.p99.toFixed(1)} ms | ` +
+      `${w.max.toFixed(0)} ms | ${loop} | ${mb(w.rss)} MB | ${mb(w.heapUsed)} MB |`,
   );
 }
-if (failures.length > 0) {
-  console.log(`\n**FAILED**:\n${failures.map((f) => `- ${f}`).join('\n')}`);
-  process.exit(1);
-}
-console.log('\n0 wrong answers, 0 errors; memory within its bound.');
+if (scaled)
+  console.log(`\nA short run: the first and last "minutes" are ${compareSeconds} s each.`);
+console.log('');
+for (const check of checks) console.log(`- ${check.ok ? 'ok' : '**FAILED**'}: ${check.detail}`);
+if (record.failures.length > 0)
+  console.log(`\nFirst failures:\n${record.failures.map((f) => `- ${f}`).join('\n')}`);
+console.log(`\nSamples: ${OUT} (plot: npm run bench:soak-plot -- ${OUT} <out.png>)`);
+process.exit(checks.every((c) => c.ok) ? 0 : 1);
