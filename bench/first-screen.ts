@@ -3,7 +3,8 @@
  * page (as an element of its own), for our /_app (the demo, production build) and for the provider's published prebuilt UI
  * (`@stytch/vanilla-js` 4.13.3) on another origin, both against the same Gatehouse server. One
  * Chromium, cold loads (cache off, fresh context), runs alternated A, B, A, B… after a warm-up,
- * on loopback and on Lighthouse's mobile profile. Prints Markdown for RESULTS.md.
+ * on loopback and on Lighthouse's mobile profile, both pages with the same isolation headers; a
+ * static page holding only the heading gives the browser's floor. Prints Markdown for RESULTS.md.
  *
  * Run after `npm run build`: `npm run bench:first-screen` (FIRST_SCREEN_RUNS to change the 15).
  */
@@ -101,12 +102,34 @@ function publishedPage(): string {
 <script type="module" src="/published-ui.js"></script></body></html>`;
 }
 
+/**
+ * The headers of /_app that decide the browser's process model, given to the published UI's
+ * page too: a host page carries them whichever sign-in UI it embeds. With
+ * `Cross-Origin-Opener-Policy: same-origin`, a navigation from a new tab's blank page starts a
+ * renderer of its own (about 150 ms in headless Chromium 150), which the page without the header
+ * would be spared.
+ */
+const ISOLATION_HEADERS = ['cross-origin-opener-policy', 'origin-agent-cluster'];
+const demoPage = await fetch(`${demo.url}/_app`);
+await demoPage.arrayBuffer();
+const isolation = Object.fromEntries(
+  ISOLATION_HEADERS.flatMap((name) => {
+    const value = demoPage.headers.get(name);
+    return value === null ? [] : [[name, value]];
+  }),
+);
+
 const published: Server = createServer((request, response) => {
-  if (request.url === '/published-ui.js') {
+  if (request.url === '/floor') {
+    // The browser's floor: a static page holding just the heading, with the same headers.
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...isolation });
+    response.end(`<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Sign in</title></head>
+<body><h1>${HEADING}</h1></body></html>`);
+  } else if (request.url === '/published-ui.js') {
     response.writeHead(200, { 'content-type': 'text/javascript; charset=utf-8' });
     response.end(publishedScript);
   } else {
-    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8' });
+    response.writeHead(200, { 'content-type': 'text/html; charset=utf-8', ...isolation });
     response.end(publishedPage());
   }
 });
@@ -117,6 +140,7 @@ await demo.app.gatehouse.updateProject(demo.projectId, { authorizedOrigins: [pub
 const TARGETS = [
   { name: 'ours', url: `${demo.url}/_app` },
   { name: 'published', url: `${publishedOrigin}/` },
+  { name: 'floor', url: `${publishedOrigin}/floor` },
 ] as const;
 
 /** One cold load: a fresh context, cache off, the profile applied before navigating. */
@@ -170,7 +194,7 @@ try {
     `machine: ${cpus().length} × ${cpus()[0]?.model ?? 'cpu'}, ${(totalmem() / 2 ** 30).toFixed(1)} GiB RAM, node ${process.version}, ${browser.version()}\n`,
   );
   for (const profile of PROFILES) {
-    const times: Record<string, number[]> = { ours: [], published: [] };
+    const times: Record<string, number[]> = { ours: [], published: [], floor: [] };
     for (let round = 0; round < WARM_UP + RUNS; round++) {
       // Alternating keeps slow spells of a shared machine from landing on one side only.
       const order = round % 2 === 0 ? TARGETS : [...TARGETS].reverse();
@@ -181,17 +205,27 @@ try {
     }
     const ours = times.ours!;
     const theirs = times.published!;
+    const floor = quantile(times.floor!, 0.5);
     const ratio = quantile(ours, 0.5) / quantile(theirs, 0.5);
+    const aboveFloor = (quantile(ours, 0.5) - floor) / (quantile(theirs, 0.5) - floor);
     rows.push(
       `| ${profile.name} | ${ms(quantile(ours, 0.5))} / ${ms(quantile(ours, 0.9))} | ` +
-        `${ms(quantile(theirs, 0.5))} / ${ms(quantile(theirs, 0.9))} | ${ratio.toFixed(2)} |`,
+        `${ms(quantile(theirs, 0.5))} / ${ms(quantile(theirs, 0.9))} | ${ratio.toFixed(2)} | ` +
+        `${ms(floor)} | ${aboveFloor.toFixed(2)} |`,
     );
-    console.log(`${profile.name}: ours ${ours.map(Math.round).join(' ')}`);
-    console.log(`${profile.name}: published ${theirs.map(Math.round).join(' ')}`);
+    for (const target of TARGETS) {
+      console.log(
+        `${profile.name}: ${target.name} ${times[target.name]!.map(Math.round).join(' ')}`,
+      );
+    }
   }
-  console.log(`\n${RUNS} cold loads each after ${WARM_UP} warm-up rounds, alternated.\n`);
-  console.log('| Profile | Ours median / p90 | Published UI median / p90 | Ratio (medians) |');
-  console.log('|---|---|---|---|');
+  console.log(`\n${RUNS} cold loads each after ${WARM_UP} warm-up rounds, alternated.`);
+  console.log(`Both pages sent with /_app's ${JSON.stringify(isolation)}.\n`);
+  console.log(
+    '| Profile | Ours median / p90 | Published UI median / p90 | Ratio (medians) | ' +
+      'Floor: a static page with the heading (median) | Ratio above the floor |',
+  );
+  console.log('|---|---|---|---|---|---|');
   for (const row of rows) console.log(row);
 } finally {
   await browser.close();
