@@ -12,9 +12,10 @@
  * GC are sampled. Fails (exit 1) on any wrong answer or error; when the p99 of the last minute is
  * not within 20 % of the first minute's after the warm-up (`SOAK_WARMUP_SECONDS`, 120 s, or a
  * fifth of a shorter run; with less than three minutes after the warm-up, the "minutes" are a
- * third of what follows it); or when RSS or heap after GC at the end is not within 10 % of its level after the
- * warm-up. Prints Markdown, and writes every sample as JSON to `SOAK_OUT` (a temporary file by
- * default) for `soak-plot.ts`.
+ * third of what follows it); or when RSS or heap after GC at the end is not within 10 % of its
+ * level after the warm-up. Prints Markdown, and writes every sample as JSON to `SOAK_OUT` (a
+ * temporary file by default) for `soak-plot.ts`. `SOAK_MEMBERS` (500) and `SOAK_MFA_MEMBERS`
+ * (500) set how many members the server seeds for each kind of sign-in (`soak-seed.ts`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -51,10 +52,11 @@ const mix = new Mix(target);
 /** Seconds since the open loop started (negative before). */
 let loopStart = Number.POSITIVE_INFINITY;
 const clock = () => (performance.now() - loopStart) / 1000;
-const memory: SoakRecord['memory'] = [];
+/** The server's memory samples, at `performance.now()` (the open loop's seconds come at the end). */
+const memory: { at: number; rss: number; heapUsed: number }[] = [];
 createInterface({ input: child.stdout! }).on('line', (line) => {
   const parsed = JSON.parse(line) as { memory?: { rss: number; heapUsed: number } };
-  if (parsed.memory) memory.push({ second: clock(), ...parsed.memory });
+  if (parsed.memory) memory.push({ at: performance.now(), ...parsed.memory });
 });
 
 // Each MFA member spent this step's code on its enrollment: the load starts at the next step.
@@ -198,7 +200,11 @@ const record: SoakRecord = {
   errors: mix.errorCount,
   failures: [...mix.failures],
   windows,
-  memory,
+  memory: memory.map(({ at, rss, heapUsed }) => ({
+    second: (at - loopStart) / 1000,
+    rss,
+    heapUsed,
+  })),
   checks: [],
 };
 const { compareSeconds, checks, scaled } = soakVerdict(record, histograms);
