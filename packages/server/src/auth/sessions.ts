@@ -10,6 +10,7 @@ import { isoAt, type Context, type Db } from '../context.js';
 import { signRs256 } from '../crypto/jwt-sign.js';
 import { hashToken, newId, newToken } from '../crypto/random.js';
 import { preparedQuery } from '../store/prepared.js';
+import { isDeeplyFrozen } from '../store/read-cache.js';
 import type { SessionsTable } from '../store/schema.js';
 import { sessionRoleIds } from '../tenancy/members/role-sources.js';
 import type { Project } from '../tenancy/projects/service.js';
@@ -273,6 +274,49 @@ export function mergeFactors(
  * and user agent of the browser that started the session. A JWT signed for the same session in
  * the last 30 seconds, with the same expiry, factors, roles and organization, is returned again.
  */
+/** What a remembered session's fingerprint was computed from, beside the session itself. */
+interface Fingerprinted {
+  ctx: Context;
+  kid: string;
+  project: Project;
+  organization: Organization;
+  client: object;
+  fingerprint: string;
+}
+
+const fingerprints = new WeakMap<MemberSession, Fingerprinted>();
+
+/**
+ * The JWT's fingerprint. A remembered check answers the same deeply frozen member session,
+ * organization and session row each time (`store/read-cache.ts`); from the same ones, with the
+ * same key and project, the fingerprint is the same, so it is computed once for them.
+ */
+function fingerprintOf(
+  ctx: Context,
+  kid: string,
+  project: Project,
+  session: MemberSession,
+  organization: Organization,
+  client: object,
+  compute: () => string,
+): string {
+  const frozen = isDeeplyFrozen(session) && isDeeplyFrozen(organization) && isDeeplyFrozen(client);
+  if (!frozen) return compute();
+  const known = fingerprints.get(session);
+  if (
+    known?.ctx === ctx &&
+    known.kid === kid &&
+    known.project === project &&
+    known.organization === organization &&
+    known.client === client
+  ) {
+    return known.fingerprint;
+  }
+  const fingerprint = compute();
+  fingerprints.set(session, { ctx, kid, project, organization, client, fingerprint });
+  return fingerprint;
+}
+
 export async function signSessionJwt(
   ctx: Context,
   project: Project,
@@ -285,18 +329,20 @@ export async function signSessionJwt(
   const attributes = { ip_address: client.ip_address ?? '', user_agent: client.user_agent ?? '' };
   const key = await ctx.keys.active();
   const now = ctx.now();
-  const fingerprint = JSON.stringify([
-    key.kid,
-    project.id,
-    session.member_id,
-    session.expires_at,
-    session.roles,
-    session.authentication_factors,
-    organization.organization_id,
-    organization.organization_slug,
-    ctx.config.publicUrl,
-    attributes,
-  ]);
+  const fingerprint = fingerprintOf(ctx, key.kid, project, session, organization, client, () =>
+    JSON.stringify([
+      key.kid,
+      project.id,
+      session.member_id,
+      session.expires_at,
+      session.roles,
+      session.authentication_factors,
+      organization.organization_id,
+      organization.organization_slug,
+      ctx.config.publicUrl,
+      attributes,
+    ]),
+  );
   const reused = reusableJwt(ctx, session.member_session_id, fingerprint, now);
   if (reused) return reused;
 

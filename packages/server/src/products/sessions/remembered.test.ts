@@ -161,3 +161,31 @@ describe('a session check after a change by another connection to the database',
     );
   });
 });
+
+describe('the session JWT of a remembered session', () => {
+  const claimsOf = (jwt: string) =>
+    JSON.parse(Buffer.from(jwt.split('.')[1]!, 'base64url').toString('utf8')) as Record<
+      string,
+      unknown
+    >;
+  const slugIn = (jwt: string) =>
+    Object.values(claimsOf(jwt)).find(
+      (claim): claim is { slug: string } =>
+        typeof claim === 'object' && claim !== null && 'slug' in claim,
+    )?.slug;
+
+  it('is handed out again while nothing changes, and names a new slug at the next check', async () => {
+    const { ada } = await team();
+    const first = await checkedTwice(ada.token);
+    expect(expectOk(await check(ada.token)).session_jwt).toBe(first.session_jwt);
+    await h.db
+      .updateTable('organizations')
+      .set({ slug: `${first.organization.organization_slug}-moved` })
+      .where('id', '=', first.organization.organization_id)
+      .execute();
+    await heard();
+    const after = expectOk(await check(ada.token));
+    expect(after.session_jwt).not.toBe(first.session_jwt);
+    expect(slugIn(after.session_jwt)).toBe(`${first.organization.organization_slug}-moved`);
+  });
+});
