@@ -59,7 +59,7 @@ export async function seedSoak(
   post: Post,
 ): Promise<SoakMembers> {
   const count = Number(process.env.SOAK_MEMBERS ?? 500);
-  const mfaCount = Number(process.env.SOAK_MFA_MEMBERS ?? 500);
+  const mfaCount = Number(process.env.SOAK_MFA_MEMBERS ?? 1000);
   const { algorithm: _argon2id, ...params } = PASSWORD_HASH_PARAMS;
   const passwordHash = await hash(password, { ...params, algorithm: 2 as Algorithm });
   const mfaOrganization = await admin.createOrganization(projectId, {

@@ -8,14 +8,15 @@
  * `SOAK_PEAK_SECONDS` (15) s measured. Then an open loop at half that rate (or `SOAK_RATE`
  * requests/s): operations start on a schedule, whether or not the earlier ones have answered, at
  * most 256 in flight (a start beyond that is an error), for `SOAK_SECONDS` (3600). Every
- * `SOAK_SAMPLE_SECONDS` (10) s a window of latency and the server's RSS and heap just after a full
- * GC are sampled. Fails (exit 1) on any wrong answer or error; when the p99 of the last minute is
+ * `SOAK_SAMPLE_SECONDS` (10) s a window of latency is sampled, and every `SOAK_MEMORY_SECONDS`
+ * (a thirtieth of the run, 10 to 60 s) the server's RSS and heap just after a full GC. Fails (exit 1) on any wrong answer or error; when the p99 of the last minute is
  * not within 20 % of the first minute's after the warm-up (`SOAK_WARMUP_SECONDS`, 120 s, or a
  * fifth of a shorter run; with less than three minutes after the warm-up, the "minutes" are a
  * third of what follows it); or when RSS or heap after GC at the end is not within 10 % of its
  * level after the warm-up. Prints Markdown, and writes every sample as JSON to `SOAK_OUT` (a
  * temporary file by default) for `soak-plot.ts`. `SOAK_MEMBERS` (500) and `SOAK_MFA_MEMBERS`
- * (500) set how many members the server seeds for each kind of sign-in (`soak-seed.ts`).
+ * (1000; a member signs in once per 30-s step) set how many members the server seeds for each
+ * kind of sign-in (`soak-seed.ts`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -30,6 +31,12 @@ import { soakVerdict, type SoakRecord, type SoakWindow } from './soak-record.js'
 const env = process.env;
 const SECONDS = Number(env.SOAK_SECONDS ?? 3600);
 const SAMPLE = Number(env.SOAK_SAMPLE_SECONDS ?? 10);
+// Each memory sample is a full GC, which stops the server for about the loop delay's maximum: a
+// thirtieth of the run apart, at most a minute, so that its pauses stay below a minute's p99.
+const MEMORY = Number(
+  env.SOAK_MEMORY_SECONDS ??
+    Math.max(SAMPLE, Math.min(60, Math.ceil(SECONDS / 30 / SAMPLE) * SAMPLE)),
+);
 const PEAK_WARMUP = Number(env.SOAK_PEAK_WARMUP ?? 5);
 const PEAK_SECONDS = Number(env.SOAK_PEAK_SECONDS ?? 15);
 const RATE = env.SOAK_RATE ? Number(env.SOAK_RATE.replace(/\/s$/, '')) : null;
@@ -43,7 +50,7 @@ const OUT = resolve(
 );
 
 const { child, target } = await startBenchServer(
-  { BENCH_MEMORY_MS: String(SAMPLE * 1000), SOAK_MEMBERS: env.SOAK_MEMBERS ?? '500' },
+  { BENCH_MEMORY_MS: String(MEMORY * 1000), SOAK_MEMBERS: env.SOAK_MEMBERS ?? '500' },
   { cpus: '0', nodeFlags: ['--conditions=source', '--expose-gc'] },
 );
 process.on('exit', () => child.kill('SIGTERM'));
@@ -104,7 +111,8 @@ const perOperation = peak
 const operationsPerSecond = requestsPerSecond / perOperation;
 console.log(
   `Open loop at ${requestsPerSecond.toFixed(0)} requests/s (${operationsPerSecond.toFixed(1)} ` +
-    `operations/s, ${RATE === null ? 'half the peak' : 'SOAK_RATE'}) for ${SECONDS} s.`,
+    `operations/s, ${RATE === null ? 'half the peak' : 'SOAK_RATE'}) for ${SECONDS} s; latency ` +
+    `every ${SAMPLE} s, memory after a full GC every ${MEMORY} s.`,
 );
 
 // The open loop: counts and latency windows start again; wrong answers and errors of the peak
