@@ -60,8 +60,9 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
 
 /**
  * The soak's conditions: no wrong answer or error, every kind of request seen, the p99 of the
- * last minute within 20 % of the first minute's after the warm-up, and RSS and heap after GC at
- * the end within 10 % of their first sample after the warm-up. With fewer than three minutes
+ * last minute at most 20 % above the first minute's after the warm-up, and RSS and heap after GC
+ * at the end at most 10 % above their first sample after the warm-up. Drift is what a soak looks
+ * for: a p99 that falls as the server warms, or RSS that glibc hands back, is no failure. With fewer than three minutes
  * after the warm-up, the "minutes" are a third of what follows it, in whole windows.
  * `histograms` holds each window's latencies, so that a minute's p99 is of all its requests.
  */
@@ -106,10 +107,10 @@ export function soakVerdict(
   } else {
     const ratio = last / first - 1;
     checks.push({
-      ok: Math.abs(ratio) <= P99_BOUND,
+      ok: ratio <= P99_BOUND,
       detail:
         `p99 of the first ${compareSeconds} s after the warm-up (${warmup} s) ${first.toFixed(1)} ms, ` +
-        `of the last ${compareSeconds} s ${last.toFixed(1)} ms (${pct(ratio)}; bound ±20 %)`,
+        `of the last ${compareSeconds} s ${last.toFixed(1)} ms (${pct(ratio)}; bound +20 %)`,
     });
   }
 
@@ -124,10 +125,10 @@ export function soakVerdict(
     ] as const) {
       const ratio = end[key] / base[key] - 1;
       checks.push({
-        ok: Math.abs(ratio) <= MEMORY_BOUND,
+        ok: ratio <= MEMORY_BOUND,
         detail:
           `${name} ${mb(base[key])} after the warm-up (${base.second.toFixed(0)} s), ` +
-          `${mb(end[key])} at the end (${end.second.toFixed(0)} s): ${pct(ratio)}; bound ±10 %`,
+          `${mb(end[key])} at the end (${end.second.toFixed(0)} s): ${pct(ratio)}; bound +10 %`,
       });
     }
   }
