@@ -15,7 +15,8 @@ import { cpus, tmpdir, totalmem } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
-import { chromium, type Browser } from 'playwright-core';
+import type { Browser } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 
 // The demo serves its production build: set before the demo and its dependencies load.
 process.env.NODE_ENV = 'production';
@@ -24,7 +25,6 @@ const { startDemo } = await import('@gatehouse/demo');
 const HEADING = 'Sign up or log in';
 const RUNS = Number(process.env.FIRST_SCREEN_RUNS ?? 15);
 const WARM_UP = 2;
-const CHROMIUM_PATH = process.env.CHROMIUM_PATH ?? '/usr/bin/chromium';
 
 interface Profile {
   name: string;
@@ -174,18 +174,7 @@ const quantile = (values: number[], q: number) => {
 };
 const ms = (n: number) => `${Math.round(n)} ms`;
 
-const browser = await chromium.launch({
-  executablePath: CHROMIUM_PATH,
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-    '--no-first-run',
-  ],
-});
+const browser = await launchChromium();
 
 const rows: string[] = [];
 try {

@@ -2,13 +2,13 @@
  * Draws a soak's curve (`npm run bench:soak-plot -- <soak.json> [out.png]`, `soak.png` beside
  * RESULTS.md by default): latency p50 and p99 per window, requests per second against the target
  * rate, and the server's RSS and heap after GC, over the open loop's seconds, the warm-up and the
- * first and last minutes marked, the memory bounds (±10 % of the level after the warm-up) drawn.
+ * first and last minutes marked, the memory bounds (10 % above the level after the warm-up) drawn.
  * The SVG is drawn here and rasterised by Debian's Chromium through playwright-core.
  */
 import { readFileSync } from 'node:fs';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { chromium } from 'playwright-core';
+import { launchChromium } from './chromium.js';
 import type { SoakRecord } from './soak-record.js';
 
 const [input, output] = process.argv.slice(2);
@@ -111,12 +111,12 @@ const mb = (bytes: number) => bytes / 2 ** 20;
 const memory = record.memory.filter((m) => m.second >= 0);
 const base = memory.find((m) => m.second >= record.warmupSeconds);
 const memoryTop = TOP + 2 * (PANEL + GAP);
-/** ±10 % around the level after the warm-up, as a band drawn under the curve. */
+/** The level after the warm-up up to its bound, 10 % above, as a band drawn under the curve. */
 const band = (bytes: number, color: string) => {
   const top = Math.max(...memory.map((m) => mb(Math.max(m.rss, m.heapUsed))), 1e-9) * 1.15;
   const scale = ticks(top).at(-1)! >= top ? ticks(top).at(-1)! : top;
   const y = (v: number) => memoryTop + PANEL - (v / scale) * PANEL;
-  const [hi, lo] = [y(mb(bytes) * 1.1), y(mb(bytes) * 0.9)];
+  const [hi, lo] = [y(mb(bytes) * 1.1), y(mb(bytes))];
   return `<rect x="${LEFT}" y="${hi}" width="${WIDTH - LEFT - RIGHT}" height="${lo - hi}" fill="${color}" opacity="0.15"/>`;
 };
 
@@ -149,7 +149,7 @@ ${panel(1, 'Throughput per window', 'requests / s', [
 ])}
 ${panel(
   2,
-  'Server memory just after a full GC (bands: ±10 % of the level after the warm-up)',
+  'Server memory just after a full GC (bands: from the level after the warm-up to 10 % above it)',
   'MB',
   [
     { name: 'RSS', color: '#9467bd', points: memory.map((m) => [m.second, mb(m.rss)]) },
@@ -163,17 +163,7 @@ ${panel(
 )}
 </svg>`;
 
-const browser = await chromium.launch({
-  executablePath: '/usr/bin/chromium',
-  args: [
-    '--headless',
-    '--no-sandbox',
-    '--disable-gpu',
-    '--disable-background-networking',
-    '--disable-component-update',
-    '--disable-sync',
-  ],
-});
+const browser = await launchChromium();
 try {
   const page = await browser.newPage({ viewport: { width: WIDTH, height } });
   await page.setContent(`<!doctype html><body style="margin:0">${svg}</body>`);
