@@ -9,9 +9,9 @@ import { sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeListeners } from '../../store/change-notices.js';
 import { expectOk, startHarness, type CallResponse, type Harness } from '../../test/harness.js';
+import { adaPasswordSignIn, giveAdaPassword } from '../../test/passwords.js';
 
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
-const PASSWORD = 'Quartz-Lantern-Orbit-42';
 let h: Harness;
 /** Instance B: a sibling of the harness's server (A) over the same database. */
 let b: string;
@@ -19,23 +19,14 @@ let b: string;
 beforeAll(async () => {
   h = await startHarness();
   b = (await h.sibling()).url;
-  await h.admin.setMemberPassword(h.project.project_id, h.member.member_id, { password: PASSWORD });
+  await giveAdaPassword(h);
 });
 afterAll(async () => {
   await h.close();
 });
 
 /** A password sign-in without a captcha token, on A or on B. */
-const signIn = (baseUrl?: string) =>
-  h.call(ENDPOINTS.passwordsAuthenticate, {
-    body: {
-      organization_id: h.org.organization_id,
-      email_address: 'ada@acme.test',
-      password: PASSWORD,
-      session_duration_minutes: 60,
-    },
-    ...(baseUrl ? { baseUrl } : {}),
-  });
+const signIn = (baseUrl?: string) => adaPasswordSignIn(h, baseUrl ? { baseUrl } : {});
 
 const expectCaptchaRequired = (res: CallResponse<unknown>) =>
   expect([res.status, res.error?.error_type]).toEqual([400, 'captcha_required']);

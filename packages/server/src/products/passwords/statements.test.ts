@@ -1,33 +1,24 @@
 // The statements one password sign-in of an existing member sends, counted (bench/RESULTS.md):
 // what a sign-in reads and writes, so that a statement more fails here.
-import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { activeListeners } from '../../store/change-notices.js';
 import { statementsSent } from '../../store/db.js';
 import { expectOk, startHarness, type Harness } from '../../test/harness.js';
+import { adaPasswordSignIn, giveAdaPassword } from '../../test/passwords.js';
 
-const PASSWORD = 'Quartz-Lantern-Orbit-42';
 /** On PostgreSQL remembered reads wait for the change listener (TEST_DATABASE_URL). */
 const postgres = Boolean(process.env.TEST_DATABASE_URL);
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
-  await h.admin.setMemberPassword(h.project.project_id, h.member.member_id, { password: PASSWORD });
+  await giveAdaPassword(h);
 });
 afterAll(async () => {
   await h.close();
 });
 
-const signIn = () =>
-  h.call(ENDPOINTS.passwordsAuthenticate, {
-    body: {
-      organization_id: h.org.organization_id,
-      email_address: 'ada@acme.test',
-      password: PASSWORD,
-      session_duration_minutes: 60,
-    },
-  });
+const signIn = () => adaPasswordSignIn(h);
 
 async function until(condition: () => boolean) {
   for (let waited = 0; !condition(); waited += 20) {

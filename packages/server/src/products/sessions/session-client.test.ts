@@ -6,13 +6,12 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { expectOk, expectSession, startHarness, type Harness } from '../../test/harness.js';
 import { magicLogin, mfaOrganization, totpAt } from '../../test/mfa.js';
-
-const PASSWORD = 'Quartz-Lantern-Orbit-42';
+import { ADA_PASSWORD, adaPasswordSignIn, giveAdaPassword } from '../../test/passwords.js';
 
 let h: Harness;
 beforeAll(async () => {
   h = await startHarness();
-  await h.admin.setMemberPassword(h.project.project_id, h.member.member_id, { password: PASSWORD });
+  await giveAdaPassword(h);
 });
 afterAll(async () => {
   await h?.close();
@@ -27,15 +26,7 @@ async function listed(token: string): Promise<ListedSession> {
 }
 
 const passwordSignIn = (userAgent?: string) =>
-  h.call(ENDPOINTS.passwordsAuthenticate, {
-    body: {
-      organization_id: h.org.organization_id,
-      email_address: 'ada@acme.test',
-      password: PASSWORD,
-      session_duration_minutes: 60,
-    },
-    ...(userAgent === undefined ? {} : { headers: { 'user-agent': userAgent } }),
-  });
+  adaPasswordSignIn(h, userAgent === undefined ? {} : { headers: { 'user-agent': userAgent } });
 
 /** The session claim's attributes of a session JWT, as the provider's SDKs read them. */
 function jwtAttributes(jwt: string): unknown {
@@ -109,7 +100,7 @@ describe('the browser a new session records', () => {
       body: {
         organization_id: h.org.organization_id,
         email_address: 'ada@acme.test',
-        password: PASSWORD,
+        password: ADA_PASSWORD,
         session_duration_minutes: 60,
       },
       headers: { 'user-agent': 'HostBackend/1.0' },
@@ -138,7 +129,7 @@ describe('the browser a new session records', () => {
         body: {
           organization_id: h.org.organization_id,
           email_address: 'ada@acme.test',
-          password: PASSWORD,
+          password: ADA_PASSWORD,
           session_duration_minutes: 60,
         },
       }),
