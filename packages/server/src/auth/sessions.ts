@@ -267,13 +267,6 @@ export function mergeFactors(
   return [...byKey.values()];
 }
 
-/**
- * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL (no trailing slash,
- * as the provider's SDKs compare it with their base URL), valid for five
- * minutes but never past the session's expiry; the session claim's `attributes` are the IP address
- * and user agent of the browser that started the session. A JWT signed for the same session in
- * the last 30 seconds, with the same expiry, factors, roles and organization, is returned again.
- */
 /** What a remembered session's fingerprint was computed from, beside the session itself. */
 interface Fingerprinted {
   ctx: Context;
@@ -317,6 +310,13 @@ function fingerprintOf(
   return fingerprint;
 }
 
+/**
+ * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL (no trailing slash,
+ * as the provider's SDKs compare it with their base URL), valid for five
+ * minutes but never past the session's expiry; the session claim's `attributes` are the IP address
+ * and user agent of the browser that started the session. A JWT signed for the same session in
+ * the last 30 seconds, with the same expiry, factors, roles and organization, is returned again.
+ */
 export async function signSessionJwt(
   ctx: Context,
   project: Project,
