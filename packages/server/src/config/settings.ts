@@ -441,10 +441,23 @@ const UV_THREADPOOL_SIZE: ProcessSetting = {
   readBy: 'bin/gatehouse.cjs',
   type: 'whole number',
   description:
-    'Node’s worker threads, which hash passwords; the `gatehouse` command (and `npm start`) ' +
-    'sets it to the core count before anything starts the pool',
+    'libuv’s thread pool, which reads files and checks imported scrypt, PBKDF2 and bcrypt ' +
+    'hashes; the `gatehouse` command (and `npm start`) sets it to the core count before ' +
+    'anything starts the pool',
   fallback: 'one per core, at least 2',
   example: '4',
+};
+
+const HASH_THREADS: ProcessSetting = {
+  env: 'HASH_THREADS',
+  path: null,
+  readBy: 'the password hashing threads',
+  type: 'whole number',
+  description:
+    'threads that hash passwords with argon2id, at a lower scheduling priority than requests; ' +
+    'in a container with a CPU quota, set it to the quota’s cores',
+  fallback: 'one per core the process may run on',
+  example: '2',
 };
 
 /**
@@ -478,6 +491,7 @@ export const SETTINGS = [
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
   METRICS_TOKEN,
+  HASH_THREADS,
   UV_THREADPOOL_SIZE,
 ] as const satisfies readonly Setting[];
 

@@ -1,13 +1,8 @@
 /** Password hashing (argon2id, OWASP parameters) and verification of imported hash formats. */
 import { pbkdf2, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 import { promisify } from 'node:util';
-import {
-  hash as argon2Hash,
-  parseOptions,
-  verify as argon2Verify,
-  type Algorithm,
-  type Version,
-} from '@node-rs/argon2';
+import { parseOptions, type Algorithm, type Version } from '@node-rs/argon2';
+import { Argon2Pool } from './argon2-pool.js';
 import {
   bcryptCostProblem,
   encodedArgon2Problem,
@@ -23,6 +18,9 @@ const scryptAsync = promisify<BinaryLike, BinaryLike, number, ScryptOptions, Buf
 // these are their documented values.
 const ARGON2ID = 2 as Algorithm;
 const ARGON2_VERSION_0x13 = 1 as Version;
+
+/** Every argon2 hash and verification of the process, on its lower-priority threads. */
+const argon2 = new Argon2Pool();
 
 /**
  * The parameters of every new password hash: argon2id with OWASP's recommended minimum
@@ -92,15 +90,15 @@ export interface PasswordVerification {
 const INVALID: PasswordVerification = { valid: false, needsRehash: false };
 
 /**
- * Hashes a password with argon2id. The work runs on libuv's thread pool, so the event loop keeps
- * serving requests while a hash is computed.
+ * Hashes a password with argon2id. The work runs on the hashing threads (`argon2-pool.ts`), so the
+ * event loop keeps serving requests, first, while a hash is computed.
  *
  * @example
  * const stored = await hashPassword('correct horse battery staple'); // '$argon2id$v=19$m=19456,t=2,p=1$…'
  */
 export async function hashPassword(password: string): Promise<string> {
   const params = passwordHashParams();
-  return argon2Hash(password, {
+  return argon2.hash(password, {
     algorithm: ARGON2ID,
     memoryCost: params.memoryCost,
     timeCost: params.timeCost,
@@ -171,7 +169,7 @@ export async function verifyAgainstDummy(password: string): Promise<false> {
     dummyHash = hashPassword('gatehouse-dummy-password');
     dummyHashes.set(params, dummyHash);
   }
-  await argon2Verify(await dummyHash, password);
+  await argon2.verify(await dummyHash, password);
   return false;
 }
 
@@ -194,7 +192,7 @@ async function verifyBcrypt(stored: string, password: string): Promise<boolean> 
 async function verifyArgon2(stored: string, password: string): Promise<PasswordVerification> {
   const options = parseOptions(stored);
   if (encodedArgon2Problem(options)) return INVALID;
-  const valid = await argon2Verify(stored, password);
+  const valid = await argon2.verify(stored, password);
   if (!valid) return INVALID;
   const ours = passwordHashParams();
   const weaker =
