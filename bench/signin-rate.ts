@@ -1,9 +1,10 @@
 /**
  * Password sign-ins against the raw argon2id rate (`npm run bench:signin`), on one core and on
- * two: the server and a raw verifier (`argon2-raw.ts`, the same parameters and pool size) pinned
- * to the same cores, in alternating rounds. Then the session check's latency alone and during a
+ * two: the server and a raw verifier (`argon2-raw.ts`, the same parameters, one verification at a
+ * time per core as the server's hashing threads do, which is also the raw rate's best) pinned to
+ * the same cores, in alternating rounds. Then the session check's latency alone and during a
  * burst of sign-ins, with the server's longest event-loop delay over each (from its `/metrics`):
- * argon2 runs on libuv's pool, so one slow sign-in must not hold up the checks. Every answer is
+ * argon2 runs on threads of lower priority, so sign-ins must not hold up the checks. Every answer is
  * checked. `BENCH_ROUNDS` (2) and `BENCH_DURATION` (8 s) bound the run; prints Markdown.
  */
 import type { ChildProcess } from 'node:child_process';
@@ -19,8 +20,10 @@ const SIGN_IN_CONNECTIONS = 8;
 const CHECK_CONNECTIONS = 8;
 const CORE_SETS = cpus().length > 1 ? ['0', '0,1'] : ['0'];
 
-/** The pool a server on `cores` starts with (one thread per core, at least two: threadpool.ts). */
+/** The libuv pool a server on `cores` starts with (one thread per core, at least two: threadpool.ts). */
 const poolFor = (cores: string) => String(Math.max(2, cores.split(',').length));
+/** Verifications at a time: one per core, as the server's hashing threads (argon2-pool.ts). */
+const hashesFor = (cores: string) => String(cores.split(',').length);
 
 function signIns(target: BenchTarget, seconds: number) {
   return autocannon({
@@ -77,7 +80,7 @@ interface Raw {
 async function rawRate(cores: string): Promise<Raw> {
   const { line } = await startChild(
     'argon2-raw.ts',
-    { SECONDS: String(SECONDS), UV_THREADPOOL_SIZE: poolFor(cores) },
+    { SECONDS: String(SECONDS), UV_THREADPOOL_SIZE: hashesFor(cores) },
     { cpus: cores },
   );
   return JSON.parse(line) as Raw;
@@ -101,7 +104,7 @@ for (const cores of CORE_SETS) {
   );
   children.push(child);
   await signIns(target, 2); // warm-up
-  console.log(`## cores ${cores} (pool of ${poolFor(cores)} threads)\n`);
+  console.log(`## cores ${cores} (${hashesFor(cores)} hashing threads)\n`);
   console.log(
     '| round | raw argon2id verifications/s | sign-ins/s | sign-ins / raw | CPU per verification: main thread · all | CPU per sign-in: main thread · all | failed | load avg |',
   );
