@@ -77,7 +77,7 @@ export async function discoverByPassword(
   if (candidates.length === 0) await verifyAgainstDummy(input.password);
   if (!verdicts.includes('valid') && !verdicts.includes('reset'))
     return fail('unauthorized_credentials', INVALID_CREDENTIALS_MESSAGE);
-  await settleGuess(ctx, guess);
+  await settleGuess(ctx, ctx.db, guess);
   // A password the project required be reset discovers nothing, even where it is right.
   if (!verdicts.includes('valid')) return resetRequired();
   // A typed password proves the secret of the memberships that accept it, not the address

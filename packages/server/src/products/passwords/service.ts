@@ -17,7 +17,7 @@ import { memberById, normalizeEmail } from '../../tenancy/members/store.js';
 import { allowsAuthMethod } from '../../tenancy/organizations/service.js';
 import { organizationById } from '../../tenancy/organizations/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
-import { allOrNothing, fail, type Failure } from '../../result.js';
+import { allOrNothing, fail, isFailure, type Failure } from '../../result.js';
 import { transaction } from '../../store/transaction.js';
 import {
   completeAuthentication,
@@ -38,7 +38,7 @@ import {
 } from './store.js';
 import { passwordFactor } from './factors.js';
 import { acceptableNewPassword, strengthFor } from './rules.js';
-import { forgetGuesses, reserveGuess, settleGuess } from './throttle.js';
+import { forgetGuesses, reserveGuess, settleGuess, type ReservedGuess } from './throttle.js';
 import { sessionNotFound } from '../../auth/errors.js';
 import { invalidEmail } from '../../tenancy/members/errors.js';
 import { organizationNotFound } from '../../tenancy/organizations/errors.js';
@@ -67,13 +67,17 @@ interface VerifiedMember {
   member: Member;
   password: { id: string; hash: string };
   needsRehash: boolean;
+  /** The right guess, still to give back with `settleGuess`. */
+  guess: ReservedGuess;
 }
 
 /**
  * Checks an e-mail and password against the organization's members. Unknown addresses, members
  * without a password and wrong passwords all fail alike, after the same argon2 work. Every guess
  * is first reserved against the throttle of the address typed (from `clientIp`, and across all
- * IPs): a refused one is answered 429 without any check, whoever the address belongs to.
+ * IPs): a refused one is answered 429 without any check, whoever the address belongs to. A right
+ * guess is the caller's to give back (`settleGuess`), so that a sign-in can do it in the
+ * transaction that creates its session.
  */
 async function verifyCredentials(
   ctx: Context,
@@ -103,10 +107,12 @@ async function verifyCredentials(
   if (!member || !password || !verdict.valid) {
     return fail('unauthorized_credentials', INVALID_CREDENTIALS_MESSAGE);
   }
-  await settleGuess(ctx, guess);
   // Said only to whoever typed the right password, so it tells no one else the address is known.
-  if (password.resetRequired) return resetRequired();
-  return { organization, member, password, needsRehash: verdict.needsRehash };
+  if (password.resetRequired) {
+    await settleGuess(ctx, ctx.db, guess);
+    return resetRequired();
+  }
+  return { organization, member, password, needsRehash: verdict.needsRehash, guess };
 }
 
 /** Input of {@link authenticatePassword}. */
@@ -133,11 +139,15 @@ export async function authenticatePassword(
 ): Promise<AuthOutcome | Failure> {
   const verified = await verifyCredentials(ctx, project, input, clientIp);
   if ('failure' in verified) return verified;
-  const { organization, member, password } = verified;
+  const { organization, member, password, guess } = verified;
   // Hashing is slow: it happens before the transaction so no write lock waits on it.
   const upgraded = verified.needsRehash ? await hashPassword(input.password) : null;
-  return allOrNothing(ctx.db, async (trx) => {
+  const outcome = await allOrNothing(ctx.db, async (trx) => {
     const now = ctx.now();
+    // The right guess is given back in the session's transaction, one commit for all the writes
+    // (on SQLite each commit of its own costs more than the statement). First, as a password
+    // reset's transaction touches the counters first too, so the two take row locks in one order.
+    await settleGuess(ctx, trx, guess);
     if (upgraded) await upgradePasswordHash(trx, password.id, password.hash, upgraded, now);
     return completePrimary(
       ctx,
@@ -156,6 +166,9 @@ export async function authenticatePassword(
       now,
     );
   });
+  // Rolled back with a failure of its own: the guess was right all the same.
+  if (isFailure(outcome)) await settleGuess(ctx, ctx.db, guess);
+  return outcome;
 }
 
 /** Input of {@link resetByExistingPassword}. */
@@ -192,6 +205,7 @@ export async function resetByExistingPassword(
   );
   if ('failure' in verified) return verified;
   const { organization, member } = verified;
+  await settleGuess(ctx, ctx.db, verified.guess);
   const weak = await acceptableNewPassword(ctx, project, input.new_password, member.email_address);
   if (weak) return weak;
   const hash = await hashPassword(input.new_password);
@@ -236,7 +250,7 @@ async function proveCurrentPassword(
   // Not unauthorized_credentials: that type says the session is dead (UNRECOVERABLE_ERROR_TYPES,
   // docs/protocol.md §3), and a host following it would sign a live session out.
   if (!valid) return fail('existing_password_mismatch', 'The current password is wrong.');
-  await settleGuess(ctx, guess);
+  await settleGuess(ctx, ctx.db, guess);
   return undefined;
 }
 

@@ -36,8 +36,8 @@ async function counted() {
 
 describe('a password sign-in of an existing member', () => {
   // The per-IP counter, the organization, the address-and-IP back-off, the address's ceiling, the
-  // member with its roles and password, the back-off forgotten and the ceiling refunded, then
-  // begin, the session, the member's last sign-in and commit. The captcha settings, read by the
+  // member with its roles and password, then begin, the back-off forgotten, the ceiling refunded,
+  // the session, the member's last sign-in and commit. The captcha settings, read by the
   // first sign-in, are remembered across the others' writes (products/captcha/store.ts).
   it('sends 11 statements once the captcha settings are remembered', async () => {
     expectOk(await signIn());

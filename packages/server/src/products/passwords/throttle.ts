@@ -128,12 +128,13 @@ async function reserveIn(
 
 /**
  * Gives a right guess back: its address-and-IP back-off starts over, and it does not count
- * towards the address's failed attempts.
+ * towards the address's failed attempts. In `db`, which may be the sign-in's own transaction
+ * (its writes then share that transaction's one commit).
  */
-export async function settleGuess(ctx: Context, guess: ReservedGuess): Promise<void> {
-  await forgetBackoff(ctx.db, guess.scope, guess.ip);
+export async function settleGuess(ctx: Context, db: Db, guess: ReservedGuess): Promise<void> {
+  await forgetBackoff(db, guess.scope, guess.ip);
   const window = ctx.config.passwordThrottle.windowMinutes * 60;
-  await refundHit(ctx.db, guess.scope, window, guess.countedAt);
+  await refundHit(db, guess.scope, window, guess.countedAt);
 }
 
 /**
