@@ -215,30 +215,33 @@ export async function touchSession(
 ): Promise<SessionsTable> {
   const newFactors = touch.factors ?? [];
   const startedAt = Date.parse(row.started_at);
+  const storedExpiry = Date.parse(row.expires_at);
+  const cap = startedAt + touch.maxLifetimeMinutes * 60_000;
   // Without a duration the expiry stays, still capped: the lifetime may have been lowered since.
-  const expiresAt =
+  // As milliseconds first (truncated, as a Date keeps them): a settled refresh prints no time.
+  const expiresAtMs = Math.trunc(
     touch.durationMinutes === undefined
-      ? isoAt(Math.min(Date.parse(row.expires_at), startedAt + touch.maxLifetimeMinutes * 60_000))
-      : cappedExpiry(startedAt, now, touch.durationMinutes, touch.maxLifetimeMinutes);
-  const updated: SessionsTable = {
-    ...row,
-    last_accessed_at: isoAt(now),
-    expires_at: expiresAt,
-    // Stored factors are already merged, so a plain refresh keeps the text as it is.
-    factors:
-      newFactors.length === 0
-        ? row.factors
-        : JSON.stringify(
-            mergeFactors(JSON.parse(row.factors) as AuthenticationFactor[], newFactors),
-          ),
-  };
+      ? Math.min(storedExpiry, cap)
+      : Math.min(now + touch.durationMinutes * 60_000, cap),
+  );
+  // Stored factors are already merged, so a plain refresh keeps the text as it is.
+  const factors =
+    newFactors.length === 0
+      ? row.factors
+      : JSON.stringify(mergeFactors(JSON.parse(row.factors) as AuthenticationFactor[], newFactors));
   // A refresh that changes nothing but the access time within its resolution writes nothing:
   // on PostgreSQL every write is a commit to wait for, and refreshes are the hottest call.
   const settled =
-    updated.factors === row.factors &&
-    Math.abs(Date.parse(updated.expires_at) - Date.parse(row.expires_at)) < ACCESS_RESOLUTION_MS &&
+    factors === row.factors &&
+    Math.abs(expiresAtMs - storedExpiry) < ACCESS_RESOLUTION_MS &&
     now - Date.parse(row.last_accessed_at) < ACCESS_RESOLUTION_MS;
   if (settled) return row;
+  const updated: SessionsTable = {
+    ...row,
+    last_accessed_at: isoAt(now),
+    expires_at: isoAt(expiresAtMs),
+    factors,
+  };
   await updateSessionAccess(db, {
     id: row.id,
     lastAccessedAt: updated.last_accessed_at,

@@ -29,15 +29,37 @@ function clientOf(request: FastifyRequest): ClientInfo {
   return clientInfo(request.ip, request.headers['user-agent']);
 }
 
+/** The credential of HTTP Basic: who, and what they present. */
+export interface BasicCredential {
+  readonly user: string;
+  readonly secret: string;
+}
+
+/**
+ * The last header {@link parseBasic} read, and what it read there. A request's header is read
+ * by the request id, the CORS hook and the caller's authentication in turn, and a browser's
+ * calls repeat it: parsed once, frozen, and given again for the same text.
+ */
+let lastHeader: string | undefined;
+let lastCredential: BasicCredential | null = null;
+
 /** Splits `Authorization: Basic base64(user:secret)` at the first colon; null if malformed. */
-export function parseBasic(header: string | undefined): { user: string; secret: string } | null {
+export function parseBasic(header: string | undefined): BasicCredential | null {
   if (!header) return null;
+  if (header === lastHeader) return lastCredential;
+  const credential = decodeBasic(header);
+  lastHeader = header;
+  lastCredential = credential;
+  return credential;
+}
+
+function decodeBasic(header: string): BasicCredential | null {
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (!match?.[1]) return null;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon <= 0) return null;
-  return { user: decoded.slice(0, colon), secret: decoded.slice(colon + 1) };
+  return Object.freeze({ user: decoded.slice(0, colon), secret: decoded.slice(colon + 1) });
 }
 
 function badCredentials(): ApiError {

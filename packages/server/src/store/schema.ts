@@ -39,6 +39,9 @@ export const TABLE_COLUMNS = {
 /** A database handle or an open transaction: services accept either. */
 export type Db = Kysely<Database>;
 
+/** The last time {@link isoAt} printed (NaN at first: it equals nothing). */
+let lastIso = { ms: Number.NaN, text: '' };
+
 /**
  * A time as stored and sent: an RFC 3339 UTC string of fixed width (see `Timestamp` in schema/columns.ts).
  *
@@ -46,5 +49,9 @@ export type Db = Kysely<Database>;
  * isoAt(0); // '1970-01-01T00:00:00.000Z'
  */
 export function isoAt(ms: number): string {
-  return new Date(ms).toISOString();
+  // Every check prints its own time more than once, and checks come many to a millisecond.
+  if (ms === lastIso.ms) return lastIso.text;
+  const text = new Date(ms).toISOString();
+  lastIso = { ms, text };
+  return text;
 }
