@@ -41,12 +41,11 @@ import { parseJsonBody } from './json-body.js';
 import { registerOpenApi } from './openapi.js';
 import { registerOperations } from './operations.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
-import { applyCorsHeaders, installCors } from './cors.js';
+import { applyCorsHeaders } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { parseBasic } from './auth.js';
 import { loggerOptions } from './logging.js';
-import { installSecurityHeaders } from './security-headers.js';
-import { installNulGuard } from './nul-guard.js';
+import { installRequestHook } from './request-hook.js';
 import { sendNotFoundPage } from './pages.js';
 
 declare module 'fastify' {
@@ -270,9 +269,10 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     installMetrics(app, metrics);
     installBodyParsers(app);
     app.setReplySerializer(answerJson);
-    await installSecurityHeaders(app, { https: resolved.publicUrl.startsWith('https:') });
-    installNulGuard(app, [ENDPOINTS.events.path]);
-    installCors(app, ctx);
+    await installRequestHook(app, ctx, {
+      https: resolved.publicUrl.startsWith('https:'),
+      nulExempt: [ENDPOINTS.events.path],
+    });
     installErrorModel(app, resolved.docsBase);
     registerBootstrap(app, ctx);
     registerEvents(app, ctx);

@@ -2,7 +2,7 @@
  * CORS for the SDK API only: origins checked first, `Access-Control-Allow-Origin` on every SDK
  * response, credentials allowed to trusted origins alone.
  */
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Context } from '../context.js';
 import { checkAndRememberOrigin, parseBasic } from './auth.js';
 
@@ -32,7 +32,7 @@ function publicTokenOf(request: FastifyRequest): string | null {
 }
 
 /**
- * Installs the CORS hooks. Only the SDK API (PROTOCOL §2, §13.6) is meant for browsers on other
+ * The CORS hook (`installRequestHook` runs it in its one `onRequest` hook). Only the SDK API (PROTOCOL §2, §13.6) is meant for browsers on other
  * origins: every response under `/sdk/v1`, errors and 404s included, echoes the origin so the
  * browser lets the client read the error, and an origin the named project does not trust is
  * refused with 403 `unauthorized_origin` before any body is parsed or any handler runs.
@@ -43,10 +43,10 @@ function publicTokenOf(request: FastifyRequest): string | null {
  * Everything else (pages, the dev inbox, the management API) sends no CORS headers at all, so
  * another site's scripts cannot read it.
  */
-export function installCors(app: FastifyInstance, ctx: Context): void {
+export function corsHook(ctx: Context): onRequestHookHandler {
   // A callback hook, not an async one: it runs on every request and has usually nothing to
   // await, so it should not cost a promise and a trip through the microtask queue each time.
-  app.addHook('onRequest', (request, reply, done) => {
+  return function cors(request, reply, done) {
     void reply.header('X-Request-Id', request.id);
     if (!isSdkRequest(request)) {
       done();
@@ -67,7 +67,7 @@ export function installCors(app: FastifyInstance, ctx: Context): void {
       () => done(),
       (error: unknown) => done(error as Error),
     );
-  });
+  };
 }
 
 /**

@@ -3,7 +3,7 @@
  * PostgreSQL cannot store the character in text columns, so such a value would fail deep inside
  * a query; no identifier, address or name has a use for it. Answered 400 `invalid_request`.
  */
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 
 const NUL = '\u0000';
@@ -27,28 +27,30 @@ export function holdsNul(value: unknown): boolean {
   return false;
 }
 
+/** The URL check of a request: the error to refuse it with, or undefined. */
+export type UrlCheck = (request: FastifyRequest) => ApiError | undefined;
+
 /**
- * Installs the check before validation, for every route but `except` (telemetry, whose batches
- * are never refused whole: its own checks drop the items that hold NUL).
+ * Installs the body check before validation, for every route but `except` (telemetry, whose
+ * batches are never refused whole: its own checks drop the items that hold NUL), and returns the
+ * check of the path and query, which `installRequestHook` runs first in its one `onRequest` hook
+ * (before CORS looks up the project a path names).
  *
  * @example
- * installNulGuard(app, [ENDPOINTS.events.path]);
+ * const urlCheck = installNulGuard(app, [ENDPOINTS.events.path]);
  */
-export function installNulGuard(app: FastifyInstance, except: readonly string[] = []): void {
+export function installNulGuard(app: FastifyInstance, except: readonly string[] = []): UrlCheck {
   const refused = () =>
     new ApiError('invalid_request', 'Text may not contain the NUL character (U+0000).');
   const exempt = (url: string | undefined) => except.includes(url ?? '');
-  // The path and query first, before any hook (CORS looks up the project a path names).
-  app.addHook('onRequest', (request, _reply, done) => {
-    const url = request.raw.url ?? '';
-    done(
-      !exempt(request.routeOptions.url) && (/%00/i.test(url) || url.includes(NUL))
-        ? refused()
-        : undefined,
-    );
-  });
   // The body once parsed.
   app.addHook('preValidation', (request, _reply, done) => {
     done(!exempt(request.routeOptions.url) && holdsNul(request.body) ? refused() : undefined);
   });
+  return (request) => {
+    const url = request.raw.url ?? '';
+    return !exempt(request.routeOptions.url) && (/%00/i.test(url) || url.includes(NUL))
+      ? refused()
+      : undefined;
+  };
 }

@@ -14,7 +14,8 @@ const NOTHING: Record<string, string[]> = {
 const HSTS_SECONDS = 31_536_000;
 
 /**
- * Registers `@fastify/helmet` for the HTML pages, and the two headers every response carries.
+ * Registers `@fastify/helmet` for the HTML pages, and returns what sets the two headers every
+ * response carries (`installRequestHook` calls it first in its one `onRequest` hook).
  *
  * Pages (the dev inbox, a host app's pages, error pages) call {@link applyPagePolicy}, which sets
  * helmet's whole set: a Content-Security-Policy, `X-Content-Type-Options: nosniff`,
@@ -25,12 +26,12 @@ const HSTS_SECONDS = 31_536_000;
  * throughput for headers that mean nothing to `fetch`.
  *
  * @example
- * await installSecurityHeaders(app, { https: publicUrl.startsWith('https:') });
+ * const everywhere = await installSecurityHeaders(app, { https: publicUrl.startsWith('https:') });
  */
 export async function installSecurityHeaders(
   app: FastifyInstance,
   options: { https: boolean },
-): Promise<void> {
+): Promise<(reply: FastifyReply) => void> {
   await app.register(helmet, {
     global: false,
     contentSecurityPolicy: { useDefaults: false, directives: NOTHING },
@@ -44,11 +45,11 @@ export async function installSecurityHeaders(
   const everywhere: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
   if (options.https)
     everywhere['Strict-Transport-Security'] = `max-age=${HSTS_SECONDS}; includeSubDomains`;
+  const headers = Object.entries(everywhere);
   // On the raw response, like helmet's own headers, so that a page's policy can replace them.
-  app.addHook('onRequest', (_request, reply, done) => {
-    for (const [name, value] of Object.entries(everywhere)) reply.raw.setHeader(name, value);
-    done();
-  });
+  return (reply) => {
+    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+  };
 }
 
 /** What one HTML page may load, and who may frame it. */

@@ -1,0 +1,45 @@
+/**
+ * The one `onRequest` hook of every request: the security headers, the NUL check of the URL and
+ * CORS, in that order. Fastify pays for every hook it runs on every request (its hook runner,
+ * a call through `next` and a check of the answer each), so the three steps share one.
+ */
+import type { FastifyInstance } from 'fastify';
+import type { Context } from '../context.js';
+import { corsHook } from './cors.js';
+import { installNulGuard } from './nul-guard.js';
+import { installSecurityHeaders } from './security-headers.js';
+
+/** What the request hook needs from the server's configuration. */
+export interface RequestHookOptions {
+  /** Whether the public URL is https (HSTS is sent then). */
+  https: boolean;
+  /** Routes whose text is not checked for NUL here (telemetry checks its items itself). */
+  nulExempt: readonly string[];
+}
+
+/**
+ * Registers helmet for the pages and the NUL check of bodies, then the one `onRequest` hook:
+ * `nosniff` (and HSTS) on the response, a URL holding NUL refused (400), then CORS, which may
+ * answer a preflight itself or wait for the project an SDK call names.
+ *
+ * @example
+ * await installRequestHook(app, ctx, { https: false, nulExempt: [ENDPOINTS.events.path] });
+ */
+export async function installRequestHook(
+  app: FastifyInstance,
+  ctx: Context,
+  options: RequestHookOptions,
+): Promise<void> {
+  const everywhere = await installSecurityHeaders(app, { https: options.https });
+  const urlCheck = installNulGuard(app, options.nulExempt);
+  const cors = corsHook(ctx);
+  app.addHook('onRequest', function requestHook(request, reply, done) {
+    everywhere(reply);
+    const refused = urlCheck(request);
+    if (refused) {
+      done(refused);
+      return;
+    }
+    cors.call(this, request, reply, done);
+  });
+}
