@@ -5,7 +5,12 @@
  */
 import { isIP } from 'node:net';
 import { ENDPOINTS, type Endpoint } from '@gatehouse/protocol/endpoints';
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type {
+  FastifyInstance,
+  FastifyReply,
+  FastifyRequest,
+  preSerializationHookHandler,
+} from 'fastify';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import { safeEqual } from '../crypto/random.js';
 import type { Runtime } from '../runtime.js';
@@ -226,16 +231,19 @@ export function metricsAccess(
  * installMetrics(app, new ServerMetrics(runtime));
  */
 export function installMetrics(app: FastifyInstance, metrics: ServerMetrics): void {
-  app.addHook('onRoute', (options) => {
-    if (typeof options.method !== 'string') return;
-    const method = SIGN_IN_METHODS.get(`${options.method} ${options.url}`);
-    if (method) options.config = { ...options.config, signInMethod: method };
-  });
   // Object answers only (results and error bodies): a sign-in never answers anything else.
-  app.addHook('preSerialization', (request, reply, payload, done) => {
+  const countSignIn: preSerializationHookHandler = (request, reply, payload, done) => {
     const method = request.routeOptions.config.signInMethod;
     if (method) metrics.countSignIn(method, signInOutcome(payload, reply.statusCode));
     done(null, payload);
+  };
+  // On the sign-in routes alone: every other answer skips the hook, and Fastify's run of it.
+  app.addHook('onRoute', (options) => {
+    if (typeof options.method !== 'string') return;
+    const method = SIGN_IN_METHODS.get(`${options.method} ${options.url}`);
+    if (!method) return;
+    options.config = { ...options.config, signInMethod: method };
+    options.preSerialization = [options.preSerialization ?? []].flat().concat(countSignIn);
   });
   app.addHook('onResponse', (request, reply, done) => {
     metrics.observeResponse(request, reply);
