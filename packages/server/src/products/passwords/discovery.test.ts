@@ -112,6 +112,21 @@ describe('passwords/discovery/authenticate', () => {
     await h.db.deleteFrom('rate_limit_backoffs').execute();
   });
 
+  it('starts the back-off over after a right password', async () => {
+    const ip = freshIp();
+    const wrongs = async () => {
+      const seen = [];
+      for (let i = 0; i < 4; i += 1)
+        seen.push((await discover('ada@acme.test', `no-${i}`, ip)).status);
+      return seen;
+    };
+    expect(await wrongs()).toEqual([401, 401, 401, 401]);
+    expectOk(await discover('ada@acme.test', PASSWORD, ip));
+    // Counted as a fifth attempt, the right guess would leave one free attempt here, not four.
+    expect(await wrongs()).toEqual([401, 401, 401, 401]);
+    await h.db.deleteFrom('rate_limit_backoffs').execute();
+  });
+
   it('checks at most the free attempts of concurrent guesses', async () => {
     const ip = freshIp();
     const guesses = await Promise.all(

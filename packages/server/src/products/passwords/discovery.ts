@@ -77,18 +77,22 @@ export async function discoverByPassword(
   if (candidates.length === 0) await verifyAgainstDummy(input.password);
   if (!verdicts.includes('valid') && !verdicts.includes('reset'))
     return fail('unauthorized_credentials', INVALID_CREDENTIALS_MESSAGE);
-  await settleGuess(ctx, ctx.db, guess);
   // A password the project required be reset discovers nothing, even where it is right.
-  if (!verdicts.includes('valid')) return resetRequired();
+  if (!verdicts.includes('valid')) {
+    await settleGuess(ctx, ctx.db, guess);
+    return resetRequired();
+  }
   // A typed password proves the secret of the memberships that accept it, not the address
   // (docs/security.md, "Factors across organizations"): the IST counts it in each organization
   // whose member it is the password of, and in no other.
   const accepting = candidates
     .filter((_, i) => verdicts[i] === 'valid')
     .map((c) => c.organizationId);
-  // Not allOrNothing: nothing here returns a failure; the IST is written atomically.
-  return transaction(ctx.db, (trx) => {
+  // Not allOrNothing: nothing here returns a failure; the IST is written atomically, and the
+  // right guess given back in the same commit.
+  return transaction(ctx.db, async (trx) => {
     const now = ctx.now();
+    await settleGuess(ctx, trx, guess);
     return startDiscovery(trx, project, email, [passwordFactor(now)], now, null, accepting);
   });
 }
