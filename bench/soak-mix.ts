@@ -30,6 +30,23 @@ export const KINDS = [
   'MFA TOTP',
 ] as const;
 type Kind = (typeof KINDS)[number];
+/** The kinds that check, refresh or revoke a session: no password hashed. */
+const SESSION_KINDS: ReadonlySet<Kind> = new Set(['check', 'refresh', 'revoke', 'revoked check']);
+/** The kinds that hash a password: password sign-ins and the first step of MFA sign-ins. */
+const PASSWORD_KINDS: ReadonlySet<Kind> = new Set(['sign-in', 'MFA password']);
+
+/** A window's latency histograms, in µs: every request, session requests, password hashes. */
+export interface WindowLatency {
+  all: RecordableHistogram;
+  session: RecordableHistogram;
+  password: RecordableHistogram;
+}
+
+const windowLatency = (): WindowLatency => ({
+  all: createHistogram(),
+  session: createHistogram(),
+  password: createHistogram(),
+});
 
 /** Requests per operation of the mix on average: a link sign-in is 3, an MFA sign-in 2. */
 export const REQUESTS_PER_OPERATION = 1 + 0.04 * 2 + 0.04 * 1;
@@ -57,7 +74,7 @@ export class Mix {
   requests = 0;
   operations = 0;
   /** Every request's latency since the last `takeWindow`, in microseconds. */
-  private latency: RecordableHistogram = createHistogram();
+  private latency = windowLatency();
   private readonly live: Live[];
   private readonly revoked: string[] = [];
   private readonly members: SoakMembers;
@@ -73,10 +90,10 @@ export class Mix {
     this.live = [{ token: target.sessionToken, memberId: target.memberId, inFlight: 0 }];
   }
 
-  /** The latency histogram of the requests since the previous call, and a fresh one. */
-  takeWindow(): RecordableHistogram {
+  /** The latency histograms of the requests since the previous call, and fresh ones. */
+  takeWindow(): WindowLatency {
     const window = this.latency;
-    this.latency = createHistogram();
+    this.latency = windowLatency();
     return window;
   }
 
@@ -122,7 +139,10 @@ export class Mix {
     } catch (error) {
       text = String(error);
     }
-    this.latency.record(Math.max(1, Math.round((performance.now() - t0) * 1000)));
+    const micros = Math.max(1, Math.round((performance.now() - t0) * 1000));
+    this.latency.all.record(micros);
+    if (SESSION_KINDS.has(kind)) this.latency.session.record(micros);
+    if (PASSWORD_KINDS.has(kind)) this.latency.password.record(micros);
     this.requests += 1;
     this.counts.set(kind, (this.counts.get(kind) ?? 0) + 1);
     if (status !== 0 && expect(status, text)) return text;

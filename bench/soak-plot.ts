@@ -3,6 +3,8 @@
  * RESULTS.md by default): latency p50 and p99 per window, requests per second against the target
  * rate, and the server's RSS and heap after GC, over the open loop's seconds, the warm-up and the
  * first and last minutes marked, the memory bounds (10 % above the level after the warm-up) drawn.
+ * Soaks that recorded them also get the p99 of session requests and of password-hashing ones, and
+ * a panel of the server's CPU (of one core), how busy its core was and the machine's steal time.
  * The SVG is drawn here and rasterised by Debian's Chromium through playwright-core.
  */
 import { readFileSync } from 'node:fs';
@@ -90,9 +92,11 @@ function panel(index: number, title: string, unit: string, series: Series[], ban
       `<path d="${d.join('')}" fill="none" stroke="${s.color}" stroke-width="2"${dash(s)}/>`,
     );
   }
-  const legendX = LEFT + width - 170;
+  // Wide enough for the longest name (about 7.5 px a character at 13 px).
+  const legendWidth = Math.max(160, 40 + Math.max(...series.map((s) => s.name.length)) * 7.5);
+  const legendX = LEFT + width - legendWidth - 10;
   parts.push(
-    `<rect x="${legendX}" y="${top + 4}" width="160" height="${series.length * 18 + 8}" fill="#fff" stroke="#ccc"/>`,
+    `<rect x="${legendX}" y="${top + 4}" width="${legendWidth}" height="${series.length * 18 + 8}" fill="#fff" stroke="#ccc"/>`,
   );
   series.forEach((s, i) => {
     const lx = legendX + 10;
@@ -120,17 +124,47 @@ const band = (bytes: number, color: string) => {
   return `<rect x="${LEFT}" y="${hi}" width="${WIDTH - LEFT - RIGHT}" height="${lo - hi}" fill="${color}" opacity="0.15"/>`;
 };
 
+/** The points of an optional field of the windows, where present. */
+const optional = (
+  field:
+    | 'sessionP99'
+    | 'passwordP99'
+    | 'serverCpuPercent'
+    | 'serverLoopCpuPercent'
+    | 'coreBusyPercent'
+    | 'stealPercent',
+) =>
+  windows.flatMap((w): [number, number][] => {
+    const value = w[field];
+    return typeof value === 'number' ? [[at(w), value]] : [];
+  });
+const latency: Series[] = [
+  { name: 'p99', color: '#d62728', points: windows.map((w): [number, number] => [at(w), w.p99]) },
+  { name: 'p50', color: '#1f77b4', points: windows.map((w): [number, number] => [at(w), w.p50]) },
+  {
+    name: 'p99 password sign-ins',
+    color: '#8c564b',
+    dashed: true,
+    points: optional('passwordP99'),
+  },
+  { name: 'p99 session requests', color: '#17becf', dashed: true, points: optional('sessionP99') },
+].filter((s) => s.points.length > 0);
+const cpu: Series[] = [
+  { name: 'server', color: '#e377c2', points: optional('serverCpuPercent') },
+  { name: 'server main thread', color: '#7f7f7f', points: optional('serverLoopCpuPercent') },
+  { name: "server's core busy", color: '#555', dashed: true, points: optional('coreBusyPercent') },
+  { name: 'machine steal', color: '#bcbd22', points: optional('stealPercent') },
+].filter((s) => s.points.length > 0);
+
 const peak = record.peak ? `peak ${record.peak.requestsPerSecond.toFixed(0)}/s, ` : '';
 const verdict = record.checks.every((c) => c.ok) ? 'all checks met' : 'FAILED';
-const height = TOP + 3 * PANEL + 2 * GAP + 60;
+const panels = cpu.length > 0 ? 4 : 3;
+const height = TOP + panels * PANEL + (panels - 1) * GAP + 60;
 const svg = `<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" font-family="DejaVu Sans, sans-serif" font-size="13">
 <rect width="100%" height="100%" fill="#fff"/>
 <text x="${LEFT}" y="26" font-size="18" font-weight="bold">Gatehouse soak — ${esc(record.date.slice(0, 16).replace('T', ' '))} UTC, build ${esc(record.commit)}</text>
 <text x="${LEFT}" y="46">${esc(`${record.machine}; ${peak}open loop at ${record.rate.requestsPerSecond.toFixed(0)} requests/s (${record.rate.source}) for ${record.seconds.toFixed(0)} s; ${record.requests} requests, ${record.wrong} wrong, ${record.errors} errors; ${verdict}`)}</text>
-${panel(0, 'Latency per window (grey: warm-up; blue: first and last minutes compared)', 'ms', [
-  { name: 'p99', color: '#d62728', points: windows.map((w) => [at(w), w.p99]) },
-  { name: 'p50', color: '#1f77b4', points: windows.map((w) => [at(w), w.p50]) },
-])}
+${panel(0, 'Latency per window (grey: warm-up; blue: first and last minutes compared)', 'ms', latency)}
 ${panel(1, 'Throughput per window', 'requests / s', [
   {
     name: 'answered',
@@ -161,6 +195,7 @@ ${panel(
   ],
   base ? [band(base.rss, '#9467bd'), band(base.heapUsed, '#ff7f0e')] : [],
 )}
+${cpu.length > 0 ? panel(3, 'CPU per window: the server (of one core), its core busy (any process), steal (of all cores)', '%', cpu) : ''}
 </svg>`;
 
 const browser = await launchChromium();

@@ -1,9 +1,13 @@
 /** What a soak records (the JSON `soak-plot.ts` draws) and its verdict on it. */
-import { createHistogram, type RecordableHistogram } from 'node:perf_hooks';
-import { KINDS } from './soak-mix.js';
+import { createHistogram } from 'node:perf_hooks';
+import type { WindowCpu } from './soak-cpu.js';
+import { KINDS, type WindowLatency } from './soak-mix.js';
 
-/** One sampling window of the open loop, ending at `second`. */
-export interface SoakWindow {
+/**
+ * One sampling window of the open loop, ending at `second`. The CPU fields and the p99 of session
+ * and password requests are absent from soaks recorded before them.
+ */
+export interface SoakWindow extends Partial<WindowCpu> {
   second: number;
   /** The window's length, in s (the last may be shorter). */
   seconds: number;
@@ -19,6 +23,10 @@ export interface SoakWindow {
   /** The server's event-loop delay since the previous window, in ms (null: not scraped). */
   loopP99: number | null;
   loopMax: number | null;
+  /** p99 of the checks, refreshes and revokes of sessions, in ms (null: none in the window). */
+  sessionP99?: number | null;
+  /** p99 of the requests that hash a password (password and MFA sign-ins), in ms. */
+  passwordP99?: number | null;
 }
 
 /** One condition of the soak, met or not, in a sentence. */
@@ -49,6 +57,8 @@ export interface SoakRecord {
   /** The server's memory just after a full GC, at seconds of the open loop (negative before). */
   memory: { second: number; rss: number; heapUsed: number }[];
   checks: SoakCheck[];
+  /** Comparisons printed for information only, outside the verdict. */
+  notes?: string[];
 }
 
 const MINUTE = 60;
@@ -65,11 +75,13 @@ const mb = (bytes: number) => `${(bytes / 2 ** 20).toFixed(1)} MB`;
  * for: a p99 that falls as the server warms, or RSS that glibc hands back, is no failure. With fewer than three minutes
  * after the warm-up, the "minutes" are a third of what follows it, in whole windows.
  * `histograms` holds each window's latencies, so that a minute's p99 is of all its requests.
+ * `notes` hold the same first-against-last comparison for session requests alone and for those
+ * that hash a password, outside the verdict.
  */
 export function soakVerdict(
   record: SoakRecord,
-  histograms: RecordableHistogram[],
-): { compareSeconds: number; scaled: boolean; checks: SoakCheck[] } {
+  histograms: WindowLatency[],
+): { compareSeconds: number; scaled: boolean; checks: SoakCheck[]; notes: string[] } {
   const { windows, sampleSeconds: sample, warmupSeconds: warmup, seconds } = record;
   const after = seconds - warmup;
   const scaled = after < 3 * MINUTE;
@@ -89,12 +101,12 @@ export function soakVerdict(
       missing.length === 0 ? 'every kind of request answered' : `never sent: ${missing.join(', ')}`,
   });
 
-  const p99Of = (from: number, to: number) => {
+  const p99Of = (from: number, to: number, group: keyof WindowLatency = 'all') => {
     const merged = createHistogram();
     let n = 0;
     for (const [i, w] of windows.entries()) {
       if (w.second > from && w.second <= to + 1) {
-        merged.add(histograms[i]!);
+        merged.add(histograms[i]![group]);
         n += 1;
       }
     }
@@ -112,6 +124,21 @@ export function soakVerdict(
         `p99 of the first ${compareSeconds} s after the warm-up (${warmup} s) ${first.toFixed(1)} ms, ` +
         `of the last ${compareSeconds} s ${last.toFixed(1)} ms (${pct(ratio)}; bound +20 %)`,
     });
+  }
+  // The same comparison per group, for information: which requests slowed down.
+  const notes: string[] = [];
+  for (const [group, name] of [
+    ['session', 'session checks, refreshes and revokes'],
+    ['password', 'password-hashing sign-ins'],
+  ] as const) {
+    const from = p99Of(warmup, warmup + compareSeconds, group);
+    const to = p99Of(seconds - compareSeconds, seconds, group);
+    notes.push(
+      from === null || to === null
+        ? `p99 of ${name}: too few requests to compare`
+        : `p99 of ${name}: first ${compareSeconds} s ${from.toFixed(1)} ms, ` +
+            `last ${compareSeconds} s ${to.toFixed(1)} ms (${pct(to / from - 1)})`,
+    );
   }
 
   const base = record.memory.find((m) => m.second >= warmup);
@@ -132,5 +159,5 @@ export function soakVerdict(
       });
     }
   }
-  return { compareSeconds, scaled, checks };
+  return { compareSeconds, scaled, checks, notes };
 }

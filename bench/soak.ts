@@ -8,15 +8,19 @@
  * `SOAK_PEAK_SECONDS` (15) s measured. Then an open loop at half that rate (or `SOAK_RATE`
  * requests/s): operations start on a schedule, whether or not the earlier ones have answered, at
  * most 256 in flight (a start beyond that is an error), for `SOAK_SECONDS` (3600). Every
- * `SOAK_SAMPLE_SECONDS` (10) s a window of latency is sampled, and every `SOAK_MEMORY_SECONDS`
- * (a thirtieth of the run, 10 to 60 s) the server's RSS and heap just after a full GC. Fails (exit 1) on any wrong answer or error; when the p99 of the last minute is
- * not within 20 % of the first minute's after the warm-up (`SOAK_WARMUP_SECONDS`, 120 s, or a
- * fifth of a shorter run; with less than three minutes after the warm-up, the "minutes" are a
- * third of what follows it); or when RSS or heap after GC at the end is not within 10 % of its
- * level after the warm-up. Prints Markdown, and writes every sample as JSON to `SOAK_OUT` (a
- * temporary file by default) for `soak-plot.ts`. `SOAK_MEMBERS` (500) and `SOAK_MFA_MEMBERS`
- * (1000; a member signs in once per 30-s step) set how many members the server seeds for each
- * kind of sign-in (`soak-seed.ts`).
+ * `SOAK_SAMPLE_SECONDS` (10) s a window is sampled — latency (of all requests, of session requests
+ * alone and of those that hash a password), the machine's steal time, how busy the server's core
+ * was and the server's CPU time (`soak-cpu.ts`) — and every `SOAK_MEMORY_SECONDS` (a thirtieth of
+ * the run, 10 to 60 s) the server's RSS and heap just after a full GC. Fails (exit 1) on any wrong
+ * answer or error; when the p99 of the last minute is not within 20 % of the first minute's after
+ * the warm-up (`SOAK_WARMUP_SECONDS`, 120 s, or a fifth of a shorter run; with less than three
+ * minutes after the warm-up, the "minutes" are a third of what follows it); or when RSS or heap
+ * after GC at the end is not within 10 % of its level after the warm-up. The first and last
+ * minutes' p99 of session requests alone, and of password-hashing ones, are printed for
+ * information. Prints Markdown, and writes every sample as JSON to `SOAK_OUT` (a temporary file by
+ * default) for `soak-plot.ts`. `SOAK_MEMBERS` (500) and `SOAK_MFA_MEMBERS` (1000; a member signs in
+ * once per 30-s step) set how many members the server seeds for each kind of sign-in
+ * (`soak-seed.ts`).
  */
 import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
@@ -25,6 +29,7 @@ import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
 import { startBenchServer } from './load.js';
 import { scrapeProcess } from './metrics-scrape.js';
+import { CpuSampler } from './soak-cpu.js';
 import { Mix, REQUESTS_PER_OPERATION } from './soak-mix.js';
 import { soakVerdict, type SoakRecord, type SoakWindow } from './soak-record.js';
 
@@ -44,6 +49,8 @@ const WARMUP = Number(
   env.SOAK_WARMUP_SECONDS ?? Math.ceil(Math.min(120, SECONDS / 5) / SAMPLE) * SAMPLE,
 );
 const MAX_IN_FLIGHT = 256;
+/** The core the server is pinned to (the load generator is on core 1). */
+const SERVER_CORE = 0;
 const WORKERS = 16;
 const OUT = resolve(
   env.SOAK_OUT ?? join(mkdtempSync(join(tmpdir(), 'gatehouse-soak-')), 'soak.json'),
@@ -51,7 +58,7 @@ const OUT = resolve(
 
 const { child, target } = await startBenchServer(
   { BENCH_MEMORY_MS: String(MEMORY * 1000), SOAK_MEMBERS: env.SOAK_MEMBERS ?? '500' },
-  { cpus: '0', nodeFlags: ['--conditions=source', '--expose-gc'] },
+  { cpus: String(SERVER_CORE), nodeFlags: ['--conditions=source', '--expose-gc'] },
 );
 process.on('exit', () => child.kill('SIGTERM'));
 const mix = new Mix(target);
@@ -128,9 +135,12 @@ const windows: SoakWindow[] = [];
 const histograms: ReturnType<Mix['takeWindow']>[] = [];
 let requestsAtWindow = mix.requests;
 let windowFrom = 0;
+const cpu = new CpuSampler(child.pid!, SERVER_CORE);
+const p99 = (h: ReturnType<Mix['takeWindow']>['all']) => (h.count ? h.percentile(99) / 1000 : null);
 const sample = () => {
-  const h = mix.takeWindow();
-  histograms.push(h);
+  const latency = mix.takeWindow();
+  const h = latency.all;
+  histograms.push(latency);
   const now = clock();
   const last = memory.at(-1);
   const requests = mix.requests - requestsAtWindow;
@@ -147,6 +157,9 @@ const sample = () => {
     heapUsed: last?.heapUsed ?? 0,
     loopP99: null,
     loopMax: null,
+    sessionP99: p99(latency.session),
+    passwordP99: p99(latency.password),
+    ...cpu.take(requests),
   };
   windows.push(window);
   windowFrom = now;
@@ -215,9 +228,10 @@ const record: SoakRecord = {
   })),
   checks: [],
 };
-const { compareSeconds, checks, scaled } = soakVerdict(record, histograms);
+const { compareSeconds, checks, scaled, notes } = soakVerdict(record, histograms);
 record.compareSeconds = compareSeconds;
 record.checks = checks;
+record.notes = notes;
 writeFileSync(OUT, JSON.stringify(record, null, 1));
 
 const mb = (bytes: number) => (bytes / 2 ** 20).toFixed(1);
@@ -230,22 +244,33 @@ console.log(
       .join(', ') +
     '\n',
 );
-console.log('| s | requests/s | p50 | p99 | max | loop delay p99 · max | RSS | heap after GC |');
-console.log('|---|---|---|---|---|---|---|---|');
+console.log(
+  '| s | requests/s | p50 | p99 | max | p99 session · password | loop delay p99 · max | ' +
+    `server CPU · per request (main thread) | core ${SERVER_CORE} busy | steal | RSS | heap after GC |`,
+);
+console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+const ms = (v: number | null | undefined) => (v == null ? '—' : `${v.toFixed(1)} ms`);
+const percent = (v: number | null | undefined) => (v == null ? '—' : `${v.toFixed(1)} %`);
 // At most about 40 rows; the JSON has every window.
 const every = Math.max(1, Math.ceil(windows.length / 40));
 for (const [i, w] of windows.entries()) {
   if (i % every !== 0 && i !== windows.length - 1) continue;
   const loop = w.loopP99 === null ? '—' : `${w.loopP99.toFixed(1)} · ${w.loopMax!.toFixed(0)} ms`;
+  const perRequest = w.serverCpuPerRequest == null ? '—' : w.serverCpuPerRequest.toFixed(0);
+  const server =
+    `${w.serverCpuPercent!.toFixed(0)} % · ${perRequest} µs ` +
+    `(${w.serverLoopCpuPercent!.toFixed(0)} %)`;
   console.log(
     `| ${w.second} | ${(w.requests / w.seconds).toFixed(0)} | ${w.p50.toFixed(1)} ms | ${w.p99.toFixed(1)} ms | ` +
-      `${w.max.toFixed(0)} ms | ${loop} | ${mb(w.rss)} MB | ${mb(w.heapUsed)} MB |`,
+      `${w.max.toFixed(0)} ms | ${ms(w.sessionP99)} · ${ms(w.passwordP99)} | ${loop} | ${server} | ` +
+      `${percent(w.coreBusyPercent)} | ${percent(w.stealPercent)} | ${mb(w.rss)} MB | ${mb(w.heapUsed)} MB |`,
   );
 }
 if (scaled)
   console.log(`\nA short run: the first and last "minutes" are ${compareSeconds} s each.`);
 console.log('');
 for (const check of checks) console.log(`- ${check.ok ? 'ok' : '**FAILED**'}: ${check.detail}`);
+for (const note of notes) console.log(`- for information: ${note}`);
 if (record.failures.length > 0)
   console.log(`\nFirst failures:\n${record.failures.map((f) => `- ${f}`).join('\n')}`);
 console.log(`\nSamples: ${OUT} (plot: npm run bench:soak-plot -- ${OUT} <out.png>)`);
