@@ -3,7 +3,7 @@
  *
  * A hash is 15–20 ms of CPU. On libuv's pool it ran at the event loop's priority, so on a busy
  * core every session check queued behind the hashes of the sign-ins around it. Here each worker
- * thread lowers its own priority (`nice` +10 on Linux, which applies to one thread): when the
+ * thread lowers its own priority (`nice` +5 on Linux, which applies to one thread): when the
  * event loop has work the kernel runs it first, and the hashes take the rest of the core. At most
  * one hash runs per core the process may use (more only make them evict each other's 19 MiB and
  * take turns), and the rest wait in order.
@@ -17,8 +17,13 @@ import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
 import { hash as uvHash, verify as uvVerify, type Options } from '@node-rs/argon2';
 
-/** How much lower than the process the hashing threads run (Linux `nice` steps, up to 19). */
-export const HASH_THREAD_NICE = 10;
+/**
+ * How much lower than the process the hashing threads run (Linux `nice` steps, up to 19). At +5
+ * a contended core gives the event loop three quarters and the hashes a quarter (CFS weights
+ * 1024 and 335): on one core with eight connections of session checks, checks kept a p99 of
+ * 8 ms beside 14 sign-ins/s, where +10 left the sign-ins 6/s for the same p99 (bench/RESULTS.md).
+ */
+export const HASH_THREAD_NICE = 5;
 
 /** One piece of work for a hashing thread. */
 type Argon2Job =
