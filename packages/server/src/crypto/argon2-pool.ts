@@ -8,14 +8,15 @@
  * one hash runs per core the process may use (more only make them evict each other's 19 MiB and
  * take turns), and the rest wait in order.
  *
- * Workers start on the first hash and hold the process open only while they have one. Should a
+ * Workers start on the first hash and hold the process open only while they have one; the native
+ * binding is loaded by them, not by the main thread. Should a
  * worker fail before it ever answers (a platform without worker threads, say), hashing falls back
  * to libuv's pool for the rest of the process, which is how it ran before.
  */
 import { createRequire } from 'node:module';
 import { availableParallelism } from 'node:os';
 import { Worker } from 'node:worker_threads';
-import { hash as uvHash, verify as uvVerify, type Options } from '@node-rs/argon2';
+import type { Options } from '@node-rs/argon2';
 
 /**
  * How much lower than the process the hashing threads run (Linux `nice` steps, up to 19). At +5
@@ -212,9 +213,14 @@ export class Argon2Pool {
   }
 }
 
-/** Runs a job on libuv's pool, the way hashing ran before it had threads of its own. */
+/**
+ * Runs a job on libuv's pool, the way hashing ran before it had threads of its own. The binding
+ * loads here on first use: a server that hashes on its threads never loads it on the main one.
+ */
 function onLibuv({ job, resolve, reject }: Pending): void {
-  const work: Promise<string | boolean> =
-    job.op === 'hash' ? uvHash(job.password, job.options) : uvVerify(job.hash, job.password);
-  work.then(resolve, reject);
+  import('@node-rs/argon2')
+    .then(({ hash, verify }): Promise<string | boolean> =>
+      job.op === 'hash' ? hash(job.password, job.options) : verify(job.hash, job.password),
+    )
+    .then(resolve, reject);
 }

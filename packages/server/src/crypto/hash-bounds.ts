@@ -4,7 +4,7 @@
  * memory bomb. Migration refuses a hash outside them with the message of the check, and
  * verification treats one that got in some other way as not valid, before doing any work.
  */
-import type { ParsedHashOptions } from '@node-rs/argon2';
+import type { Argon2Parameters } from './argon2-phc.js';
 
 /**
  * The bounds, per algorithm. Generous enough for the parameters real systems use (bcrypt cost
@@ -92,13 +92,13 @@ export function argon2Problem(p: Argon2Params): string | null {
 }
 
 /**
- * {@link argon2Problem} for the parameters of an encoded (PHC) argon2 hash, as `parseOptions` of
- * `@node-rs/argon2` reads them.
+ * {@link argon2Problem} for the parameters of an encoded (PHC) argon2 hash, as `parseArgon2`
+ * reads them.
  *
  * @example
- * const problem = encodedArgon2Problem(parseOptions(stored));
+ * const problem = encodedArgon2Problem(parsed);
  */
-export function encodedArgon2Problem(options: ParsedHashOptions): string | null {
+export function encodedArgon2Problem(options: Argon2Parameters): string | null {
   return argon2Problem({
     memoryKib: options.memoryCost,
     iterations: options.timeCost,

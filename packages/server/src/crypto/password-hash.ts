@@ -1,7 +1,8 @@
 /** Password hashing (argon2id, OWASP parameters) and verification of imported hash formats. */
 import { pbkdf2, scrypt, timingSafeEqual, type BinaryLike, type ScryptOptions } from 'node:crypto';
 import { promisify } from 'node:util';
-import { parseOptions, type Algorithm, type Version } from '@node-rs/argon2';
+import type { Algorithm } from '@node-rs/argon2';
+import { parseArgon2 } from './argon2-phc.js';
 import { Argon2Pool } from './argon2-pool.js';
 import {
   bcryptCostProblem,
@@ -14,10 +15,9 @@ import { verifyLegacyHash } from './legacy-hash.js';
 const pbkdf2Async = promisify(pbkdf2);
 const scryptAsync = promisify<BinaryLike, BinaryLike, number, ScryptOptions, Buffer>(scrypt);
 
-// `Algorithm` and `Version` are ambient const enums, which isolated modules cannot read at runtime;
-// these are their documented values.
+// `Algorithm` is an ambient const enum, which isolated modules cannot read at runtime; this is its
+// documented value.
 const ARGON2ID = 2 as Algorithm;
-const ARGON2_VERSION_0x13 = 1 as Version;
 
 /** Every argon2 hash and verification of the process, on its lower-priority threads. */
 const argon2 = new Argon2Pool();
@@ -190,14 +190,14 @@ async function verifyBcrypt(stored: string, password: string): Promise<boolean> 
 }
 
 async function verifyArgon2(stored: string, password: string): Promise<PasswordVerification> {
-  const options = parseOptions(stored);
-  if (encodedArgon2Problem(options)) return INVALID;
+  const options = parseArgon2(stored);
+  if (!options || encodedArgon2Problem(options)) return INVALID;
   const valid = await argon2.verify(stored, password);
   if (!valid) return INVALID;
   const ours = passwordHashParams();
   const weaker =
-    options.algorithm !== ARGON2ID ||
-    options.version !== ARGON2_VERSION_0x13 ||
+    options.variant !== 'argon2id' ||
+    options.version !== 19 ||
     options.memoryCost < ours.memoryCost ||
     options.timeCost < ours.timeCost ||
     options.outputLen < ours.outputLen ||

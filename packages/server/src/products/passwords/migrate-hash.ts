@@ -5,7 +5,7 @@
  * the old system's hash and parameters only: the password is never known here.
  */
 import { MIGRATE_HASH_CONFIG, type ENDPOINTS, type BodyOf } from '@gatehouse/protocol/endpoints';
-import { parseOptions } from '@node-rs/argon2';
+import { parseArgon2 } from '../../crypto/argon2-phc.js';
 import {
   argon2Problem,
   bcryptCostProblem,
@@ -123,12 +123,8 @@ function argon2(input: MigratedHash): string | Failure {
     if (!pattern.test(input.hash)) {
       return refuse(`hash is not an encoded ${variant} hash ($${variant}$v=19$m=…,t=…,p=…$…$…).`);
     }
-    let options: ReturnType<typeof parseOptions>;
-    try {
-      options = parseOptions(input.hash);
-    } catch {
-      return refuse(`hash is not an encoded ${variant} hash.`);
-    }
+    const options = parseArgon2(input.hash);
+    if (!options) return refuse(`hash is not an encoded ${variant} hash.`);
     const problem = encodedArgon2Problem(options);
     return problem ? refuse(problem) : input.hash;
   }
