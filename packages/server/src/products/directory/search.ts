@@ -17,7 +17,7 @@ import { normalizeEmail, withRoles } from '../../tenancy/members/store.js';
 import { organizationNotFound } from '../../tenancy/organizations/errors.js';
 import { organizationsByIds, toOrganization } from '../../tenancy/organizations/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
-import { normalizePhoneNumber } from '../otp-sms/phone.js';
+import { phoneNumberReader, type PhoneNumberReader } from '../otp-sms/phone.js';
 import { decodeCursor, encodeCursor, type CursorScope } from './cursor.js';
 import { invalidCursor } from './errors.js';
 import {
@@ -43,9 +43,6 @@ interface ResultsMetadata {
 
 const lower = (values: string[]) => [...new Set(values.map((v) => v.trim().toLowerCase()))];
 
-/** A phone number as stored (E.164) when it reads as one; otherwise as given, matching nothing. */
-const storedPhone = (value: string) => normalizePhoneNumber(value)?.e164 ?? value.trim();
-
 /** Values in the form they are stored in: addresses, slugs and domains lowercased. */
 function normalizeOrganizationOperand(o: OrganizationOperand): OrganizationOperand {
   switch (o.filter_name) {
@@ -60,7 +57,12 @@ function normalizeOrganizationOperand(o: OrganizationOperand): OrganizationOpera
   }
 }
 
-function normalizeMemberOperand(o: MemberOperand): MemberOperand {
+/**
+ * Values in the form they are stored in: addresses lowercased, phone numbers in E.164 when they
+ * read as one (otherwise as given, matching nothing).
+ */
+function normalizeMemberOperand(o: MemberOperand, readPhone: PhoneNumberReader): MemberOperand {
+  const storedPhone = (value: string) => readPhone(value)?.e164 ?? value.trim();
   switch (o.filter_name) {
     case 'member_emails':
       return { ...o, filter_value: [...new Set(o.filter_value.map(normalizeEmail))] };
@@ -153,9 +155,10 @@ export async function searchMembers(
   const organizationIds = [...new Set(body.organization_ids)].sort();
   const found = await organizationsByIds(ctx.db, project.id, organizationIds);
   if (found.length !== organizationIds.length) return organizationNotFound();
+  const readPhone = await phoneNumberReader();
   const conditions: Conditions<MemberOperand> = {
     operator: body.query?.operator ?? 'AND',
-    operands: (body.query?.operands ?? []).map(normalizeMemberOperand),
+    operands: (body.query?.operands ?? []).map((o) => normalizeMemberOperand(o, readPhone)),
   };
   const limit = pageSize(body.limit);
   const scope: CursorScope = {

@@ -71,7 +71,7 @@ export async function updateMember(
   if (patch.mfa_phone_number !== undefined) {
     let phone = '';
     if (patch.mfa_phone_number.trim() !== '') {
-      const parsed = normalizePhoneNumber(patch.mfa_phone_number);
+      const parsed = await normalizePhoneNumber(patch.mfa_phone_number);
       if (!parsed) return invalidPhoneNumber();
       phone = parsed.e164;
     }

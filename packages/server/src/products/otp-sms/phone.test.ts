@@ -3,7 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { normalizePhoneNumber } from './phone.js';
 
 describe('normalizePhoneNumber', () => {
-  it('normalizes international and US national formats to E.164', () => {
+  it('normalizes international and US national formats to E.164', async () => {
     const expected = { e164: '+14155552671', national: '(415) 555-2671' };
     for (const input of [
       '+1 415 555 2671',
@@ -12,21 +12,21 @@ describe('normalizePhoneNumber', () => {
       '415.555.2671',
       ' 4155552671 ',
     ]) {
-      expect(normalizePhoneNumber(input)).toEqual(expected);
+      expect(await normalizePhoneNumber(input)).toEqual(expected);
     }
   });
 
-  it('reads national numbers in the given region', () => {
-    expect(normalizePhoneNumber('030 12345678', 'DE')).toEqual({
+  it('reads national numbers in the given region', async () => {
+    expect(await normalizePhoneNumber('030 12345678', 'DE')).toEqual({
       e164: '+493012345678',
       national: '030 12345678',
     });
-    expect(normalizePhoneNumber('07911 123456', 'GB')?.e164).toBe('+447911123456');
+    expect((await normalizePhoneNumber('07911 123456', 'GB'))?.e164).toBe('+447911123456');
     // A number with its own country code ignores the region.
-    expect(normalizePhoneNumber('+33 6 12 34 56 78', 'US')?.e164).toBe('+33612345678');
+    expect((await normalizePhoneNumber('+33 6 12 34 56 78', 'US'))?.e164).toBe('+33612345678');
   });
 
-  it('refuses what is not a valid number', () => {
+  it('refuses what is not a valid number', async () => {
     for (const input of [
       '',
       '12',
@@ -35,7 +35,7 @@ describe('normalizePhoneNumber', () => {
       '+999 1234567',
       '555-0000-0000-0000',
     ]) {
-      expect(normalizePhoneNumber(input)).toBeNull();
+      expect(await normalizePhoneNumber(input)).toBeNull();
     }
   });
 });

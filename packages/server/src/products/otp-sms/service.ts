@@ -49,7 +49,7 @@ export async function smsDestination(
     }
     return { phone: member.mfa_phone_number };
   }
-  const parsed = normalizePhoneNumber(requested);
+  const parsed = await normalizePhoneNumber(requested);
   if (!parsed) return invalidPhoneNumber();
   const phone = parsed.e164;
   if (phone === member.mfa_phone_number) return { phone };
