@@ -1,5 +1,6 @@
 /** When each member last completed a sign-in: written by the sign-in core, never by a session check. */
 import type { Db } from '../../context.js';
+import { preparedQuery } from '../../store/prepared.js';
 
 /**
  * Records a completed sign-in of the member at `at` (RFC 3339). Never moves the time back, so
@@ -11,10 +12,14 @@ import type { Db } from '../../context.js';
  * await recordSignIn(trx, member.member_id, isoAt(ctx.now()));
  */
 export async function recordSignIn(db: Db, memberId: string, at: string): Promise<void> {
-  await db
-    .updateTable('members')
-    .set({ last_sign_in_at: at })
-    .where('id', '=', memberId)
-    .where((eb) => eb.or([eb('last_sign_in_at', 'is', null), eb('last_sign_in_at', '<', at)]))
-    .execute();
+  await signInRecorded(db, { memberId, at });
 }
+
+// Every completed sign-in writes it: built once (see `preparedQuery`).
+const signInRecorded = preparedQuery((db, p: { memberId: string; at: string }) =>
+  db
+    .updateTable('members')
+    .set({ last_sign_in_at: p.at })
+    .where('id', '=', p.memberId)
+    .where((eb) => eb.or([eb('last_sign_in_at', 'is', null), eb('last_sign_in_at', '<', p.at)])),
+);
