@@ -40,7 +40,7 @@ Module._load = function (request, ...rest) {
 const loaded = (lines: string[], name: string) =>
   lines.some((line) => line === name || line.includes(`/node_modules/${name}/`));
 
-it('starts on SQLite with the dev inbox without zxcvbn, PostgreSQL, nodemailer, SAML, bcrypt, argon2 or phone numbers', async () => {
+it('starts on SQLite with the dev inbox without zxcvbn, PostgreSQL, nodemailer, SAML, bcrypt, argon2, phone numbers or QR codes', async () => {
   const preload = join(dir, 'preload.mjs');
   writeFileSync(preload, PRELOAD);
   server = await serveProcess({
@@ -64,6 +64,8 @@ it('starts on SQLite with the dev inbox without zxcvbn, PostgreSQL, nodemailer, 
     '@node-rs/bcrypt',
     '@node-rs/argon2',
     'libphonenumber-js',
+    'qrcode',
+    '@xmldom/xmldom',
   ]) {
     expect({ name, loaded: loaded(lines, name) }).toEqual({ name, loaded: false });
   }

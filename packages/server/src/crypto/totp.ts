@@ -1,6 +1,5 @@
 /** TOTP (RFC 6238): secrets, otpauth URIs, QR codes and replay-safe code verification. */
 import { HOTP, Secret, TOTP } from 'otpauth';
-import QRCode from 'qrcode';
 import { safeEqual } from './random.js';
 
 /** Seconds per TOTP step. */
@@ -43,11 +42,13 @@ export function totpUri(options: { secret: string; issuer: string; account: stri
 
 /**
  * Renders a URI as a QR code in a `data:image/png;base64,…` URL, ready to be an image source.
+ * The QR code library loads on the first code drawn, not at start.
  *
  * @example
  * const qr_code = await totpQrCodeDataUrl(totpUri({ secret, issuer, account }));
  */
 export async function totpQrCodeDataUrl(uri: string): Promise<string> {
+  const { default: QRCode } = await import('qrcode');
   return QRCode.toDataURL(uri, { type: 'image/png', errorCorrectionLevel: 'M', margin: 2 });
 }
 

@@ -3,7 +3,6 @@ import { lookup } from 'node:dns/promises';
 import { request as httpRequest } from 'node:http';
 import { request as httpsRequest } from 'node:https';
 import { BlockList, isIP, type LookupFunction } from 'node:net';
-import { DOMParser } from '@xmldom/xmldom';
 import { fail, type Failure } from '../../result.js';
 
 const METADATA_NS = 'urn:oasis:names:tc:SAML:2.0:metadata';
@@ -146,8 +145,9 @@ function getPinned(url: URL, address: string): Promise<string | Failure> {
   });
 }
 
-/** Parses IdP metadata XML. */
-export function parseIdpMetadata(xml: string): IdpMetadata | Failure {
+/** Parses IdP metadata XML; the XML parser loads on the first metadata read, not at start. */
+async function parseIdpMetadata(xml: string): Promise<IdpMetadata | Failure> {
+  const { DOMParser } = await import('@xmldom/xmldom');
   const errors: string[] = [];
   const doc = new DOMParser({
     errorHandler: {
@@ -206,5 +206,5 @@ export async function readIdpMetadata(
   const xml =
     input.metadata_xml ??
     (await fetchMetadata(input.metadata_url ?? '', allowLoopback, resolveHost));
-  return typeof xml === 'string' ? parseIdpMetadata(xml) : xml;
+  return typeof xml === 'string' ? await parseIdpMetadata(xml) : xml;
 }
