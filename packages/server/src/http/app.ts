@@ -269,7 +269,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
     installMetrics(app, metrics);
     installBodyParsers(app);
     app.setReplySerializer(answerJson);
-    await installRequestHook(app, ctx, {
+    installRequestHook(app, ctx, {
       https: resolved.publicUrl.startsWith('https:'),
       nulExempt: [ENDPOINTS.events.path],
     });

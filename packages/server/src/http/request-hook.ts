@@ -18,19 +18,19 @@ export interface RequestHookOptions {
 }
 
 /**
- * Registers helmet for the pages and the NUL check of bodies, then the one `onRequest` hook:
- * `nosniff` (and HSTS) on the response, a URL holding NUL refused (400), then CORS, which may
- * answer a preflight itself or wait for the project an SDK call names.
+ * Decides the pages' security headers and registers the NUL check of bodies, then the one
+ * `onRequest` hook: `nosniff` (and HSTS) on the response, a URL holding NUL refused (400), then
+ * CORS, which may answer a preflight itself or wait for the project an SDK call names.
  *
  * @example
- * await installRequestHook(app, ctx, { https: false, nulExempt: [ENDPOINTS.events.path] });
+ * installRequestHook(app, ctx, { https: false, nulExempt: [ENDPOINTS.events.path] });
  */
-export async function installRequestHook(
+export function installRequestHook(
   app: FastifyInstance,
   ctx: Context,
   options: RequestHookOptions,
-): Promise<void> {
-  const everywhere = await installSecurityHeaders(app, { https: options.https });
+): void {
+  const everywhere = installSecurityHeaders(app, { https: options.https });
   const urlCheck = installNulGuard(app, options.nulExempt);
   const cors = corsHook(ctx);
   app.addHook('onRequest', function requestHook(request, reply, done) {

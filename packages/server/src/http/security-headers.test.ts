@@ -1,8 +1,9 @@
 // Security headers: nosniff (and HSTS) everywhere; the dev inbox page gets helmet's set and its own CSP.
 import { createHash } from 'node:crypto';
+import Fastify from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { startHarness, type Harness, type TestResponse } from '../test/harness.js';
-import { pageDirectives } from './security-headers.js';
+import { applyPagePolicy, installSecurityHeaders, pageDirectives } from './security-headers.js';
 
 /** The CSP as a map of directive to its sources. */
 function csp(res: TestResponse): Map<string, string[]> {
@@ -18,6 +19,24 @@ function csp(res: TestResponse): Map<string, string[]> {
 
 const hashOf = (text: string) =>
   `'sha256-${createHash('sha256').update(text, 'utf8').digest('base64')}'`;
+
+/** Helmet's headers besides the CSP, X-Frame-Options and HSTS, as every page gets them. */
+const PAGE_HEADERS = {
+  'cross-origin-opener-policy': 'same-origin',
+  'cross-origin-resource-policy': 'same-origin',
+  'origin-agent-cluster': '?1',
+  'referrer-policy': 'no-referrer',
+  'x-content-type-options': 'nosniff',
+  'x-dns-prefetch-control': 'off',
+  'x-download-options': 'noopen',
+  'x-permitted-cross-domain-policies': 'none',
+  'x-xss-protection': '0',
+};
+
+/** The page headers a response carries, by lower-case name. */
+function pageHeadersOf(headers: Headers): Record<string, string | null> {
+  return Object.fromEntries(Object.keys(PAGE_HEADERS).map((name) => [name, headers.get(name)]));
+}
 
 describe('security headers', () => {
   let h: Harness;
@@ -44,6 +63,33 @@ describe('security headers', () => {
     expect(responses[0]?.headers.get('content-security-policy')).toBeNull();
   });
 
+  it('answer JSON with nosniff and none of the page headers, through one onRequest hook', async () => {
+    for (const res of [
+      await h.request('/healthz', { authorization: null }),
+      await h.sdk('/b2b/organizations/search', { body: { organization_slug: 'acme' } }),
+    ]) {
+      expect(res.status).toBe(200);
+      expect(res.headers.get('content-type')).toMatch(/^application\/json/);
+      expect(res.headers.get('x-content-type-options')).toBe('nosniff');
+      for (const name of [
+        'content-security-policy',
+        'x-frame-options',
+        ...Object.keys(PAGE_HEADERS),
+      ]) {
+        if (name !== 'x-content-type-options') expect(res.headers.get(name), name).toBeNull();
+      }
+    }
+    // Helmet runs inside the pages' handlers: no route, the session check's included, has a
+    // hook of its own ahead of the one request hook.
+    const tree = h.app.printRoutes({ includeHooks: true, commonPrefix: false });
+    const lists = [...tree.matchAll(/\(onRequest\) (\[.*\])/g)].map(
+      ([, list = '[]']) => JSON.parse(list) as string[],
+    );
+    expect(lists.length).toBeGreaterThan(50);
+    for (const hooks of lists) expect(hooks[0]).toBe('requestHook()');
+    expect(lists.flat().filter((name) => /helmet/i.test(name))).toEqual([]);
+  });
+
   it('give the inbox page a policy that allows exactly its own style sheet', async () => {
     await h.sdk('/b2b/magic_links/email/login_or_signup', {
       body: { email_address: 'ada@acme.test', organization_id: h.org.organization_id },
@@ -61,6 +107,8 @@ describe('security headers', () => {
     // The page is full of single-use links: following one must not leak the page's URL.
     expect(page.headers.get('referrer-policy')).toBe('no-referrer');
     expect(page.headers.get('x-content-type-options')).toBe('nosniff');
+    expect(pageHeadersOf(page.headers)).toEqual(PAGE_HEADERS);
+    expect(page.headers.get('strict-transport-security')).toBeNull();
   });
 
   it('send HSTS when the public URL is https', async () => {
@@ -76,6 +124,39 @@ describe('security headers', () => {
       );
     } finally {
       await https.close();
+    }
+  });
+
+  it('give each page the defaults and its own policy, framed by other origins or not', async () => {
+    for (const https of [false, true]) {
+      const app = Fastify();
+      const everywhere = installSecurityHeaders(app, { https });
+      app.addHook('onRequest', (_request, reply, done) => {
+        everywhere(reply);
+        done();
+      });
+      const pages = {
+        framed: { widget: { apiOrigins: [] }, frameAncestors: ["'self'", 'https://app.test'] },
+        own: { selfScripts: true, frameAncestors: ["'self'"] },
+        alone: { inlineStyles: ['p{}'] },
+      };
+      for (const [name, policy] of Object.entries(pages)) {
+        app.get(`/${name}`, async (_request, reply) => {
+          applyPagePolicy(reply, policy);
+          return reply.type('text/html').send('<p>');
+        });
+      }
+      const hsts = https ? 'max-age=31536000; includeSubDomains' : undefined;
+      const expected = { framed: undefined, own: 'SAMEORIGIN', alone: 'DENY' };
+      for (const [name, frameOptions] of Object.entries(expected)) {
+        const res = await app.inject({ url: `/${name}` });
+        const headers = new Headers(res.headers as Record<string, string>);
+        expect(pageHeadersOf(headers), name).toEqual(PAGE_HEADERS);
+        expect(res.headers['x-frame-options'], name).toBe(frameOptions);
+        expect(res.headers['strict-transport-security'], name).toBe(hsts);
+        expect(res.headers['content-security-policy'], name).toContain('frame-ancestors');
+      }
+      await app.close();
     }
   });
 });

@@ -4,7 +4,7 @@ import type { Context } from '../../context.js';
 import { listOutbox, type OutboxMessage } from '../../delivery/outbox.js';
 import { escapeHtml } from '../../delivery/templates.js';
 import { ApiError } from '../../http/errors.js';
-import { applyPagePolicy } from '../../http/security-headers.js';
+import { applyPageDirectives, applyPagePolicy } from '../../http/security-headers.js';
 import { hasLiveProject } from '../../tenancy/projects/store.js';
 import { isLocalRequest } from './service.js';
 
@@ -119,10 +119,8 @@ export function registerDevInbox(app: FastifyInstance, ctx: Context): void {
       if (!message) {
         throw new ApiError('endpoint_not_found', 'No e-mail with this id has an HTML part.');
       }
-      reply.helmet({
-        contentSecurityPolicy: { useDefaults: false, directives: MESSAGE_DIRECTIVES },
-        xFrameOptions: { action: 'sameorigin' },
-      });
+      // Framed by the inbox page alone.
+      applyPageDirectives(reply, MESSAGE_DIRECTIVES, ["'self'"]);
       return reply.type('text/html; charset=utf-8').send(renderMessageHtml(message.html));
     },
   );
