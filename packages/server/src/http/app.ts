@@ -43,7 +43,7 @@ import { registerOperations } from './operations.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
 import { applyCorsHeaders } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
-import { parseBasic } from './auth.js';
+import { basicOf } from './auth.js';
 import { loggerOptions } from './logging.js';
 import { installRequestHook } from './request-hook.js';
 import { sendNotFoundPage } from './pages.js';
@@ -59,7 +59,7 @@ declare module 'fastify' {
 
 /** Request ids carry the environment of the project the request names, when it names one. */
 function requestId(raw: IncomingMessage): string {
-  const source = parseBasic(raw.headers.authorization)?.user ?? raw.url ?? '';
+  const source = basicOf(raw)?.user ?? raw.url ?? '';
   const env = environmentOf(source) ?? 'test';
   return `request-id-${env}-${randomUUID()}`;
 }

@@ -1,4 +1,5 @@
 /** Request authentication: public token (+ session) for the SDK API, secret key for the management API. */
+import type { IncomingMessage } from 'node:http';
 import type { FastifyRequest } from 'fastify';
 import type { Context } from '../context.js';
 import { isOriginAllowed } from '../tenancy/projects/policy.js';
@@ -24,6 +25,28 @@ export interface SdkCaller {
   client: ClientInfo;
 }
 
+const PARSED = Symbol('gatehouse.basicCredential');
+
+/** A request that may hold its own `Authorization`, parsed. */
+type ParsedRequest = IncomingMessage & { [PARSED]?: BasicCredential | null };
+
+/**
+ * The `Authorization` credential of one request, parsed on its first read and kept on that
+ * request: the request id, the CORS hook and the caller's authentication each read it. Kept per
+ * request, never compared with another request's header, so no caller's credential is ever
+ * compared with a stranger's in time that depends on its characters.
+ *
+ * @example
+ * const credential = basicOf(request.raw);
+ */
+export function basicOf(raw: IncomingMessage): BasicCredential | null {
+  const parsed = (raw as ParsedRequest)[PARSED];
+  if (parsed !== undefined) return parsed;
+  const credential = parseBasic(raw.headers.authorization);
+  (raw as ParsedRequest)[PARSED] = credential;
+  return credential;
+}
+
 /** The browser of a request: its IP address and user agent. */
 function clientOf(request: FastifyRequest): ClientInfo {
   return clientInfo(request.ip, request.headers['user-agent']);
@@ -35,25 +58,9 @@ export interface BasicCredential {
   readonly secret: string;
 }
 
-/**
- * The last header {@link parseBasic} read, and what it read there. A request's header is read
- * by the request id, the CORS hook and the caller's authentication in turn, and a browser's
- * calls repeat it: parsed once, frozen, and given again for the same text.
- */
-let lastHeader: string | undefined;
-let lastCredential: BasicCredential | null = null;
-
 /** Splits `Authorization: Basic base64(user:secret)` at the first colon; null if malformed. */
-export function parseBasic(header: string | undefined): BasicCredential | null {
+function parseBasic(header: string | undefined): BasicCredential | null {
   if (!header) return null;
-  if (header === lastHeader) return lastCredential;
-  const credential = decodeBasic(header);
-  lastHeader = header;
-  lastCredential = credential;
-  return credential;
-}
-
-function decodeBasic(header: string): BasicCredential | null {
   const match = /^Basic\s+([A-Za-z0-9+/=_-]+)\s*$/i.exec(header);
   if (!match?.[1]) return null;
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
@@ -113,7 +120,7 @@ export async function sdkCaller(
   request: FastifyRequest,
   { captcha }: { captcha: boolean },
 ): Promise<SdkCaller> {
-  const credential = parseBasic(request.headers.authorization);
+  const credential = basicOf(request.raw);
   if (!credential || !credential.user.startsWith('public-token-')) throw badCredentials();
   let project = originChecked.get(request);
   if (project?.publicToken !== credential.user) {
@@ -207,7 +214,7 @@ export async function requiredSession(ctx: Context, caller: SdkCaller): Promise<
  * const project = await secretCaller(ctx, request);
  */
 export async function secretCaller(ctx: Context, request: FastifyRequest): Promise<Project> {
-  const credential = parseBasic(request.headers.authorization);
+  const credential = basicOf(request.raw);
   const project = credential
     ? await ctx.projects.verifySecret(credential.user, credential.secret)
     : null;

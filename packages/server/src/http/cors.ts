@@ -4,7 +4,7 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Context } from '../context.js';
-import { checkAndRememberOrigin, parseBasic } from './auth.js';
+import { basicOf, checkAndRememberOrigin } from './auth.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, X-SDK-Client, X-SDK-Parent-Host';
@@ -25,7 +25,7 @@ export function isSdkRequest(request: FastifyRequest): boolean {
 
 /** The public token an SDK request names: in `Authorization`, or in the path (bootstrap). */
 function publicTokenOf(request: FastifyRequest): string | null {
-  const user = parseBasic(request.headers.authorization)?.user;
+  const user = basicOf(request.raw)?.user;
   if (user?.startsWith('public-token-')) return user;
   const params = request.params as { public_token?: unknown } | undefined;
   return typeof params?.public_token === 'string' ? params.public_token : null;

@@ -4,7 +4,7 @@ import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import { router } from '../../http/route.js';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Context } from '../../context.js';
-import { parseBasic } from '../../http/auth.js';
+import { basicOf } from '../../http/auth.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { ok } from '../../http/reply.js';
 import type { Project } from '../../tenancy/projects/service.js';
@@ -48,7 +48,7 @@ async function secretIdOfCall(
   project: Project,
   request: FastifyRequest,
 ): Promise<string> {
-  const credential = parseBasic(request.headers.authorization);
+  const credential = basicOf(request.raw);
   const secretId = credential && (await secretIdOf(ctx.db, project.id, credential.secret));
   // Deleted since route() verified it: the key is no longer one of the project's.
   if (!secretId) {
