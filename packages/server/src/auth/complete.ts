@@ -264,7 +264,17 @@ function memberSessionOf(row: SessionsTable, member: Member, organization: Organ
   return memberSession;
 }
 
-/** Renders result F for a session row and its token, with a freshly signed JWT. */
+/** Results F made of a remembered session, with what they were made of besides it. */
+const rememberedResults = new WeakMap<
+  MemberSession,
+  { member: Member; organization: Organization; token: string; jwt: string; result: FullSession }
+>();
+
+/**
+ * Renders result F for a session row and its token, with a freshly signed (or reused) JWT. A
+ * remembered session that a check left as it was gives the same frozen result to every check
+ * that answers it with the same JWT, so the answer reuses its whole text (`http/answer-json.ts`).
+ */
 export async function fullSession(
   ctx: Context,
   project: Project,
@@ -274,15 +284,33 @@ export async function fullSession(
   token: string,
 ): Promise<FullSession> {
   const memberSession = memberSessionOf(row, member, organization);
-  return {
+  const jwt = await signSessionJwt(ctx, project, memberSession, organization, row);
+  const remembered = isDeeplyFrozen(memberSession)
+    ? rememberedResults.get(memberSession)
+    : undefined;
+  if (
+    remembered?.jwt === jwt &&
+    remembered.token === token &&
+    remembered.member === member &&
+    remembered.organization === organization
+  ) {
+    return remembered.result;
+  }
+  const result: FullSession = {
     member_id: member.member_id,
     member,
     organization,
     member_session: memberSession,
     session_token: token,
-    session_jwt: await signSessionJwt(ctx, project, memberSession, organization, row),
+    session_jwt: jwt,
     member_authenticated: true,
     intermediate_session_token: '',
     mfa_required: null,
   };
+  if (!isDeeplyFrozen(memberSession) || !isDeeplyFrozen(member) || !isDeeplyFrozen(organization)) {
+    return result;
+  }
+  const frozen = deepFreeze(result);
+  rememberedResults.set(memberSession, { member, organization, token, jwt, result: frozen });
+  return frozen;
 }

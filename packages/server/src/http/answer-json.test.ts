@@ -3,7 +3,7 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { openStore, type Store } from '../store/db.js';
 import { readsUntilChanged } from '../store/read-cache.js';
-import { answerJson } from './answer-json.js';
+import { answerJson, envelopedData } from './answer-json.js';
 
 let store: Store;
 beforeAll(() => {
@@ -51,5 +51,45 @@ describe('answerJson', () => {
     expect(answerJson({ data: { shallow } })).toBe('{"data":{"shallow":{"inner":{"n":1}}}}');
     inner.n = 2;
     expect(answerJson({ data: { shallow } })).toBe('{"data":{"shallow":{"inner":{"n":2}}}}');
+  });
+
+  it('writes a remembered result with its request id as JSON.stringify writes the envelope', async () => {
+    const result = await remembered({
+      member: { member_id: 'm', roles: ['admin'] },
+      session_jwt: 'a.b.c',
+      member_authenticated: true,
+      mfa_required: null,
+      skipped: undefined,
+      '7': 'an index-like key',
+    });
+    const answer = (id: string) => ({ data: envelopedData(result, id) });
+    for (const id of ['request-1', 'request-"2"\u2028']) {
+      expect(answerJson(answer(id))).toBe(JSON.stringify(answer(id)));
+    }
+    const stringify = vi.spyOn(JSON, 'stringify');
+    answerJson(answer('request-3'));
+    const serializedAgain = stringify.mock.calls.some(([value]) => value === result);
+    stringify.mockRestore();
+    expect(serializedAgain).toBe(false);
+    // Flat, as the management API answers.
+    expect(answerJson(envelopedData(result, 'r'))).toBe(JSON.stringify(envelopedData(result, 'r')));
+  });
+
+  it('writes an empty remembered result, and results it cannot reuse, as JSON.stringify does', async () => {
+    const empty = await remembered({});
+    expect(answerJson({ data: envelopedData(empty, 'r') })).toBe(
+      '{"data":{"request_id":"r","status_code":200}}',
+    );
+    const mutable = { member_id: 'm' };
+    expect(answerJson({ data: envelopedData(mutable, 'r') })).toBe(
+      JSON.stringify({ data: { member_id: 'm', request_id: 'r', status_code: 200 } }),
+    );
+    mutable.member_id = 'changed';
+    expect(answerJson({ data: envelopedData(mutable, 's') })).toContain('"member_id":"changed"');
+    // A result that names its own request id keeps it, as the spread does.
+    const named = await remembered({ a: 1, request_id: 'inner' });
+    expect(answerJson({ data: envelopedData(named, 'outer') })).toBe(
+      JSON.stringify({ data: { a: 1, request_id: 'outer', status_code: 200 } }),
+    );
   });
 });

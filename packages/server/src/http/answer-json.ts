@@ -1,7 +1,8 @@
 /**
  * The JSON of every answer: `JSON.stringify`'s text, except that a remembered read inside (deeply
  * frozen, `store/read-cache.ts`) is serialized once and its text reused, as a remembered
- * session's member and organization are by every check that answers them.
+ * session's member and organization are by every check that answers them, and a whole remembered
+ * result by every check that answers it unchanged.
  */
 import { isDeeplyFrozen } from '../store/read-cache.js';
 
@@ -17,14 +18,62 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (proto === Object.prototype || proto === null) && !('toJSON' in value);
 }
 
+/** Enveloped answers made of a frozen result and a request id (see {@link envelopedData}). */
+const frozenWithRequest = new WeakMap<object, { source: object; requestId: string }>();
+
+/** The JSON text of a frozen object without its closing brace, for fields to follow. */
+const frozenOpenJson = new WeakMap<object, string>();
+
+/**
+ * The envelope's data: a handler's result with the request id and status code after its fields
+ * (docs/protocol.md §3). When the result is a remembered one (deeply frozen), its text is written
+ * once and each answer adds only the request id to it.
+ *
+ * @example
+ * return { data: envelopedData(result, request.id) };
+ */
+export function envelopedData<T extends object>(
+  data: T,
+  requestId: string,
+): T & { request_id: string; status_code: 200 } {
+  const enveloped = { ...data, request_id: requestId, status_code: 200 as const };
+  if (
+    isDeeplyFrozen(data) &&
+    isPlainObject(data) &&
+    !('request_id' in data) &&
+    !('status_code' in data)
+  ) {
+    frozenWithRequest.set(enveloped, { source: data, requestId });
+  }
+  return enveloped;
+}
+
+function frozenJsonOf(value: object): string {
+  let json = frozenJson.get(value);
+  if (json === undefined) {
+    json = JSON.stringify(value);
+    frozenJson.set(value, json);
+  }
+  return json;
+}
+
+/** A frozen answer's text with the request id: `{…fields,"request_id":…,"status_code":200}`. */
+function withRequestJson({ source, requestId }: { source: object; requestId: string }): string {
+  let open = frozenOpenJson.get(source);
+  if (open === undefined) {
+    const json = frozenJsonOf(source);
+    // `{}` has no field for the others to follow.
+    open = json === '{}' ? '{' : `${json.slice(0, -1)},`;
+    frozenOpenJson.set(source, open);
+  }
+  return `${open}"request_id":${JSON.stringify(requestId)},"status_code":200}`;
+}
+
 function jsonOf(value: unknown, depth: number): string | undefined {
-  if (typeof value === 'object' && value !== null && isDeeplyFrozen(value)) {
-    let json = frozenJson.get(value);
-    if (json === undefined) {
-      json = JSON.stringify(value);
-      frozenJson.set(value, json);
-    }
-    return json;
+  if (typeof value === 'object' && value !== null) {
+    if (isDeeplyFrozen(value)) return frozenJsonOf(value);
+    const enveloped = frozenWithRequest.get(value);
+    if (enveloped) return withRequestJson(enveloped);
   }
   if (depth === 0 || !isPlainObject(value)) return JSON.stringify(value);
   const parts: string[] = [];

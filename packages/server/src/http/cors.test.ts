@@ -188,6 +188,29 @@ describe('credentialed calls (the published SDK 6.x sends cookies along)', () =>
     }
   });
 
+  it('decides alike for a project just looked up and one remembered from the call before', async () => {
+    for (const when of ['looked up', 'remembered']) {
+      if (when === 'looked up') await h.admin.updateProject(live.project_id, {});
+      const trusted = await search(live.public_token, APP);
+      expect([when, trusted.status]).toEqual([when, 200]);
+      expectCredentialed(trusted, APP);
+      const refused = await search(live.public_token, OTHER);
+      expect([when, refused.status, refused.error?.error_type]).toEqual([
+        when,
+        403,
+        'unauthorized_origin',
+      ]);
+      expect(refused.headers.get('access-control-allow-credentials')).toBeNull();
+      // No page: no origin to check, and nothing allowed with credentials.
+      const tool = await search(live.public_token, null);
+      expect([when, tool.status, tool.headers.get('access-control-allow-origin')]).toEqual([
+        when,
+        200,
+        '*',
+      ]);
+    }
+  });
+
   it('judges calls that name no project by the origins of all projects', async () => {
     const events = (origin: string) =>
       h.call(ENDPOINTS.events, { authorization: null, body: [], origin });

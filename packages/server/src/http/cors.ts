@@ -4,11 +4,19 @@
  */
 import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify';
 import type { Context } from '../context.js';
+import type { Project } from '../tenancy/projects/service.js';
 import { basicOf, checkAndRememberOrigin } from './auth.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, X-SDK-Client, X-SDK-Parent-Host';
 const SDK_PREFIX = '/sdk/v1';
+/**
+ * Written in lower case, as Fastify keeps header names. V8 shares one string per property name;
+ * this literal, alive as long as the module, makes that string the compact one-byte kind. Left to
+ * chance, it has been a two-byte one, and Node then copies every answer's headers and body into
+ * a two-byte string before writing them (bench/RESULTS.md, 2026-11-26 evening).
+ */
+const VARY = 'vary';
 
 /**
  * Whether a request is for the SDK API. A matched route is judged by its declared path (so an
@@ -58,16 +66,44 @@ export function corsHook(ctx: Context): onRequestHookHandler {
       return;
     }
     applyCorsHeaders(request, reply);
+    const token = publicTokenOf(request);
     // Calls from no page that name no project (tools, health checks) have nothing to look up.
-    if (origin === undefined && publicTokenOf(request) === null) {
+    if (origin === undefined && token === null) {
       done();
       return;
     }
-    trustOrigin(ctx, request, reply, origin).then(
+    // Most calls name a project looked up moments ago: answered at once, without a promise.
+    const cached = token === null ? undefined : ctx.projects.cachedByPublicToken(token);
+    if (cached) {
+      try {
+        trustProjectOrigin(cached, request, reply, origin);
+      } catch (error) {
+        done(error as Error);
+        return;
+      }
+      done();
+      return;
+    }
+    trustOrigin(ctx, request, reply, origin, token).then(
       () => done(),
       (error: unknown) => done(error as Error),
     );
   };
+}
+
+/**
+ * A known project's origin check (403 if it does not trust the page), and credentials allowed
+ * to the page it has just accepted.
+ */
+function trustProjectOrigin(
+  project: Project,
+  request: FastifyRequest,
+  reply: FastifyReply,
+  origin: string | undefined,
+): void {
+  checkAndRememberOrigin(project, request);
+  // `Origin` is what the project checks first: it has just accepted it.
+  if (origin !== undefined) allowCredentials(reply, origin);
 }
 
 /**
@@ -80,14 +116,17 @@ async function trustOrigin(
   request: FastifyRequest,
   reply: FastifyReply,
   origin: string | undefined,
+  token: string | null,
 ): Promise<void> {
-  const token = publicTokenOf(request);
   const project = token === null ? null : await ctx.projects.byPublicToken(token);
   // A known project refuses an untrusted page here, before credentials are ever allowed.
-  if (project) checkAndRememberOrigin(project, request);
-  if (origin === undefined) return;
-  // A known project has just accepted the origin (`Origin` is what it checks first).
-  if (project || (await ctx.projects.authorizesAnywhere(origin))) allowCredentials(reply, origin);
+  if (project) {
+    trustProjectOrigin(project, request, reply, origin);
+    return;
+  }
+  if (origin !== undefined && (await ctx.projects.authorizesAnywhere(origin))) {
+    allowCredentials(reply, origin);
+  }
 }
 
 /**
@@ -97,7 +136,7 @@ async function trustOrigin(
  */
 function answerPreflight(ctx: Context, origin: string | undefined, reply: FastifyReply): void {
   const send = (allowed: boolean) => {
-    void reply.header('Vary', 'Origin');
+    void reply.header(VARY, 'Origin');
     if (allowed) {
       if (origin === undefined) void reply.header('Access-Control-Allow-Origin', '*');
       else allowCredentials(reply, origin);
@@ -121,7 +160,7 @@ function allowCredentials(reply: FastifyReply, origin: string): void {
   void reply
     .header('Access-Control-Allow-Origin', origin)
     .header('Access-Control-Allow-Credentials', 'true')
-    .header('Vary', 'Origin');
+    .header(VARY, 'Origin');
 }
 
 /**
@@ -130,6 +169,6 @@ function allowCredentials(reply: FastifyReply, origin: string): void {
  */
 export function applyCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
   void reply.header('Access-Control-Allow-Origin', request.headers.origin ?? '*');
-  void reply.header('Vary', 'Origin');
+  void reply.header(VARY, 'Origin');
   void reply.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
 }

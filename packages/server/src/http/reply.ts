@@ -1,5 +1,6 @@
 /** The success envelope `{data: {...}}` with `request_id` and `status_code` (docs/protocol.md §3). */
 import type { FastifyRequest } from 'fastify';
+import { envelopedData } from './answer-json.js';
 
 /**
  * Wraps result data in the envelope.
@@ -11,5 +12,5 @@ export function ok<T extends object>(
   request: FastifyRequest,
   data: T,
 ): { data: T & { request_id: string; status_code: 200 } } {
-  return { data: { ...data, request_id: request.id, status_code: 200 } };
+  return { data: envelopedData(data, request.id) };
 }

@@ -57,9 +57,10 @@ export function installSecurityHeaders(
   if (options.https)
     everywhere['Strict-Transport-Security'] = `max-age=${HSTS_SECONDS}; includeSubDomains`;
   const headers = Object.entries(everywhere);
-  // On the raw response, like helmet's own headers, so that a page's policy can replace them.
+  // Fastify's headers, not the raw response's: Node writes a response whose raw headers were
+  // never set without merging two sets. A page's helmet sets the same two to the same values.
   return (reply) => {
-    for (const [name, value] of headers) reply.raw.setHeader(name, value);
+    for (const [name, value] of headers) void reply.header(name, value);
   };
 }
 

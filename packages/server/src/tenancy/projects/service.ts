@@ -278,13 +278,23 @@ export class ProjectService {
 
   /** A project by public token, or null; cached for a few seconds (misses too). */
   async byPublicToken(publicToken: string): Promise<Project | null> {
-    const hit = this.#cache.get(publicToken);
-    if (hit && this.now() - hit.at < CACHE_MS) return hit.project;
+    const hit = this.cachedByPublicToken(publicToken);
+    if (hit !== undefined) return hit;
     const row = await projectRow(this.db, 'public_token', publicToken);
     const project = row ? toProject(row) : null;
     if (this.#cache.size > 10_000) this.#cache.clear();
     this.#cache.set(publicToken, { project, at: this.now() });
     return project;
+  }
+
+  /**
+   * What {@link byPublicToken} would answer from its cache, without waiting: the project, null
+   * for a token known to be unknown, or undefined when the cache cannot tell (then ask
+   * `byPublicToken`). The CORS step of every SDK call answers from it without a promise.
+   */
+  cachedByPublicToken(publicToken: string): Project | null | undefined {
+    const hit = this.#cache.get(publicToken);
+    return hit && this.now() - hit.at < CACHE_MS ? hit.project : undefined;
   }
 
   /** The project whose secret key this is, or null (constant-time over the stored hashes). */
