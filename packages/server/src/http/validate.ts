@@ -20,7 +20,31 @@ export function toSchemaIssues(error: z.ZodError): SchemaIssue[] {
  * const body = parseBody(SearchBody, request.body);
  */
 export function parseBody<T extends z.ZodType>(schema: T, body: unknown): z.output<T> {
-  const result = schema.safeParse(body === undefined ? {} : body, { error: wireMessage });
+  const input = body === undefined ? {} : body;
+  // The commonest body of all, `{}` (every session check), answered as the schema answered it.
+  if (isEmptyObject(input) && readsEmptyAsEmpty(schema)) return {} as z.output<T>;
+  const result = schema.safeParse(input, { error: wireMessage });
   if (!result.success) throw schemaError(toSchemaIssues(result.error));
   return result.data;
+}
+
+/** Whether a value is `{}`: a plain object without fields. */
+function isEmptyObject(value: unknown): value is Record<string, never> {
+  if (typeof value !== 'object' || value === null) return false;
+  if (Object.getPrototypeOf(value) !== Object.prototype) return false;
+  for (const key in value) if (Object.hasOwn(value, key)) return false;
+  return true;
+}
+
+/** Schemas by whether they accept `{}` and answer a `{}` of their own: no defaults, no transform. */
+const emptyAsEmpty = new WeakMap<z.ZodType, boolean>();
+
+function readsEmptyAsEmpty(schema: z.ZodType): boolean {
+  let answer = emptyAsEmpty.get(schema);
+  if (answer === undefined) {
+    const result = schema.safeParse({});
+    answer = result.success && isEmptyObject(result.data);
+    emptyAsEmpty.set(schema, answer);
+  }
+  return answer;
 }

@@ -224,8 +224,23 @@ const STATEMENT_CACHE_SIZE = 500;
  */
 function withStatementCache(sqlite: SqliteDatabase.Database) {
   const statements = new Map<string, SqliteDatabase.Statement>();
-  // Changes committed by other connections (another process: the CLI, a second server).
-  const dataVersion = sqlite.prepare('PRAGMA data_version').pluck();
+  // Changes committed by other connections (another process: the CLI, a second server), read
+  // once per turn of the event loop: every request a turn handles had arrived when the turn
+  // began, before the read, so a commit that ended before a request was sent is seen by it
+  // (docs/security.md, "Sessions end when they should"). Each read takes and drops SQLite's
+  // shared lock, two system calls: a busy server handles dozens of checks per turn.
+  const pragma = sqlite.prepare('PRAGMA data_version').pluck();
+  let turnVersion: unknown;
+  const forgetTurnVersion = () => {
+    turnVersion = undefined;
+  };
+  const dataVersion = () => {
+    if (turnVersion === undefined) {
+      turnVersion = pragma.get();
+      setImmediate(forgetTurnVersion);
+    }
+    return turnVersion;
+  };
   let writes = 0;
   const tableWrites = new Map<AnnouncedApart, number>();
   return {
@@ -255,7 +270,7 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
       return statement;
     },
     changeVersion: (table?: AnnouncedApart) =>
-      `${String(dataVersion.get())}:${table === undefined ? writes : (tableWrites.get(table) ?? 0)}`,
+      `${String(dataVersion())}:${table === undefined ? writes : (tableWrites.get(table) ?? 0)}`,
   };
 }
 

@@ -26,6 +26,9 @@ afterAll(async () => {
 });
 
 /** A remembered read of `t` by key that counts how often it reached the database. */
+/** Resolves in the next turn of the event loop, after its check phase. */
+const nextTurn = () => new Promise<void>((resolve) => setImmediate(resolve));
+
 function counted(maxEntries = 10) {
   const remembered = readsUntilChanged<{ v: string }>(maxEntries);
   let reads = 0;
@@ -79,15 +82,32 @@ describe('rowsUntilChanged', () => {
     await sql`UPDATE "captcha_settings" SET v = '3'`.execute(store.db);
     expect(await read()).toEqual({ v: '3' });
     await sql`UPDATE captcha_settings SET v = '4'`.execute(other.db);
+    await nextTurn();
     expect(await read()).toEqual({ v: '4' });
     expect(reads).toBe(4);
   });
 
-  it('reads again after a commit by another connection to the file', async () => {
+  it('reads again after a commit by another connection to the file, from the next turn', async () => {
     const { read, reads } = counted();
     await read(store.db, 'b');
     await sql`UPDATE t SET v = '3' WHERE k = 'b'`.execute(other.db);
+    // Another process's commit is looked for once per turn of the event loop: a request that
+    // arrives after the commit is handled in a later turn than the one that read the version.
+    await nextTurn();
     expect(await read(store.db, 'b')).toEqual({ v: '3' });
+    expect(reads()).toBe(2);
+  });
+
+  it('looks for other connections’ commits once per turn of the event loop', async () => {
+    await sql`INSERT INTO t VALUES ('turn', '1')`.execute(store.db);
+    const { read, reads } = counted();
+    await read(store.db, 'turn');
+    await sql`UPDATE t SET v = '7' WHERE k = 'turn'`.execute(other.db);
+    // The same turn: still the answer from before the commit, as for a request already arrived.
+    expect(await read(store.db, 'turn')).toEqual({ v: '1' });
+    expect(reads()).toBe(1);
+    await nextTurn();
+    expect(await read(store.db, 'turn')).toEqual({ v: '7' });
     expect(reads()).toBe(2);
   });
 
