@@ -6,17 +6,23 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { Context } from '../context.js';
 import type { Project } from '../tenancy/projects/service.js';
 import { basicOf, checkAndRememberOrigin } from './auth.js';
+import { routeUrlOf } from './route-url.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, X-SDK-Client, X-SDK-Parent-Host';
 const SDK_PREFIX = '/sdk/v1';
 /**
- * Written in lower case, as Fastify keeps header names. V8 shares one string per property name;
- * this literal, alive as long as the module, makes that string the compact one-byte kind. Left to
- * chance, it has been a two-byte one, and Node then copies every answer's headers and body into
+ * Header names in lower case, as Fastify keeps them: a name it must lower-case is a new string,
+ * looked up in V8's table of property names on every call. And V8 shares one string per property
+ * name: `vary`, alive as long as this module, makes that string the compact one-byte kind. Left to
+ * chance, it has been a two-byte one, and Node then copied every answer's headers and body into
  * a two-byte string before writing them (bench/RESULTS.md, 2026-11-26 evening).
  */
 const VARY = 'vary';
+const REQUEST_ID = 'x-request-id';
+const ALLOW_ORIGIN = 'access-control-allow-origin';
+const ALLOW_CREDENTIALS = 'access-control-allow-credentials';
+const EXPOSE_HEADERS = 'access-control-expose-headers';
 
 /**
  * Whether a request is for the SDK API. A matched route is judged by its declared path (so an
@@ -27,7 +33,7 @@ const VARY = 'vary';
  * isSdkRequest(request); // true for POST /sdk/v1/b2b/organizations/search
  */
 export function isSdkRequest(request: FastifyRequest): boolean {
-  const path = request.routeOptions.url ?? request.url;
+  const path = routeUrlOf(request) ?? request.url;
   return path === SDK_PREFIX || path.startsWith(`${SDK_PREFIX}/`);
 }
 
@@ -55,7 +61,7 @@ export function corsHook(ctx: Context): onRequestHookHandler {
   // A callback hook, not an async one: it runs on every request and has usually nothing to
   // await, so it should not cost a promise and a trip through the microtask queue each time.
   return function cors(request, reply, done) {
-    void reply.header('X-Request-Id', request.id);
+    void reply.header(REQUEST_ID, request.id);
     if (!isSdkRequest(request)) {
       done();
       return;
@@ -138,7 +144,7 @@ function answerPreflight(ctx: Context, origin: string | undefined, reply: Fastif
   const send = (allowed: boolean) => {
     void reply.header(VARY, 'Origin');
     if (allowed) {
-      if (origin === undefined) void reply.header('Access-Control-Allow-Origin', '*');
+      if (origin === undefined) void reply.header(ALLOW_ORIGIN, '*');
       else allowCredentials(reply, origin);
       void reply
         .header('Access-Control-Allow-Methods', ALLOW_METHODS)
@@ -157,10 +163,7 @@ function answerPreflight(ctx: Context, origin: string | undefined, reply: Fastif
 
 /** Lets the browser share a credentialed response with `origin`: echoed exactly, never `*`. */
 function allowCredentials(reply: FastifyReply, origin: string): void {
-  void reply
-    .header('Access-Control-Allow-Origin', origin)
-    .header('Access-Control-Allow-Credentials', 'true')
-    .header(VARY, 'Origin');
+  void reply.header(ALLOW_ORIGIN, origin).header(ALLOW_CREDENTIALS, 'true').header(VARY, 'Origin');
 }
 
 /**
@@ -168,7 +171,7 @@ function allowCredentials(reply: FastifyReply, origin: string): void {
  * framework errors (malformed URLs), which answers before any hook runs.
  */
 export function applyCorsHeaders(request: FastifyRequest, reply: FastifyReply): void {
-  void reply.header('Access-Control-Allow-Origin', request.headers.origin ?? '*');
+  void reply.header(ALLOW_ORIGIN, request.headers.origin ?? '*');
   void reply.header(VARY, 'Origin');
-  void reply.header('Access-Control-Expose-Headers', 'X-Request-Id, Retry-After');
+  void reply.header(EXPOSE_HEADERS, 'X-Request-Id, Retry-After');
 }

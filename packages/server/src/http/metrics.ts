@@ -15,6 +15,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import { safeEqual } from '../crypto/random.js';
 import type { Runtime } from '../runtime.js';
 import { registerDeliveryMetrics, type DeliverySource } from './delivery-metrics.js';
+import { routeUrlOf } from './route-url.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -147,7 +148,7 @@ export class ServerMetrics {
 
   /** Counts an answered request; called from `onResponse`. */
   observeResponse(request: FastifyRequest, reply: FastifyReply): void {
-    const route = request.routeOptions.url ?? UNMATCHED_ROUTE;
+    const route = routeUrlOf(request) ?? UNMATCHED_ROUTE;
     const method = request.method;
     const status = reply.statusCode;
     this.requests.inc({ route, method, status: String(status) });

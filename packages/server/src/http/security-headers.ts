@@ -53,9 +53,10 @@ export function installSecurityHeaders(
       ? { maxAge: HSTS_SECONDS, includeSubDomains: true }
       : false,
   } satisfies HelmetOptions);
-  const everywhere: Record<string, string> = { 'X-Content-Type-Options': 'nosniff' };
+  // In lower case, as Fastify keeps header names (`http/cors.ts` says why).
+  const everywhere: Record<string, string> = { 'x-content-type-options': 'nosniff' };
   if (options.https)
-    everywhere['Strict-Transport-Security'] = `max-age=${HSTS_SECONDS}; includeSubDomains`;
+    everywhere['strict-transport-security'] = `max-age=${HSTS_SECONDS}; includeSubDomains`;
   const headers = Object.entries(everywhere);
   // Fastify's headers, not the raw response's: Node writes a response whose raw headers were
   // never set without merging two sets. A page's helmet sets the same two to the same values.

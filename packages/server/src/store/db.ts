@@ -242,6 +242,9 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
     return turnVersion;
   };
   let writes = 0;
+  let lastVersion: unknown;
+  let lastWrites = -1;
+  let lastText = '';
   const tableWrites = new Map<AnnouncedApart, number>();
   return {
     close: () => sqlite.close(),
@@ -269,8 +272,17 @@ function withStatementCache(sqlite: SqliteDatabase.Database) {
       }
       return statement;
     },
-    changeVersion: (table?: AnnouncedApart) =>
-      `${String(dataVersion())}:${table === undefined ? writes : (tableWrites.get(table) ?? 0)}`,
+    changeVersion: (table?: AnnouncedApart) => {
+      const version = dataVersion();
+      if (table !== undefined) return `${String(version)}:${tableWrites.get(table) ?? 0}`;
+      // Every check asks; the text changes only with a commit, so it is made once per change.
+      if (version !== lastVersion || writes !== lastWrites) {
+        lastVersion = version;
+        lastWrites = writes;
+        lastText = `${String(version)}:${writes}`;
+      }
+      return lastText;
+    },
   };
 }
 
