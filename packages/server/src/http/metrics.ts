@@ -11,10 +11,11 @@ import type {
   FastifyRequest,
   preSerializationHookHandler,
 } from 'fastify';
-import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
+import { collectDefaultMetrics, Counter, Gauge, Registry } from 'prom-client';
 import { safeEqual } from '../crypto/random.js';
 import type { Runtime } from '../runtime.js';
 import { registerDeliveryMetrics, type DeliverySource } from './delivery-metrics.js';
+import { RequestMetrics } from './request-metrics.js';
 import { routeUrlOf } from './route-url.js';
 
 declare module 'fastify' {
@@ -75,18 +76,16 @@ function processMetrics(): Registry {
 /** One server's metrics, in a registry of its own. */
 export class ServerMetrics {
   readonly registry = new Registry();
-  private readonly requests = new Counter({
-    name: 'gatehouse_http_requests_total',
-    help: 'HTTP requests answered, by route pattern, method and status code.',
-    labelNames: ['route', 'method', 'status'] as const,
-    registers: [this.registry],
-  });
-  private readonly duration = new Histogram({
-    name: 'gatehouse_http_request_duration_seconds',
-    help: 'Time from receiving a request to sending its answer, by route pattern and method.',
-    labelNames: ['route', 'method'] as const,
-    buckets: LATENCY_BUCKETS,
-    registers: [this.registry],
+  private readonly requests = new RequestMetrics(this.registry, {
+    requests: {
+      name: 'gatehouse_http_requests_total',
+      help: 'HTTP requests answered, by route pattern, method and status code.',
+    },
+    duration: {
+      name: 'gatehouse_http_request_duration_seconds',
+      help: 'Time from receiving a request to sending its answer, by route pattern and method.',
+      buckets: LATENCY_BUCKETS,
+    },
   });
   private readonly signIns = new Counter({
     name: 'gatehouse_sign_ins_total',
@@ -149,10 +148,8 @@ export class ServerMetrics {
   /** Counts an answered request; called from `onResponse`. */
   observeResponse(request: FastifyRequest, reply: FastifyReply): void {
     const route = routeUrlOf(request) ?? UNMATCHED_ROUTE;
-    const method = request.method;
     const status = reply.statusCode;
-    this.requests.inc({ route, method, status: String(status) });
-    this.duration.observe({ route, method }, reply.elapsedTime / 1000);
+    this.requests.observe(route, request.method, status, reply.elapsedTime / 1000);
     if (status === 429) this.rateLimited.inc({ route });
   }
 
