@@ -45,6 +45,7 @@ import { applyCorsHeaders } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { basicOf } from './auth.js';
 import { loggerOptions } from './logging.js';
+import { routeOf } from './route-of.js';
 import { installRequestHook } from './request-hook.js';
 import { sendNotFoundPage } from './pages.js';
 
@@ -145,7 +146,7 @@ function installBodyParsers(app: FastifyInstance): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
-    const parsed = parseJsonBody(text, request.routeOptions.config.maxJsonDepth);
+    const parsed = parseJsonBody(text, routeOf(request).config.maxJsonDepth);
     if (parsed.ok) return done(null, parsed.value);
     done(schemaError([{ dataPath: '', message: parsed.message }]), undefined);
   });

@@ -6,7 +6,7 @@ import type { FastifyReply, FastifyRequest, onRequestHookHandler } from 'fastify
 import type { Context } from '../context.js';
 import type { Project } from '../tenancy/projects/service.js';
 import { basicOf, checkAndRememberOrigin } from './auth.js';
-import { routeUrlOf } from './route-url.js';
+import { routeOf } from './route-of.js';
 
 const ALLOW_METHODS = 'GET, POST, PUT, DELETE, OPTIONS';
 const ALLOW_HEADERS = 'Authorization, Content-Type, X-SDK-Client, X-SDK-Parent-Host';
@@ -33,7 +33,7 @@ const EXPOSE_HEADERS = 'access-control-expose-headers';
  * isSdkRequest(request); // true for POST /sdk/v1/b2b/organizations/search
  */
 export function isSdkRequest(request: FastifyRequest): boolean {
-  const path = routeUrlOf(request) ?? request.url;
+  const path = routeOf(request).url ?? request.url;
   return path === SDK_PREFIX || path.startsWith(`${SDK_PREFIX}/`);
 }
 

@@ -16,7 +16,7 @@ import { safeEqual } from '../crypto/random.js';
 import type { Runtime } from '../runtime.js';
 import { registerDeliveryMetrics, type DeliverySource } from './delivery-metrics.js';
 import { RequestMetrics } from './request-metrics.js';
-import { routeUrlOf } from './route-url.js';
+import { routeOf } from './route-of.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
@@ -147,7 +147,7 @@ export class ServerMetrics {
 
   /** Counts an answered request; called from `onResponse`. */
   observeResponse(request: FastifyRequest, reply: FastifyReply): void {
-    const route = routeUrlOf(request) ?? UNMATCHED_ROUTE;
+    const route = routeOf(request).url ?? UNMATCHED_ROUTE;
     const status = reply.statusCode;
     this.requests.observe(route, request.method, status, reply.elapsedTime / 1000);
     if (status === 429) this.rateLimited.inc({ route });
@@ -231,7 +231,7 @@ export function metricsAccess(
 export function installMetrics(app: FastifyInstance, metrics: ServerMetrics): void {
   // Object answers only (results and error bodies): a sign-in never answers anything else.
   const countSignIn: preSerializationHookHandler = (request, reply, payload, done) => {
-    const method = request.routeOptions.config.signInMethod;
+    const method = routeOf(request).config.signInMethod;
     if (method) metrics.countSignIn(method, signInOutcome(payload, reply.statusCode));
     done(null, payload);
   };

@@ -5,7 +5,7 @@
  */
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
-import { routeUrlOf } from './route-url.js';
+import { routeOf } from './route-of.js';
 
 const NUL = '\u0000';
 
@@ -46,11 +46,11 @@ export function installNulGuard(app: FastifyInstance, except: readonly string[] 
   const exempt = (url: string | undefined) => except.includes(url ?? '');
   // The body once parsed.
   app.addHook('preValidation', (request, _reply, done) => {
-    done(!exempt(routeUrlOf(request)) && holdsNul(request.body) ? refused() : undefined);
+    done(!exempt(routeOf(request).url) && holdsNul(request.body) ? refused() : undefined);
   });
   return (request) => {
     const url = request.raw.url ?? '';
-    return !exempt(routeUrlOf(request)) && (/%00/i.test(url) || url.includes(NUL))
+    return !exempt(routeOf(request).url) && (/%00/i.test(url) || url.includes(NUL))
       ? refused()
       : undefined;
   };

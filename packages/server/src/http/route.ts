@@ -177,7 +177,11 @@ export function router(app: FastifyInstance, ctx: Context): Route {
           (endpoint.body === null
             ? undefined
             : parseBody(endpoint.body, request.body)) as BodyOf<E>;
-        const acting = await actingOf(ctx, endpoint, request, caller, memberSession === true);
+        // Only a management call may act as a member: no promise to wait for on the others.
+        const acting =
+          endpoint.credential === 'secret'
+            ? await actingOf(ctx, request, caller, memberSession === true)
+            : null;
         const reply = await handler(request, { caller, parse, acting });
         // The management API answers as the hosted provider's backend API does: the fields flat
         // beside `request_id` and `status_code` (docs/protocol.md §3), so its backend SDKs read
@@ -189,19 +193,17 @@ export function router(app: FastifyInstance, ctx: Context): Route {
 }
 
 /**
- * The member a management call acts as (`{ memberSession: true }`), or null. A management call
+ * The member a management call (secret key) acts as (`{ memberSession: true }`), or null. A call
  * that carries a member's session where the endpoint takes none is refused (400): the host meant
  * it to be authorized as that member, and answering it with the secret key alone would grant
  * more than the member has.
  */
 async function actingOf(
   ctx: Context,
-  endpoint: Endpoint,
   request: FastifyRequest,
   caller: unknown,
   memberSession: boolean,
 ): Promise<ActingMember | null> {
-  if (endpoint.credential !== 'secret') return null;
   if (memberSession) return actingMember(ctx, caller as Project, request);
   if (carriesMemberSession(request)) {
     throw new ApiError('invalid_request', 'This call does not take a member session.');
