@@ -22,6 +22,7 @@ import {
   organizationSessionLifetime,
   createSession,
   mergeFactors,
+  reusableSessionJwt,
   signSessionJwt,
   toMemberSession,
   touchSession,
@@ -285,6 +286,38 @@ export async function fullSession(
 ): Promise<FullSession> {
   const memberSession = memberSessionOf(row, member, organization);
   const jwt = await signSessionJwt(ctx, project, memberSession, organization, row);
+  return resultOf(organization, member, memberSession, token, jwt);
+}
+
+/**
+ * {@link fullSession} without waiting, when its JWT is one to hand out again (signed in the
+ * last 30 seconds for the session as it is): what a check of a remembered session answers. Null
+ * when a JWT must be signed (then call `fullSession`).
+ *
+ * @example
+ * const result = fullSessionNow(ctx, project, organization, member, row, token) ?? (await fullSession(…));
+ */
+export function fullSessionNow(
+  ctx: Context,
+  project: Project,
+  organization: Organization,
+  member: Member,
+  row: SessionsTable,
+  token: string,
+): FullSession | null {
+  const memberSession = memberSessionOf(row, member, organization);
+  const jwt = reusableSessionJwt(ctx, project, memberSession, organization, row);
+  return jwt === null ? null : resultOf(organization, member, memberSession, token, jwt);
+}
+
+/** Result F of these parts: the remembered one when they are all the same as last time. */
+function resultOf(
+  organization: Organization,
+  member: Member,
+  memberSession: MemberSession,
+  token: string,
+  jwt: string,
+): FullSession {
   const remembered = isDeeplyFrozen(memberSession)
     ? rememberedResults.get(memberSession)
     : undefined;

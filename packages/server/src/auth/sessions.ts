@@ -213,29 +213,15 @@ export async function touchSession(
   now: number,
   touch: SessionTouch,
 ): Promise<SessionsTable> {
+  const times = timesOf(row);
+  const expiresAtMs = expiryAfter(times, now, touch);
   const newFactors = touch.factors ?? [];
-  const startedAt = Date.parse(row.started_at);
-  const storedExpiry = Date.parse(row.expires_at);
-  const cap = startedAt + touch.maxLifetimeMinutes * 60_000;
-  // Without a duration the expiry stays, still capped: the lifetime may have been lowered since.
-  // As milliseconds first (truncated, as a Date keeps them): a settled refresh prints no time.
-  const expiresAtMs = Math.trunc(
-    touch.durationMinutes === undefined
-      ? Math.min(storedExpiry, cap)
-      : Math.min(now + touch.durationMinutes * 60_000, cap),
-  );
   // Stored factors are already merged, so a plain refresh keeps the text as it is.
   const factors =
     newFactors.length === 0
       ? row.factors
       : JSON.stringify(mergeFactors(JSON.parse(row.factors) as AuthenticationFactor[], newFactors));
-  // A refresh that changes nothing but the access time within its resolution writes nothing:
-  // on PostgreSQL every write is a commit to wait for, and refreshes are the hottest call.
-  const settled =
-    factors === row.factors &&
-    Math.abs(expiresAtMs - storedExpiry) < ACCESS_RESOLUTION_MS &&
-    now - Date.parse(row.last_accessed_at) < ACCESS_RESOLUTION_MS;
-  if (settled) return row;
+  if (factors === row.factors && withinResolution(times, expiresAtMs, now)) return row;
   const updated: SessionsTable = {
     ...row,
     last_accessed_at: isoAt(now),
@@ -249,6 +235,68 @@ export async function touchSession(
     factors: updated.factors,
   });
   return updated;
+}
+
+/** A session row's times as milliseconds. */
+interface SessionTimes {
+  startedAt: number;
+  expiresAt: number;
+  lastAccessedAt: number;
+}
+
+/** The times of remembered (frozen) rows: every check of a session reads the same three. */
+const rememberedTimes = new WeakMap<SessionsTable, SessionTimes>();
+
+function timesOf(row: SessionsTable): SessionTimes {
+  const known = rememberedTimes.get(row);
+  if (known) return known;
+  const times = {
+    startedAt: Date.parse(row.started_at),
+    expiresAt: Date.parse(row.expires_at),
+    lastAccessedAt: Date.parse(row.last_accessed_at),
+  };
+  if (isDeeplyFrozen(row)) rememberedTimes.set(row, times);
+  return times;
+}
+
+/**
+ * The expiry a touch gives: without a duration the stored one, still capped (the lifetime may
+ * have been lowered since); with one, now + the duration, capped. As milliseconds, truncated as a
+ * Date keeps them.
+ */
+function expiryAfter(times: SessionTimes, now: number, touch: SessionTouch): number {
+  const cap = times.startedAt + touch.maxLifetimeMinutes * 60_000;
+  return Math.trunc(
+    touch.durationMinutes === undefined
+      ? Math.min(times.expiresAt, cap)
+      : Math.min(now + touch.durationMinutes * 60_000, cap),
+  );
+}
+
+/**
+ * The row itself when a touch would change nothing but the access time within its resolution,
+ * so that nothing is written (on PostgreSQL every write is a commit to wait for, and refreshes
+ * are the hottest call); null when {@link touchSession} must write.
+ *
+ * @example
+ * const row = settledTouch(current, now, { maxLifetimeMinutes }) ?? (await touchSession(db, current, now, touch));
+ */
+export function settledTouch(
+  row: SessionsTable,
+  now: number,
+  touch: SessionTouch,
+): SessionsTable | null {
+  if (touch.factors !== undefined && touch.factors.length > 0) return null;
+  const times = timesOf(row);
+  return withinResolution(times, expiryAfter(times, now, touch), now) ? row : null;
+}
+
+/** Whether the access time and the expiry a touch gives are within the resolution of the stored. */
+function withinResolution(times: SessionTimes, expiresAtMs: number, now: number): boolean {
+  return (
+    Math.abs(expiresAtMs - times.expiresAt) < ACCESS_RESOLUTION_MS &&
+    now - times.lastAccessedAt < ACCESS_RESOLUTION_MS
+  );
 }
 
 /** Ends a session now. */
@@ -313,6 +361,55 @@ function fingerprintOf(
   return fingerprint;
 }
 
+/** What a session JWT's claims depend on, but the access time, and the claim of its browser. */
+function jwtFingerprint(
+  ctx: Context,
+  kid: string,
+  project: Project,
+  session: MemberSession,
+  organization: Organization,
+  client: Pick<SessionsTable, 'ip_address' | 'user_agent'>,
+): { fingerprint: string; attributes: { ip_address: string; user_agent: string } } {
+  // The browser that started the session, as the provider's claim names it ('' for none: a
+  // session a host backend started).
+  const attributes = { ip_address: client.ip_address ?? '', user_agent: client.user_agent ?? '' };
+  const fingerprint = fingerprintOf(ctx, kid, project, session, organization, client, () =>
+    JSON.stringify([
+      kid,
+      project.id,
+      session.member_id,
+      session.expires_at,
+      session.roles,
+      session.authentication_factors,
+      organization.organization_id,
+      organization.organization_slug,
+      ctx.config.publicUrl,
+      attributes,
+    ]),
+  );
+  return { fingerprint, attributes };
+}
+
+/**
+ * The session JWT {@link signSessionJwt} would hand out again now, without waiting: one signed
+ * in the last 30 seconds for this session as it is; null when a new one must be signed.
+ *
+ * @example
+ * const jwt = reusableSessionJwt(ctx, project, memberSession, organization, row) ?? (await signSessionJwt(…));
+ */
+export function reusableSessionJwt(
+  ctx: Context,
+  project: Project,
+  session: MemberSession,
+  organization: Organization,
+  client: Pick<SessionsTable, 'ip_address' | 'user_agent'>,
+): string | null {
+  const key = ctx.keys.activeNow();
+  if (!key) return null;
+  const { fingerprint } = jwtFingerprint(ctx, key.kid, project, session, organization, client);
+  return reusableJwt(ctx, session.member_session_id, fingerprint, ctx.now());
+}
+
 /**
  * Signs the session JWT: RS256, `sub` member, `aud` project, `iss` public URL (no trailing slash,
  * as the provider's SDKs compare it with their base URL), valid for five
@@ -327,24 +424,15 @@ export async function signSessionJwt(
   organization: Organization,
   client: Pick<SessionsTable, 'ip_address' | 'user_agent'>,
 ): Promise<string> {
-  // The browser that started the session, as the provider's claim names it ('' for none: a
-  // session a host backend started).
-  const attributes = { ip_address: client.ip_address ?? '', user_agent: client.user_agent ?? '' };
-  const key = await ctx.keys.active();
+  const key = ctx.keys.activeNow() ?? (await ctx.keys.active());
   const now = ctx.now();
-  const fingerprint = fingerprintOf(ctx, key.kid, project, session, organization, client, () =>
-    JSON.stringify([
-      key.kid,
-      project.id,
-      session.member_id,
-      session.expires_at,
-      session.roles,
-      session.authentication_factors,
-      organization.organization_id,
-      organization.organization_slug,
-      ctx.config.publicUrl,
-      attributes,
-    ]),
+  const { fingerprint, attributes } = jwtFingerprint(
+    ctx,
+    key.kid,
+    project,
+    session,
+    organization,
+    client,
   );
   const reused = reusableJwt(ctx, session.member_session_id, fingerprint, now);
   if (reused) return reused;

@@ -78,8 +78,16 @@ export class SigningKeys {
    * background, so a rotation elsewhere is picked up within a few seconds.
    */
   async active(): Promise<ActiveKey> {
+    return this.activeNow() ?? (await this.#current()).active;
+  }
+
+  /**
+   * {@link active} without waiting: the key that signs, or null until the keyring is first
+   * loaded (then call `active`).
+   */
+  activeNow(): ActiveKey | null {
     const keyring = this.#keyring;
-    if (!keyring) return (await this.#current()).active;
+    if (!keyring) return null;
     if (this.#stale(keyring)) {
       this.#current().catch(() => {
         // The next call tries again; the current key keeps signing meanwhile.

@@ -111,6 +111,27 @@ describe('rowsUntilChanged', () => {
     expect(reads()).toBe(2);
   });
 
+  it('tells what it remembers without waiting, and nothing once the database changed', async () => {
+    const remembered = readsUntilChanged<{ v: string }>(10);
+    const read = (key: string) =>
+      remembered(store.db, key, async () => {
+        const { rows } = await sql<{ v: string }>`SELECT v FROM t WHERE k = ${key}`.execute(
+          store.db,
+        );
+        return rows[0] ?? null;
+      });
+    await sql`INSERT INTO t VALUES ('peek', '1')`.execute(store.db);
+    expect(remembered.remembered(store.db, 'peek')).toBeUndefined();
+    const value = await read('peek');
+    expect(remembered.remembered(store.db, 'peek')).toBe(value);
+    await sql`UPDATE t SET v = '2' WHERE k = 'peek'`.execute(store.db);
+    expect(remembered.remembered(store.db, 'peek')).toBeUndefined();
+    expect(await read('peek')).toEqual({ v: '2' });
+    await store.db.transaction().execute(async (trx) => {
+      expect(remembered.remembered(trx, 'peek')).toBeUndefined();
+    });
+  });
+
   it('always reads inside a transaction, and keeps nothing read there', async () => {
     const { read, reads } = counted();
     await store.db.transaction().execute(async (trx) => {

@@ -31,28 +31,43 @@ interface Remembered<V> {
 export function readsUntilChanged<V extends object>(
   maxEntries: number,
   table?: AnnouncedApart,
-): (db: Kysely<Database>, key: string, read: () => Promise<V | null>) => Promise<V | null> {
+): RememberedReads<V> {
   const byDatabase = new WeakMap<Kysely<Database>, Remembered<V>>();
-  return async (db, key, read) => {
+  /** The entries valid now, or null when nothing may be remembered (see above). */
+  const current = (db: Kysely<Database>) => {
     const changeVersion = changeVersionOf(db, table);
-    if (!changeVersion) return read();
+    if (!changeVersion) return null;
     const version = changeVersion();
-    if (version === null) return read();
+    if (version === null) return null;
     let remembered = byDatabase.get(db);
     if (remembered?.version !== version) {
       remembered = { version, entries: new Map() };
       byDatabase.set(db, remembered);
     }
-    const { entries } = remembered;
+    return { remembered, changeVersion };
+  };
+  const hitOf = (entries: Map<string, V>, key: string) => {
     const hit = entries.get(key);
     if (hit) {
       entries.delete(key);
       entries.set(key, hit);
-      return hit;
     }
-    const value = await read();
+    return hit;
+  };
+  const read: RememberedReads<V> = async (db, key, readNow) => {
+    const now = current(db);
+    if (!now) return readNow();
+    const { remembered, changeVersion } = now;
+    const { entries } = remembered;
+    const hit = hitOf(entries, key);
+    if (hit) return hit;
+    const value = await readNow();
     // Kept only when nothing could have changed while it was read.
-    if (value !== null && changeVersion() === version && byDatabase.get(db) === remembered) {
+    if (
+      value !== null &&
+      changeVersion() === remembered.version &&
+      byDatabase.get(db) === remembered
+    ) {
       if (entries.size >= maxEntries) {
         const oldest = entries.keys().next();
         if (!oldest.done) entries.delete(oldest.value);
@@ -61,6 +76,21 @@ export function readsUntilChanged<V extends object>(
     }
     return value;
   };
+  read.remembered = (db, key) => {
+    const now = current(db);
+    return now ? hitOf(now.remembered.entries, key) : undefined;
+  };
+  return read;
+}
+
+/** A read remembered while the database is unchanged: see {@link readsUntilChanged}. */
+export interface RememberedReads<V> {
+  (db: Kysely<Database>, key: string, read: () => Promise<V | null>): Promise<V | null>;
+  /**
+   * The value remembered for `key` and still true now, without waiting; undefined when it must
+   * be read (then call the function itself).
+   */
+  remembered(db: Kysely<Database>, key: string): V | undefined;
 }
 
 /** Every object {@link deepFreeze} froze, with everything inside it. */

@@ -6,7 +6,12 @@ import { memberById } from '../../tenancy/members/store.js';
 import type { Project } from '../../tenancy/projects/service.js';
 import { fail, type Failure } from '../../result.js';
 import { transaction } from '../../store/transaction.js';
-import { fullSession, type FullSession, type PresentedSession } from '../../auth/complete.js';
+import {
+  fullSession,
+  fullSessionNow,
+  type FullSession,
+  type PresentedSession,
+} from '../../auth/complete.js';
 import { endMemberSessions } from '../../auth/revocation.js';
 import {
   organizationSessionLifetime,
@@ -15,12 +20,14 @@ import {
   liveSessionOrNull,
   revokeSession,
   SESSION_CLAIM,
+  settledTouch,
   toMemberSession,
   touchSession,
 } from '../../auth/sessions.js';
 import { hashToken } from '../../crypto/random.js';
 import {
   liveSessionsOfMember,
+  rememberedSessionByTokenHash,
   sessionWithOwnerById,
   sessionWithOwnerByTokenHash,
   type SessionWithOwner,
@@ -42,18 +49,50 @@ export async function authenticateSession(
   token: string,
   durationMinutes: number | undefined,
 ): Promise<FullSession | Failure> {
-  const found = await sessionWithOwnerByTokenHash(ctx.db, hashToken(token));
+  const tokenHash = hashToken(token);
+  const found =
+    rememberedSessionByTokenHash(ctx.db, tokenHash) ??
+    (await sessionWithOwnerByTokenHash(ctx.db, tokenHash));
   if (!found || !liveSessionOrNull(found.row, project.id, ctx.now())) {
     return fail('session_not_found', DEAD);
   }
-  return refreshSession(ctx, project, found, { token, durationMinutes });
+  const refresh = { token, durationMinutes };
+  return (
+    settledRefresh(ctx, project, found, refresh) ?? refreshSession(ctx, project, found, refresh)
+  );
+}
+
+interface Refresh {
+  token: string;
+  durationMinutes: number | undefined;
+}
+
+/**
+ * {@link refreshSession} without waiting, for the commonest check: a remembered session checked
+ * again within the access resolution, whose JWT is reused. Null for anything else, which
+ * `refreshSession` decides, refusals included.
+ */
+function settledRefresh(
+  ctx: Context,
+  project: Project,
+  { row: current, member, organization }: SessionWithOwner,
+  { token, durationMinutes }: Refresh,
+): FullSession | null {
+  if (member.status === 'deleted') return null;
+  const now = ctx.now();
+  const row = settledTouch(current, now, {
+    durationMinutes,
+    maxLifetimeMinutes: organizationSessionLifetime(ctx, project, organization),
+  });
+  if (!row || row.expires_at <= isoAt(now)) return null;
+  return fullSessionNow(ctx, project, organization, member, row, token);
 }
 
 async function refreshSession(
   ctx: Context,
   project: Project,
   { row: current, member, organization }: SessionWithOwner,
-  { token, durationMinutes }: { token: string; durationMinutes: number | undefined },
+  { token, durationMinutes }: Refresh,
 ): Promise<FullSession | Failure> {
   if (member.status === 'deleted') return fail('session_not_found', DEAD);
   const now = ctx.now();

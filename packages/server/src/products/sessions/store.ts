@@ -166,6 +166,20 @@ export async function sessionWithOwnerByTokenHash(
 }
 
 /**
+ * {@link sessionWithOwnerByTokenHash} without waiting: the session remembered for this token hash
+ * and still true now, or undefined when it must be read.
+ *
+ * @example
+ * const found = rememberedSessionByTokenHash(ctx.db, hash) ?? (await sessionWithOwnerByTokenHash(ctx.db, hash));
+ */
+export function rememberedSessionByTokenHash(
+  db: Db,
+  tokenHash: string,
+): SessionWithOwner | undefined {
+  return rememberedByTokenHash.remembered(db, tokenHash);
+}
+
+/**
  * {@link sessionWithOwnerByTokenHash} by session id.
  *
  * @example
