@@ -76,8 +76,13 @@ function badCredentials(): ApiError {
   );
 }
 
-/** Projects whose origin check a request already passed (in the CORS hook), so it runs once. */
-const originChecked = new WeakMap<FastifyRequest, Project>();
+/**
+ * The project whose origin check a request already passed (in the CORS hook), so it runs once:
+ * kept on the request itself, which every call has anyway (a `WeakMap` entry per request costs
+ * the garbage collector more).
+ */
+const ORIGIN_CHECKED = Symbol('gatehouse.originChecked');
+type OriginChecked = FastifyRequest & { [ORIGIN_CHECKED]?: Project };
 
 /**
  * Checks the origin and remembers the project for the request's {@link sdkCaller}, so the CORS
@@ -88,7 +93,7 @@ const originChecked = new WeakMap<FastifyRequest, Project>();
  */
 export function checkAndRememberOrigin(project: Project, request: FastifyRequest): void {
   checkOrigin(project, request);
-  originChecked.set(request, project);
+  (request as OriginChecked)[ORIGIN_CHECKED] = project;
 }
 
 /** Refuses pages whose origin the project does not trust (`Origin`, else `X-SDK-Parent-Host`). */
@@ -122,7 +127,7 @@ export async function sdkCaller(
 ): Promise<SdkCaller> {
   const credential = basicOf(request.raw);
   if (!credential || !credential.user.startsWith('public-token-')) throw badCredentials();
-  let project = originChecked.get(request);
+  let project = (request as OriginChecked)[ORIGIN_CHECKED];
   if (project?.publicToken !== credential.user) {
     project = (await ctx.projects.byPublicToken(credential.user)) ?? undefined;
     if (!project) throw badCredentials();
