@@ -298,12 +298,7 @@ export async function fullSession(
  * const result = fullSessionNow(ctx, project, organization, member, row, token) ?? (await fullSession(…));
  */
 export function fullSessionNow(
-  ctx: Context,
-  project: Project,
-  organization: Organization,
-  member: Member,
-  row: SessionsTable,
-  token: string,
+  ...[ctx, project, organization, member, row, token]: Parameters<typeof fullSession>
 ): FullSession | null {
   const memberSession = memberSessionOf(row, member, organization);
   const jwt = reusableSessionJwt(ctx, project, memberSession, organization, row);
