@@ -38,6 +38,7 @@ import { assertMailDeliverable } from '../delivery/email.js';
 import { mailBacklog } from '../delivery/mail-queue.js';
 import { answerJson } from './answer-json.js';
 import { parseJsonBody } from './json-body.js';
+import { nulChecks, type NulCheck } from './nul-guard.js';
 import { registerOpenApi } from './openapi.js';
 import { registerOperations } from './operations.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
@@ -141,14 +142,23 @@ function requestTimeouts(requestTimeoutMs: number): {
   };
 }
 
-/** Parses JSON bodies; an empty body is no body (GET, DELETE and revoke send the JSON type anyway). */
-function installBodyParsers(app: FastifyInstance): void {
+/**
+ * Parses JSON bodies, refusing one that holds NUL (`nulInJson`); an empty body is no body (GET,
+ * DELETE and revoke send the JSON type anyway).
+ */
+function installBodyParsers(
+  app: FastifyInstance,
+  nulInJson: NulCheck<{ text: string; value: unknown }>,
+): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     const parsed = parseJsonBody(text, routeOf(request).config.maxJsonDepth);
-    if (parsed.ok) return done(null, parsed.value);
-    done(schemaError([{ dataPath: '', message: parsed.message }]), undefined);
+    const refused = parsed.ok
+      ? nulInJson(request, { text, value: parsed.value })
+      : schemaError([{ dataPath: '', message: parsed.message }]);
+    if (refused) done(refused, undefined);
+    else done(null, parsed.ok ? parsed.value : undefined);
   });
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
@@ -268,11 +278,13 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
       now: () => ctx.now(),
     });
     installMetrics(app, metrics);
-    installBodyParsers(app);
+    // Telemetry's batches are never refused whole: its own checks drop the items that hold NUL.
+    const nul = nulChecks([ENDPOINTS.events.path]);
+    installBodyParsers(app, nul.json);
     app.setReplySerializer(answerJson);
     installRequestHook(app, ctx, {
       https: resolved.publicUrl.startsWith('https:'),
-      nulExempt: [ENDPOINTS.events.path],
+      nulInUrl: nul.url,
     });
     installErrorModel(app, resolved.docsBase);
     registerBootstrap(app, ctx);

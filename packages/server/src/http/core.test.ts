@@ -238,6 +238,16 @@ describe('the NUL character', () => {
     expect([inPath.status, inPath.error?.error_type]).toEqual([400, 'invalid_request']);
     const inQuery = await h.request('/v1/public/sso/start?connection_id=%00');
     expect(inQuery.status).toBe(400);
+    // In a key, and in text that spells the escape out (`\\u0000`) around a real one.
+    for (const rawBody of ['{"email_address\\u0000":"ada@acme.test"}', '{"a":"\\\\\\u0000"}']) {
+      const refused = await h.request(ENDPOINTS.magicLinksDiscoverySend.path, {
+        method: 'POST',
+        rawBody,
+      });
+      expect(refused.error?.error_message, rawBody).toBe(
+        'Text may not contain the NUL character (U+0000).',
+      );
+    }
     // Also where a hook before validation looks the value up (CORS and the bootstrap token).
     const inToken = await h.request('/sdk/v1/projects/bootstrap/%00');
     expect([inToken.status, inToken.error?.error_type]).toEqual([400, 'invalid_request']);
@@ -248,5 +258,15 @@ describe('the NUL character', () => {
         }),
       ).organization.email_allowed_domains,
     ).toEqual(['acme.test']);
+  });
+
+  it('is not found in a backslash followed by the text u0000', async () => {
+    // JSON for the six characters \u0000: a body that holds the escape's text but no NUL.
+    const res = await h.request(ENDPOINTS.magicLinksDiscoverySend.path, {
+      method: 'POST',
+      rawBody: '{"email_address":"\\\\u0000@acme.test"}',
+    });
+    // A backslash may stand in an address's quoted local part: sent, not refused.
+    expect([res.status, res.error]).toEqual([200, undefined]);
   });
 });

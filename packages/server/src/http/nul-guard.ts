@@ -3,11 +3,13 @@
  * PostgreSQL cannot store the character in text columns, so such a value would fail deep inside
  * a query; no identifier, address or name has a use for it. Answered 400 `invalid_request`.
  */
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyRequest } from 'fastify';
 import { ApiError } from './errors.js';
 import { routeOf } from './route-of.js';
 
 const NUL = '\u0000';
+/** How JSON writes U+0000: the only way it can appear in a JSON text. */
+const NUL_ESCAPE = '\\u0000';
 
 /** Whether any string in a parsed JSON value holds NUL (iteratively: bodies may nest deeply). */
 export function holdsNul(value: unknown): boolean {
@@ -28,30 +30,36 @@ export function holdsNul(value: unknown): boolean {
   return false;
 }
 
-/** The URL check of a request: the error to refuse it with, or undefined. */
-export type UrlCheck = (request: FastifyRequest) => ApiError | undefined;
+/** The error a request holding NUL is refused with (400 `invalid_request`). */
+export function nulRefused(): ApiError {
+  return new ApiError('invalid_request', 'Text may not contain the NUL character (U+0000).');
+}
+
+/** A check of a request's text for NUL: the error to refuse it with, or undefined. */
+export type NulCheck<Input> = (request: FastifyRequest, input: Input) => ApiError | undefined;
 
 /**
- * Installs the body check before validation, for every route but `except` (telemetry, whose
- * batches are never refused whole: its own checks drop the items that hold NUL), and returns the
- * check of the path and query, which `installRequestHook` runs first in its one `onRequest` hook
- * (before CORS looks up the project a path names).
+ * The NUL checks of a request, for every route but `except` (telemetry, whose batches are never
+ * refused whole: its own checks drop the items that hold NUL). `url` checks the path and query;
+ * `installRequestHook` runs it first in its one `onRequest` hook (before CORS looks up the project
+ * a path names). `json` checks a JSON body as it is parsed, given its text and its value: JSON
+ * can hold U+0000 only as the escape `\u0000` (the bare character is not valid JSON), so only a
+ * body whose text holds that escape is searched, and no request pays a hook for the check.
  *
  * @example
- * const urlCheck = installNulGuard(app, [ENDPOINTS.events.path]);
+ * const nul = nulChecks([ENDPOINTS.events.path]);
  */
-export function installNulGuard(app: FastifyInstance, except: readonly string[] = []): UrlCheck {
-  const refused = () =>
-    new ApiError('invalid_request', 'Text may not contain the NUL character (U+0000).');
-  const exempt = (url: string | undefined) => except.includes(url ?? '');
-  // The body once parsed.
-  app.addHook('preValidation', (request, _reply, done) => {
-    done(!exempt(routeOf(request).url) && holdsNul(request.body) ? refused() : undefined);
-  });
-  return (request) => {
-    const url = request.raw.url ?? '';
-    return !exempt(routeOf(request).url) && (/%00/i.test(url) || url.includes(NUL))
-      ? refused()
-      : undefined;
+export function nulChecks(except: readonly string[] = []): {
+  url: NulCheck<void>;
+  json: NulCheck<{ text: string; value: unknown }>;
+} {
+  const exempt = (request: FastifyRequest) => except.includes(routeOf(request).url ?? '');
+  return {
+    url: (request) => {
+      const url = request.raw.url ?? '';
+      return (/%00/i.test(url) || url.includes(NUL)) && !exempt(request) ? nulRefused() : undefined;
+    },
+    json: (request, { text, value }) =>
+      text.includes(NUL_ESCAPE) && !exempt(request) && holdsNul(value) ? nulRefused() : undefined,
   };
 }

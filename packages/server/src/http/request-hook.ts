@@ -6,24 +6,23 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.js';
 import { corsHook } from './cors.js';
-import { installNulGuard } from './nul-guard.js';
+import type { NulCheck } from './nul-guard.js';
 import { installSecurityHeaders } from './security-headers.js';
 
 /** What the request hook needs from the server's configuration. */
 export interface RequestHookOptions {
   /** Whether the public URL is https (HSTS is sent then). */
   https: boolean;
-  /** Routes whose text is not checked for NUL here (telemetry checks its items itself). */
-  nulExempt: readonly string[];
+  /** The NUL check of the path and query (`nulChecks`). */
+  nulInUrl: NulCheck<void>;
 }
 
 /**
- * Decides the pages' security headers and registers the NUL check of bodies, then the one
- * `onRequest` hook: `nosniff` (and HSTS) on the response, a URL holding NUL refused (400), then
+ * Decides the pages' security headers, then installs the one `onRequest` hook: `nosniff` (and HSTS) on the response, a URL holding NUL refused (400), then
  * CORS, which may answer a preflight itself or wait for the project an SDK call names.
  *
  * @example
- * installRequestHook(app, ctx, { https: false, nulExempt: [ENDPOINTS.events.path] });
+ * installRequestHook(app, ctx, { https: false, nulInUrl: nulChecks().url });
  */
 export function installRequestHook(
   app: FastifyInstance,
@@ -31,7 +30,7 @@ export function installRequestHook(
   options: RequestHookOptions,
 ): void {
   const everywhere = installSecurityHeaders(app, { https: options.https });
-  const urlCheck = installNulGuard(app, options.nulExempt);
+  const urlCheck = options.nulInUrl;
   const cors = corsHook(ctx);
   app.addHook('onRequest', function requestHook(request, reply, done) {
     everywhere(reply);

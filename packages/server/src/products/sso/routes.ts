@@ -16,6 +16,7 @@ import {
 } from '../../http/browser-binding.js';
 import { ApiError, unwrap } from '../../http/errors.js';
 import { parseForm } from '../../http/form.js';
+import { holdsNul, nulRefused } from '../../http/nul-guard.js';
 import { queryOf, redirectOrPage, sendErrorPage, sendNoticePage } from '../../http/pages.js';
 import { ok } from '../../http/reply.js';
 import { rawRoute, router } from '../../http/route.js';
@@ -160,7 +161,7 @@ export function registerSso(app: FastifyInstance, ctx: Context): void {
       { parseAs: 'string', bodyLimit: ACS_BODY_LIMIT },
       (_request, body, done) => {
         const fields = parseForm(typeof body === 'string' ? body : body.toString('utf8'));
-        if (fields) done(null, fields);
+        if (fields) done(holdsNul(fields) ? nulRefused() : null, fields);
         else done(new ApiError('invalid_request', 'The form body is not valid URL encoding.'));
       },
     );

@@ -185,6 +185,16 @@ describe('resource bounds', () => {
     expect(res.text).toContain('1 MiB');
   });
 
+  it('answers a form holding NUL with the HTML error page, before reading the response', async () => {
+    const res = await navigate(open.acsUrl, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: `SAMLResponse=${encodeURIComponent(await genuine())}%00`,
+    });
+    expectRefusal(res, 'invalid_request');
+    expect(res.text).toContain('NUL character');
+  });
+
   it('answers a body that is not a form with the HTML error page', async () => {
     const res = await navigate(open.acsUrl, {
       method: 'POST',
