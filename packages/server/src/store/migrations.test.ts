@@ -6,7 +6,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { sql } from 'kysely';
 import { afterAll, describe, expect, it } from 'vitest';
-import { testDatabase } from '../test/harness.js';
+import { testDatabase } from '../test/database.js';
 import { openStore, type Store } from './db.js';
 import { migrateToLatest, pendingMigrations, PREVIOUS_RELEASE_MIGRATION } from './migrations.js';
 import { MIGRATIONS } from './migrations/index.js';

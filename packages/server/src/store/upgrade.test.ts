@@ -15,7 +15,8 @@ import { createServer } from '../http/app.js';
 import { createMember } from '../tenancy/members/store.js';
 import { createOrganization } from '../tenancy/organizations/service.js';
 import { ProjectService } from '../tenancy/projects/service.js';
-import { basic, testDatabase } from '../test/harness.js';
+import { testDatabase } from '../test/database.js';
+import { basic } from '../test/harness.js';
 import { openStore } from './db.js';
 import { migrateTo, pendingMigrations, PREVIOUS_RELEASE_MIGRATION } from './migrations.js';
 

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { openStore } from '../../store/db.js';
 import { MIGRATIONS } from '../../store/migrations/index.js';
 import { migrateTo, migrateToLatest } from '../../store/migrations.js';
-import { testDatabase } from '../../test/harness.js';
+import { testDatabase } from '../../test/database.js';
 import { ProjectService } from '../../tenancy/projects/service.js';
 import { effectivePolicy, isAllowed, policyProblem } from '../../tenancy/rbac/policy.js';
 import { customPolicyOf } from '../../tenancy/rbac/store.js';
