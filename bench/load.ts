@@ -1,13 +1,56 @@
 /** The benchmark server in its own process, and bounded autocannon runs against it on loopback. */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readdirSync, statSync } from 'node:fs';
 import { createInterface } from 'node:readline';
-import { dirname, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import autocannon from 'autocannon';
 import { threadPoolSize } from '@gatehouse/server';
 import type { SoakMembers } from './soak-seed.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** The packages a benchmark server loads, whose build must be as new as their sources. */
+const SERVER_PACKAGES = ['server', 'protocol'];
+
+/** The newest modification time of the files under `dir` that are built (not tests), in ms. */
+function newestUnder(dir: string): number {
+  let newest = 0;
+  for (const entry of readdirSync(dir, { withFileTypes: true, recursive: true })) {
+    if (!entry.isFile() || /\.test\.tsx?$/.test(entry.name)) continue;
+    newest = Math.max(newest, statSync(join(entry.parentPath, entry.name)).mtimeMs);
+  }
+  return newest;
+}
+
+/**
+ * Node's flags that choose the Gatehouse a benchmark runs: its build (`dist/`), which is what
+ * `gatehouse serve` runs, unless `BENCH_SOURCE=1`, which runs the TypeScript sources through tsx
+ * (no build needed, but not what ships: tsx keeps function names with a call per closure made).
+ * Throws when a build is missing or older than its sources, so that no figure is an old build's.
+ *
+ * @example
+ * startBenchServer({}, { cpus: '0', nodeFlags: serverFlags() });
+ */
+export function serverFlags(): string[] {
+  if (process.env.BENCH_SOURCE === '1') return ['--conditions=source'];
+  for (const name of SERVER_PACKAGES) {
+    const root = resolve(here, '..', 'packages', name);
+    let built = 0;
+    try {
+      built = statSync(join(root, 'dist', 'index.js')).mtimeMs;
+    } catch {
+      // No build: said below.
+    }
+    if (built === 0 || newestUnder(join(root, 'src')) > built) {
+      throw new Error(
+        `The build of packages/${name} is missing or older than its sources: run \`npm run build\` ` +
+          '(or BENCH_SOURCE=1 to run the sources).',
+      );
+    }
+  }
+  return [];
+}
 
 /** What the benchmark server prints once it is ready. */
 export interface BenchTarget {

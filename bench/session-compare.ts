@@ -7,12 +7,14 @@
  * runs on loopback, every answer checked for the right member and organization ids. Prints
  * Markdown for RESULTS.md.
  *
- * The Gatehouse server runs from its TypeScript sources (`--conditions=source`): no build needed.
+ * The Gatehouse server runs its build, as `gatehouse serve` does (run `npm run build` first; the
+ * benchmark refuses a build older than its sources), or its TypeScript sources with
+ * `BENCH_SOURCE=1`.
  * `BENCH_ROUNDS` (3) and `BENCH_DURATION` (5 s) bound the run; `BENCH_PROFILE=<dir>` writes a
  * CPU profile of the Gatehouse server over the measured rounds there, read with
  * `profile-summary.ts`. `BENCH_BASELINE=<path>` adds the `bench/session-server.ts` of another
- * checkout (an earlier build, with its own node_modules) as a fourth server, so that before and
- * after are measured in the same rounds. `BENCH_POSTGRES=1` adds Gatehouse over a throwaway
+ * checkout (an earlier commit, with its own node_modules, built in the same way) as a fourth
+ * server, so that before and after are measured in the same rounds. `BENCH_POSTGRES=1` adds Gatehouse over a throwaway
  * PostgreSQL cluster (durable, as deployed) as another server in the same rounds, the cluster
  * pinned to the server core too, and its backends' CPU counted per request; `=socket` connects
  * over the cluster's Unix socket instead of loopback TCP, `=both` measures the two side by side.
@@ -24,7 +26,7 @@ import { dirname, join } from 'node:path';
 import autocannon from 'autocannon';
 import { randomBytes } from 'node:crypto';
 import { startPostgresCluster } from '../scripts/postgres-cluster.mjs';
-import { basic, startBenchServer, startChild } from './load.js';
+import { basic, serverFlags, startBenchServer, startChild } from './load.js';
 import { pinProcessTree, treeCpuMicros } from './process-tree.js';
 
 const ROUNDS = Number(process.env.BENCH_ROUNDS ?? 3);
@@ -100,10 +102,10 @@ let cluster: Awaited<ReturnType<typeof startPostgresCluster>> | null = null;
 process.on('exit', stopAll);
 
 const pinned = { cpus: SERVER_CPU };
-// The server's sources as they are (no build needed).
+// The server's build, as `gatehouse serve` runs it (its sources with BENCH_SOURCE=1).
 const gatehouse = await startBenchServer(PROFILE_DIR ? { BENCH_PROFILE: PROFILE_DIR } : {}, {
   ...pinned,
-  nodeFlags: ['--conditions=source'],
+  nodeFlags: serverFlags(),
 });
 children.push(gatehouse.child);
 const g = gatehouse.target;
@@ -147,7 +149,7 @@ const p = JSON.parse(peer.line) as {
 };
 
 const baseline = BASELINE
-  ? await startBenchServer({}, { ...pinned, file: BASELINE, nodeFlags: ['--conditions=source'] })
+  ? await startBenchServer({}, { ...pinned, file: BASELINE, nodeFlags: serverFlags() })
   : null;
 if (baseline) children.push(baseline.child);
 
@@ -179,7 +181,7 @@ if (postgresModes.length > 0) {
           ? { BENCH_PROFILE: PROFILE_DIR, BENCH_PROFILE_NAME: `gatehouse-postgres-${mode[0]}` }
           : {}),
       },
-      { ...pinned, nodeFlags: ['--conditions=source'] },
+      { ...pinned, nodeFlags: serverFlags() },
     );
     children.push(server.child);
     postgres.push({ mode, child: server.child, target: server.target });

@@ -10,7 +10,7 @@
 import type { ChildProcess } from 'node:child_process';
 import { cpus, loadavg } from 'node:os';
 import autocannon from 'autocannon';
-import { basic, startBenchServer, startChild, type BenchTarget } from './load.js';
+import { basic, serverFlags, startBenchServer, startChild, type BenchTarget } from './load.js';
 import { scrapeProcess } from './metrics-scrape.js';
 import { mainThreadCpuMicros, processCpuMicros } from './process-tree.js';
 
@@ -100,7 +100,7 @@ process.on('exit', () => {
 for (const cores of CORE_SETS) {
   const { child, target } = await startBenchServer(
     { UV_THREADPOOL_SIZE: poolFor(cores) },
-    { cpus: cores, nodeFlags: ['--conditions=source'] },
+    { cpus: cores, nodeFlags: serverFlags() },
   );
   children.push(child);
   await signIns(target, 2); // warm-up

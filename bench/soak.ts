@@ -1,5 +1,5 @@
 /**
- * The soak (`npm run bench:soak`): one Gatehouse server (from its sources, `--expose-gc`) pinned
+ * The soak (`npm run bench:soak`): one Gatehouse server (its build, `--expose-gc`) pinned
  * to core 0, this process, the load generator, on core 1 (the npm script pins it), and the mix of
  * `soak-mix.ts` — session checks, refreshes, revokes, password, magic-link and MFA sign-ins, every
  * answer checked.
@@ -27,7 +27,7 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, hostname, tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
 import { createInterface } from 'node:readline';
-import { startBenchServer } from './load.js';
+import { serverFlags, startBenchServer } from './load.js';
 import { scrapeProcess } from './metrics-scrape.js';
 import { CpuSampler } from './soak-cpu.js';
 import { Mix, REQUESTS_PER_OPERATION } from './soak-mix.js';
@@ -58,7 +58,7 @@ const OUT = resolve(
 
 const { child, target } = await startBenchServer(
   { BENCH_MEMORY_MS: String(MEMORY * 1000), SOAK_MEMBERS: env.SOAK_MEMBERS ?? '500' },
-  { cpus: String(SERVER_CORE), nodeFlags: ['--conditions=source', '--expose-gc'] },
+  { cpus: String(SERVER_CORE), nodeFlags: [...serverFlags(), '--expose-gc'] },
 );
 process.on('exit', () => child.kill('SIGTERM'));
 const mix = new Mix(target);
