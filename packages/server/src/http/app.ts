@@ -38,7 +38,7 @@ import { assertMailDeliverable } from '../delivery/email.js';
 import { mailBacklog } from '../delivery/mail-queue.js';
 import { answerJson } from './answer-json.js';
 import { parseJsonBody } from './json-body.js';
-import { nulChecks, type NulCheck } from './nul-guard.js';
+import { nulChecks, type JsonNulCheck } from './nul-guard.js';
 import { registerOpenApi } from './openapi.js';
 import { registerOperations } from './operations.js';
 import { installMetrics, ServerMetrics } from './metrics.js';
@@ -146,19 +146,16 @@ function requestTimeouts(requestTimeoutMs: number): {
  * Parses JSON bodies, refusing one that holds NUL (`nulInJson`); an empty body is no body (GET,
  * DELETE and revoke send the JSON type anyway).
  */
-function installBodyParsers(
-  app: FastifyInstance,
-  nulInJson: NulCheck<{ text: string; value: unknown }>,
-): void {
+function installBodyParsers(app: FastifyInstance, nulInJson: JsonNulCheck): void {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');
     const parsed = parseJsonBody(text, routeOf(request).config.maxJsonDepth);
-    const refused = parsed.ok
-      ? nulInJson(request, { text, value: parsed.value })
-      : schemaError([{ dataPath: '', message: parsed.message }]);
-    if (refused) done(refused, undefined);
-    else done(null, parsed.ok ? parsed.value : undefined);
+    if (!parsed.ok) {
+      done(schemaError([{ dataPath: '', message: parsed.message }]), undefined);
+      return;
+    }
+    done(nulInJson(request, text, parsed.value) ?? null, parsed.value);
   });
   app.addContentTypeParser('*', { parseAs: 'string' }, (_request, body, done) => {
     const text = typeof body === 'string' ? body : body.toString('utf8');

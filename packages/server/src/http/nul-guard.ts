@@ -35,8 +35,15 @@ export function nulRefused(): ApiError {
   return new ApiError('invalid_request', 'Text may not contain the NUL character (U+0000).');
 }
 
-/** A check of a request's text for NUL: the error to refuse it with, or undefined. */
-export type NulCheck<Input> = (request: FastifyRequest, input: Input) => ApiError | undefined;
+/** The check of a request's path and query: the error to refuse it with, or undefined. */
+export type UrlNulCheck = (request: FastifyRequest) => ApiError | undefined;
+
+/** The check of a parsed JSON body, given its text: the error to refuse it with, or undefined. */
+export type JsonNulCheck = (
+  request: FastifyRequest,
+  text: string,
+  value: unknown,
+) => ApiError | undefined;
 
 /**
  * The NUL checks of a request, for every route but `except` (telemetry, whose batches are never
@@ -50,8 +57,8 @@ export type NulCheck<Input> = (request: FastifyRequest, input: Input) => ApiErro
  * const nul = nulChecks([ENDPOINTS.events.path]);
  */
 export function nulChecks(except: readonly string[] = []): {
-  url: NulCheck<void>;
-  json: NulCheck<{ text: string; value: unknown }>;
+  url: UrlNulCheck;
+  json: JsonNulCheck;
 } {
   const exempt = (request: FastifyRequest) => except.includes(routeOf(request).url ?? '');
   return {
@@ -59,7 +66,7 @@ export function nulChecks(except: readonly string[] = []): {
       const url = request.raw.url ?? '';
       return (/%00/i.test(url) || url.includes(NUL)) && !exempt(request) ? nulRefused() : undefined;
     },
-    json: (request, { text, value }) =>
+    json: (request, text, value) =>
       text.includes(NUL_ESCAPE) && !exempt(request) && holdsNul(value) ? nulRefused() : undefined,
   };
 }

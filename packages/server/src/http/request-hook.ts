@@ -6,7 +6,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Context } from '../context.js';
 import { corsHook } from './cors.js';
-import type { NulCheck } from './nul-guard.js';
+import type { UrlNulCheck } from './nul-guard.js';
 import { installSecurityHeaders } from './security-headers.js';
 
 /** What the request hook needs from the server's configuration. */
@@ -14,12 +14,13 @@ export interface RequestHookOptions {
   /** Whether the public URL is https (HSTS is sent then). */
   https: boolean;
   /** The NUL check of the path and query (`nulChecks`). */
-  nulInUrl: NulCheck<void>;
+  nulInUrl: UrlNulCheck;
 }
 
 /**
- * Decides the pages' security headers, then installs the one `onRequest` hook: `nosniff` (and HSTS) on the response, a URL holding NUL refused (400), then
- * CORS, which may answer a preflight itself or wait for the project an SDK call names.
+ * Decides the pages' security headers, then installs the one `onRequest` hook: `nosniff` (and
+ * HSTS) on the response, a URL holding NUL refused (400), then CORS, which may answer a preflight
+ * itself or wait for the project an SDK call names.
  *
  * @example
  * installRequestHook(app, ctx, { https: false, nulInUrl: nulChecks().url });
@@ -30,11 +31,10 @@ export function installRequestHook(
   options: RequestHookOptions,
 ): void {
   const everywhere = installSecurityHeaders(app, { https: options.https });
-  const urlCheck = options.nulInUrl;
   const cors = corsHook(ctx);
   app.addHook('onRequest', function requestHook(request, reply, done) {
     everywhere(reply);
-    const refused = urlCheck(request);
+    const refused = options.nulInUrl(request);
     if (refused) {
       done(refused);
       return;
