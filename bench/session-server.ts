@@ -2,7 +2,9 @@
  * Child process of the server benchmarks: starts Gatehouse on `DATABASE_URL` (a temporary SQLite
  * database when unset), gives a member a password, signs them in through the real magic-link
  * endpoints, sends `LINKS` more login links, and prints what the load generator needs. With
- * `SEED=false` it only starts (a second instance over a seeded database) and prints its URL; with
+ * `SEED=false` it only starts (a second instance over a seeded database) and prints its URL. The
+ * logger is on, as `gatehouse serve` runs it, its lines made and then discarded (stdout is the
+ * benchmark's channel); `BENCH_LOG_REQUESTS=1` adds the request lines (`LOG_REQUESTS`). With
  * `BENCH_PROFILE=<dir>`, SIGUSR2 starts and stops a CPU profile written there (named after
  * `BENCH_PROFILE_NAME`, 'gatehouse' by default); with `BENCH_MEMORY_MS` and `--expose-gc` it prints
  * its memory after a full GC that often; with `SOAK_MEMBERS` it also seeds the soak's members
@@ -23,7 +25,8 @@ const dir = mkdtempSync(join(tmpdir(), 'gatehouse-bench-'));
 const app = await createServer({
   databaseUrl: process.env.DATABASE_URL ?? `sqlite:${join(dir, 'bench.db')}`,
   ...(process.env.GATEHOUSE_SERVER_KEY ? { serverKey: process.env.GATEHOUSE_SERVER_KEY } : {}),
-  logger: false,
+  logger: { write: () => undefined },
+  logRequests: process.env.BENCH_LOG_REQUESTS === '1',
   devInbox: true,
   // The load signs one member in from one address over many connections at once.
   passwordThrottle: { freeAttempts: 1_000_000, attemptsPerEmail: 1_000_000 },

@@ -65,6 +65,7 @@ export function resolveConfig(config: ServerConfig = {}): ResolvedConfig {
     serverKey: config.serverKey,
     devInbox: config.devInbox ?? false,
     logger: config.logger ?? false,
+    logRequests: config.logRequests ?? false,
     trustProxy: resolveTrustProxy(config.trustProxy),
     rateLimits: { ...DEFAULT_RATE_LIMITS, ...config.rateLimits },
     passwordBreachRangeUrl: config.passwordBreachRangeUrl ?? null,

@@ -36,6 +36,7 @@ const ROUND_TRIP: Record<string, readonly [raw: string, resolved: unknown]> = {
   BODY_LIMIT_BYTES: ['1048576', 1_048_576],
   REQUEST_TIMEOUT_MS: ['0', 0],
   SHUTDOWN_GRACE_MS: ['2500', 2500],
+  LOG_REQUESTS: ['true', true],
   METRICS_TOKEN: ['m'.repeat(32), 'm'.repeat(32)],
 };
 

@@ -422,6 +422,19 @@ export const SHUTDOWN_GRACE_MS = setting({
   example: '2500',
 });
 
+export const LOG_REQUESTS = setting({
+  env: 'LOG_REQUESTS',
+  path: 'logRequests',
+  parse: flag,
+  type: 'boolean',
+  description:
+    '`true` or `1` logs two JSON lines per request on stdout (received; answered with its ' +
+    'status and time), query values and secrets redacted. Errors, warnings, start and stop are ' +
+    'logged either way',
+  fallback: 'off',
+  example: 'true',
+});
+
 export const METRICS_TOKEN = setting({
   env: 'METRICS_TOKEN',
   path: 'metricsToken',
@@ -490,6 +503,7 @@ export const SETTINGS = [
   BODY_LIMIT_BYTES,
   REQUEST_TIMEOUT_MS,
   SHUTDOWN_GRACE_MS,
+  LOG_REQUESTS,
   METRICS_TOKEN,
   HASH_THREADS,
   UV_THREADPOOL_SIZE,

@@ -97,10 +97,17 @@ export interface ServerConfig {
    */
   devInbox?: boolean;
   /**
-   * Request and error logs: false (default) for none, true for JSON lines on stdout, or a
-   * destination to write them to. Secrets are redacted either way (docs/security.md).
+   * Logs: false (default) for none, true for JSON lines on stdout, or a destination to write them
+   * to. Errors, warnings and the server's start and stop; a line per request too with
+   * `logRequests`. Secrets are redacted either way (docs/security.md).
    */
   logger?: boolean | LogDestination;
+  /**
+   * With a logger, two lines per request (received, answered: method, path, status, time,
+   * request id). Default false: a proxy in front usually keeps access logs, and the lines cost
+   * more than a session check itself (bench/RESULTS.md).
+   */
+  logRequests?: boolean;
   /**
    * The reverse proxies in front of the server, whose `X-Forwarded-For` names the client IP (rate
    * limits): how many hops (`1`), or their addresses and CIDR ranges (`['10.0.0.0/8']`, or the
@@ -181,6 +188,7 @@ export interface ResolvedConfig {
   serverKey: string | undefined;
   devInbox: boolean;
   logger: boolean | LogDestination;
+  logRequests: boolean;
   /** False, a hop count (≥ 1), or a list of proxy addresses and CIDR ranges. */
   trustProxy: false | number | string[];
   rateLimits: RateLimitConfig;

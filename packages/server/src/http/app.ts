@@ -45,7 +45,7 @@ import { installMetrics, ServerMetrics } from './metrics.js';
 import { applyCorsHeaders } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { basicOf } from './auth.js';
-import { loggerOptions } from './logging.js';
+import { loggerOptions, requestLogger } from './logging.js';
 import { routeOf } from './route-of.js';
 import { installRequestHook } from './request-hook.js';
 import { sendNotFoundPage } from './pages.js';
@@ -245,6 +245,9 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
   assertMailDeliverable(resolved);
   const app = Fastify({
     logger: loggerOptions(resolved.logger),
+    // Request lines only when asked for; a request's child logger made only when it logs.
+    disableRequestLogging: !resolved.logRequests,
+    ...(resolved.logger === false ? {} : { childLoggerFactory: requestLogger }),
     genReqId: requestId,
     requestIdHeader: false,
     bodyLimit: resolved.bodyLimitBytes,

@@ -3,10 +3,10 @@
 // what it wrote; every request line carries the request id.
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import Fastify from 'fastify';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { basic, expectOk, expectSession, startHarness, type Harness } from '../test/harness.js';
 import { lastSms, magicLogin, mfaOrganization } from '../test/mfa.js';
-import { loggerOptions, redactUrl } from './logging.js';
+import { loggerOptions, redactUrl, requestLogger } from './logging.js';
 
 const PASSWORD = 'Quartz-Lantern-Orbit-42';
 const lines: string[] = [];
@@ -19,7 +19,9 @@ const secret = (label: string, value: string) => {
 
 let h: Harness;
 beforeAll(async () => {
-  h = await startHarness({ config: { logger: { write: (line: string) => lines.push(line) } } });
+  h = await startHarness({
+    config: { logger: { write: (line: string) => lines.push(line) }, logRequests: true },
+  });
   secret('secret key', h.project.secret);
   secret('secret key header', basic(h.project.project_id, h.project.secret));
   secret('secret key header (base64)', basic(h.project.project_id, h.project.secret).slice(6));
@@ -161,6 +163,87 @@ describe('log redaction', () => {
     expect(requestLines.length).toBeGreaterThan(20);
     for (const entry of requestLines)
       expect(entry.reqId).toMatch(/^request-id-test-[0-9a-f-]{36}$/);
+  });
+});
+
+describe('request lines', () => {
+  it('are written only with logRequests: a server with the logger alone logs no request', async () => {
+    const quiet: string[] = [];
+    const server = await startHarness({
+      config: { logger: { write: (line) => quiet.push(line) } },
+    });
+    try {
+      expectOk(
+        await server.call(ENDPOINTS.getOrganization, {
+          params: { organization_id: server.org.organization_id },
+        }),
+      );
+      await server.request('/sdk/v1/b2b/no-such-endpoint', { authorization: null });
+    } finally {
+      await server.close();
+    }
+    const requestLines = quiet.filter((line) => /"(req|res)":/.test(line));
+    expect(requestLines).toEqual([]);
+    // The logger is on: the server's own lines (the database closed) are there.
+    expect(quiet.join('')).toContain('database closed');
+  });
+});
+
+describe('requestLogger', () => {
+  /** A parent logger whose `child` is recorded, and the child it hands out. */
+  function parentLogger() {
+    const child = {
+      level: 'info',
+      info: vi.fn(),
+      error: vi.fn(),
+      warn: vi.fn(),
+      debug: vi.fn(),
+      fatal: vi.fn(),
+      trace: vi.fn(),
+      silent: vi.fn(),
+      child: vi.fn(),
+    };
+    const parent = { ...child, level: 'warn', child: vi.fn(() => child) };
+    return { parent, child };
+  }
+
+  it('makes the child logger on the first line only, once, with the bindings', () => {
+    const { parent, child } = parentLogger();
+    const log = requestLogger(parent, { reqId: 'request-id-test-1' }, {});
+    expect(log.level).toBe('warn');
+    expect(parent.child).not.toHaveBeenCalled();
+    log.warn({ member_id: 'm' }, 'first');
+    log.error({ err: new Error('x') }, 'second');
+    expect(parent.child).toHaveBeenCalledTimes(1);
+    expect(parent.child).toHaveBeenCalledWith({ reqId: 'request-id-test-1' }, {});
+    expect(child.warn).toHaveBeenCalledWith({ member_id: 'm' }, 'first');
+    expect(child.error).toHaveBeenCalledTimes(1);
+    expect(log.level).toBe('info');
+  });
+
+  it('binds the request id to what a handler logs, and writes nothing for a quiet request', async () => {
+    const written: string[] = [];
+    const app = Fastify({
+      logger: loggerOptions({ write: (line) => written.push(line) }),
+      disableRequestLogging: true,
+      childLoggerFactory: requestLogger,
+    });
+    app.get('/quiet', async () => ({}));
+    app.get('/loud', async (request) => {
+      request.log.warn({ organization_id: 'organization-test-1' }, 'something to see');
+      return { id: request.id };
+    });
+    expect((await app.inject('/quiet')).statusCode).toBe(200);
+    expect(written).toEqual([]);
+    const loud = await app.inject('/loud');
+    await app.close();
+    const [line, ...rest] = written.map((entry) => JSON.parse(entry) as Record<string, unknown>);
+    expect(rest).toEqual([]);
+    expect(line).toMatchObject({
+      reqId: (loud.json() as { id: string }).id,
+      organization_id: 'organization-test-1',
+      msg: 'something to see',
+    });
   });
 });
 

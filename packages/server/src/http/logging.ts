@@ -4,7 +4,11 @@
  * tokens) and the query strings of navigations (OAuth and OIDC `code` and `state`); none of them
  * may reach the log, whatever a handler or plugin logs.
  */
-import type { FastifyRequest, FastifyServerOptions } from 'fastify';
+import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
+
+/** What a child logger binds (the request id, for a request's), and its options (pino's). */
+type Bindings = Parameters<FastifyBaseLogger['child']>[0];
+type ChildLoggerOptions = NonNullable<Parameters<FastifyBaseLogger['child']>[1]>;
 
 /** Where log lines go instead of stdout (tests capture them). */
 export interface LogDestination {
@@ -101,4 +105,81 @@ export function loggerOptions(
     serializers: { req: serializeRequest },
     ...(logger === true ? {} : { stream: logger }),
   };
+}
+
+/**
+ * Fastify's `childLoggerFactory`: the logger of one request, which makes pino's child logger (the
+ * request id bound to it) only when the request logs something. Fastify asks for one on every
+ * request, and a pino child costs microseconds (its bindings serialized and redacted); most
+ * requests log nothing, and the session check, which every tab and backend repeats, is a
+ * request of about 70 µs (bench/RESULTS.md).
+ *
+ * @example
+ * Fastify({ logger: loggerOptions(true), childLoggerFactory: requestLogger });
+ */
+export function requestLogger(
+  parent: FastifyBaseLogger,
+  bindings: Bindings,
+  options: ChildLoggerOptions,
+): FastifyBaseLogger {
+  return new RequestLogger(parent, bindings, options);
+}
+
+/** A child logger made on its first use (see {@link requestLogger}). */
+class RequestLogger implements FastifyBaseLogger {
+  readonly #parent: FastifyBaseLogger;
+  readonly #bindings: Bindings;
+  readonly #options: ChildLoggerOptions;
+  #child: FastifyBaseLogger | undefined;
+
+  constructor(parent: FastifyBaseLogger, bindings: Bindings, options: ChildLoggerOptions) {
+    this.#parent = parent;
+    this.#bindings = bindings;
+    this.#options = options;
+  }
+
+  #logger(): FastifyBaseLogger {
+    this.#child ??= this.#parent.child(this.#bindings, this.#options);
+    return this.#child;
+  }
+
+  get level(): string {
+    return this.#child?.level ?? this.#options.level ?? this.#parent.level;
+  }
+
+  set level(level: string) {
+    this.#logger().level = level;
+  }
+
+  fatal(obj: unknown, msg?: string, ...args: unknown[]): void {
+    this.#logger().fatal(obj, msg, ...args);
+  }
+
+  error(obj: unknown, msg?: string, ...args: unknown[]): void {
+    this.#logger().error(obj, msg, ...args);
+  }
+
+  warn(obj: unknown, msg?: string, ...args: unknown[]): void {
+    this.#logger().warn(obj, msg, ...args);
+  }
+
+  info(obj: unknown, msg?: string, ...args: unknown[]): void {
+    this.#logger().info(obj, msg, ...args);
+  }
+
+  debug(obj: unknown, msg?: string, ...args: unknown[]): void {
+    this.#logger().debug(obj, msg, ...args);
+  }
+
+  trace(obj: unknown, msg?: string, ...args: unknown[]): void {
+    this.#logger().trace(obj, msg, ...args);
+  }
+
+  silent(): void {
+    // Pino's `silent` writes nothing.
+  }
+
+  child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
+    return this.#logger().child(bindings, options);
+  }
 }
