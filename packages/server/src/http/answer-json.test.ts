@@ -75,6 +75,19 @@ describe('answerJson', () => {
     expect(answerJson(envelopedData(result, 'r'))).toBe(JSON.stringify(envelopedData(result, 'r')));
   });
 
+  it('writes a copy of a remembered envelope with its own fields, and keeps the envelope unchanged', async () => {
+    const result = await remembered({ member: { member_id: 'm' }, session_jwt: 'a.b.c' });
+    const enveloped = envelopedData(result, 'request-1');
+    const copy = { ...enveloped, session_jwt: 'changed', added: true };
+    expect(answerJson({ data: copy })).toBe(JSON.stringify({ data: copy }));
+    expect(answerJson({ data: copy })).toContain('"session_jwt":"changed"');
+    expect(() => {
+      (enveloped as { session_jwt: string }).session_jwt = 'changed';
+    }).toThrow(TypeError);
+    expect(answerJson({ data: enveloped })).toBe(JSON.stringify({ data: enveloped }));
+    expect(enveloped).toEqual({ ...result, request_id: 'request-1', status_code: 200 });
+  });
+
   it('writes an empty remembered result, and results it cannot reuse, as JSON.stringify does', async () => {
     const empty = await remembered({});
     expect(answerJson({ data: envelopedData(empty, 'r') })).toBe(

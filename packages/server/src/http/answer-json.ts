@@ -18,11 +18,35 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
   return (proto === Object.prototype || proto === null) && !('toJSON' in value);
 }
 
-/** Enveloped answers made of a frozen result and a request id (see {@link envelopedData}). */
-const frozenWithRequest = new WeakMap<object, { source: object; requestId: string }>();
-
 /** The JSON text of a frozen object without its closing brace, for fields to follow. */
 const frozenOpenJson = new WeakMap<object, string>();
+
+/**
+ * An enveloped answer made of a remembered (deeply frozen) result and a request id: the result's
+ * fields, then `request_id` and `status_code`, as `envelopedData` answers any result. Its private
+ * field names the frozen result, whose text {@link answerJson} writes once and reuses; a copy of
+ * it (a spread, with fields added or changed) is a plain object, written field by field; the
+ * envelope itself is frozen, so its fields cannot drift from that text. Marked
+ * this way rather than in a `WeakMap`: an entry per answer would cost every garbage collection.
+ */
+class FrozenEnvelope {
+  readonly #result: object;
+
+  constructor(result: object, requestId: string) {
+    Object.assign(this, result);
+    const fields = this as Record<string, unknown>;
+    fields.request_id = requestId;
+    fields.status_code = 200;
+    this.#result = result;
+    // Its text is the result's: no field may change after it.
+    Object.freeze(this);
+  }
+
+  /** The frozen result of an envelope made by `envelopedData`, else undefined. */
+  static resultOf(value: object): object | undefined {
+    return #result in value ? (value as FrozenEnvelope).#result : undefined;
+  }
+}
 
 /**
  * The envelope's data: a handler's result with the request id and status code after its fields
@@ -36,16 +60,16 @@ export function envelopedData<T extends object>(
   data: T,
   requestId: string,
 ): T & { request_id: string; status_code: 200 } {
-  const enveloped = { ...data, request_id: requestId, status_code: 200 as const };
+  type Enveloped = T & { request_id: string; status_code: 200 };
   if (
     isDeeplyFrozen(data) &&
     isPlainObject(data) &&
     !('request_id' in data) &&
     !('status_code' in data)
   ) {
-    frozenWithRequest.set(enveloped, { source: data, requestId });
+    return new FrozenEnvelope(data, requestId) as unknown as Enveloped;
   }
-  return enveloped;
+  return { ...data, request_id: requestId, status_code: 200 as const };
 }
 
 function frozenJsonOf(value: object): string {
@@ -58,7 +82,7 @@ function frozenJsonOf(value: object): string {
 }
 
 /** A frozen answer's text with the request id: `{…fields,"request_id":…,"status_code":200}`. */
-function withRequestJson({ source, requestId }: { source: object; requestId: string }): string {
+function withRequestJson(source: object, requestId: string): string {
   let open = frozenOpenJson.get(source);
   if (open === undefined) {
     const json = frozenJsonOf(source);
@@ -72,8 +96,10 @@ function withRequestJson({ source, requestId }: { source: object; requestId: str
 function jsonOf(value: unknown, depth: number): string | undefined {
   if (typeof value === 'object' && value !== null) {
     if (isDeeplyFrozen(value)) return frozenJsonOf(value);
-    const enveloped = frozenWithRequest.get(value);
-    if (enveloped) return withRequestJson(enveloped);
+    const result = FrozenEnvelope.resultOf(value);
+    if (result !== undefined) {
+      return withRequestJson(result, (value as { request_id: string }).request_id);
+    }
   }
   if (depth === 0 || !isPlainObject(value)) return JSON.stringify(value);
   const parts: string[] = [];
