@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import { environmentOf } from '@gatehouse/protocol';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import Fastify, {
+  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -246,7 +247,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
   const app = Fastify({
     logger: loggerOptions(resolved.logger),
     // Request lines only when asked for; a request's child logger made only when it logs.
-    disableRequestLogging: !resolved.logRequests,
+    logController: new LogController({ disableRequestLogging: !resolved.logRequests }),
     ...(resolved.logger === false ? {} : { childLoggerFactory: requestLogger }),
     genReqId: requestId,
     requestIdHeader: false,

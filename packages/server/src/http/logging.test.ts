@@ -2,7 +2,7 @@
 // and no password, token, JWT, code, secret key, Authorization header or cookie may appear in
 // what it wrote; every request line carries the request id.
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
-import Fastify from 'fastify';
+import Fastify, { LogController } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { basic, expectOk, expectSession, startHarness, type Harness } from '../test/harness.js';
 import { lastSms, magicLogin, mfaOrganization } from '../test/mfa.js';
@@ -225,7 +225,7 @@ describe('requestLogger', () => {
     const written: string[] = [];
     const app = Fastify({
       logger: loggerOptions({ write: (line) => written.push(line) }),
-      disableRequestLogging: true,
+      logController: new LogController({ disableRequestLogging: true }),
       childLoggerFactory: requestLogger,
     });
     app.get('/quiet', async () => ({}));
