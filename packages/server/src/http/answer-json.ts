@@ -44,7 +44,7 @@ class FrozenEnvelope {
 
   /** The frozen result of an envelope made by `envelopedData`, else undefined. */
   static resultOf(value: object): object | undefined {
-    return #result in value ? (value as FrozenEnvelope).#result : undefined;
+    return #result in value ? value.#result : undefined;
   }
 }
 

@@ -240,7 +240,7 @@ describe('requestLogger', () => {
     const [line, ...rest] = written.map((entry) => JSON.parse(entry) as Record<string, unknown>);
     expect(rest).toEqual([]);
     expect(line).toMatchObject({
-      reqId: (loud.json() as { id: string }).id,
+      reqId: loud.json<{ id: string }>().id,
       organization_id: 'organization-test-1',
       msg: 'something to see',
     });
