@@ -429,8 +429,8 @@ export const LOG_REQUESTS = setting({
   type: 'boolean',
   description:
     '`true` or `1` logs two JSON lines per request on stdout (received; answered with its ' +
-    'status and time), query values and secrets redacted. Errors, warnings, start and stop are ' +
-    'logged either way',
+    'status and time), query values and secrets redacted. Sign-in decisions, calls answered ' +
+    'with an error, warnings, start and stop are logged either way',
   fallback: 'off',
   example: 'true',
 });

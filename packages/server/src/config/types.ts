@@ -98,8 +98,8 @@ export interface ServerConfig {
   devInbox?: boolean;
   /**
    * Logs: false (default) for none, true for JSON lines on stdout, or a destination to write them
-   * to. Errors, warnings and the server's start and stop; a line per request too with
-   * `logRequests`. Secrets are redacted either way (docs/security.md).
+   * to. Sign-in decisions, calls answered with an error, warnings, start and stop; lines for every
+   * request too with `logRequests`. Secrets are redacted either way (docs/security.md).
    */
   logger?: boolean | LogDestination;
   /**

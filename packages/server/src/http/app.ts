@@ -5,7 +5,6 @@ import { randomUUID } from 'node:crypto';
 import { environmentOf } from '@gatehouse/protocol';
 import { ENDPOINTS } from '@gatehouse/protocol/endpoints';
 import Fastify, {
-  LogController,
   type FastifyError,
   type FastifyInstance,
   type FastifyReply,
@@ -46,7 +45,7 @@ import { installMetrics, ServerMetrics } from './metrics.js';
 import { applyCorsHeaders } from './cors.js';
 import { ApiError, errorBody, schemaError } from './errors.js';
 import { basicOf } from './auth.js';
-import { loggerOptions, requestLogger } from './logging.js';
+import { loggerOptions, logRefusal, requestLogger, RequestLines } from './logging.js';
 import { routeOf } from './route-of.js';
 import { installRequestHook } from './request-hook.js';
 import { sendNotFoundPage } from './pages.js';
@@ -198,11 +197,15 @@ function installErrorModel(app: FastifyInstance, docsBase: string): void {
       // Framework-level rejections (body too large, bad media type…) are the caller's input.
       apiError = schemaError([{ dataPath: '', message: error.message }]);
     } else {
-      request.log.error({ err: error }, 'unhandled error');
+      request.log.error({ err: error, req: request }, 'unhandled error');
       apiError = new ApiError(
         'internal_server_error',
         'Something went wrong on our side. Please try again.',
       );
+    }
+    // An unhandled error has its line already, with the error itself.
+    if (apiError.errorType !== 'internal_server_error' || error instanceof ApiError) {
+      logRefusal(request, apiError);
     }
     return reply
       .code(apiError.status)
@@ -247,7 +250,7 @@ export async function createServer(config: ServerConfig = {}): Promise<FastifyIn
   const app = Fastify({
     logger: loggerOptions(resolved.logger),
     // Request lines only when asked for; a request's child logger made only when it logs.
-    logController: new LogController({ disableRequestLogging: !resolved.logRequests }),
+    logController: new RequestLines(resolved.logRequests),
     ...(resolved.logger === false ? {} : { childLoggerFactory: requestLogger }),
     genReqId: requestId,
     requestIdHeader: false,

@@ -166,26 +166,120 @@ describe('log redaction', () => {
   });
 });
 
-describe('request lines', () => {
-  it('are written only with logRequests: a server with the logger alone logs no request', async () => {
-    const quiet: string[] = [];
+describe('the log without request lines (the default)', () => {
+  /** What a server with the logger on and `logRequests` unset wrote, parsed. */
+  let entries: Record<string, unknown>[];
+  const written: string[] = [];
+
+  beforeAll(async () => {
     const server = await startHarness({
-      config: { logger: { write: (line) => quiet.push(line) } },
+      config: { logger: { write: (line: string) => written.push(line) } },
     });
     try {
+      const { org, member } = server;
+      const ids = { organization_id: org.organization_id, member_id: member.member_id };
+      expectOk(
+        await server.call(ENDPOINTS.setMemberPassword, {
+          params: ids,
+          body: { password: PASSWORD },
+        }),
+      );
+      const signIn = (password: string) =>
+        server.call(ENDPOINTS.passwordsAuthenticate, {
+          body: {
+            organization_id: org.organization_id,
+            email_address: member.email_address,
+            password,
+            session_duration_minutes: 60,
+          },
+        });
+      const session = expectSession(await signIn(PASSWORD));
+      written.push('--- answered ---\n');
+      expectOk(
+        await server.call(ENDPOINTS.sessionsAuthenticate, {
+          token: session.session_token,
+          body: {},
+        }),
+      );
       expectOk(
         await server.call(ENDPOINTS.getOrganization, {
-          params: { organization_id: server.org.organization_id },
+          params: { organization_id: org.organization_id },
         }),
       );
       await server.request('/sdk/v1/b2b/no-such-endpoint', { authorization: null });
+      written.push('--- refused ---\n');
+      await signIn('Wrong-Password-Guess-99');
+      await server.call(ENDPOINTS.sessionsAuthenticate, {
+        authorization: basic(server.project.public_token, 'session-token-test-unknown'),
+        body: {},
+      });
     } finally {
       await server.close();
     }
-    const requestLines = quiet.filter((line) => /"(req|res)":/.test(line));
-    expect(requestLines).toEqual([]);
-    // The logger is on: the server's own lines (the database closed) are there.
-    expect(quiet.join('')).toContain('database closed');
+    entries = written.map((line) =>
+      line.startsWith('---')
+        ? { marker: line.trim() }
+        : (JSON.parse(line) as Record<string, unknown>),
+    );
+  });
+
+  /** The entries between two markers. */
+  const between = (from: string, to?: string) => {
+    const start = entries.findIndex((entry) => entry.marker === from);
+    const end = to ? entries.findIndex((entry) => entry.marker === to) : entries.length;
+    return entries.slice(start + 1, end);
+  };
+
+  it('logs each sign-in decision with its member, and nothing typed', () => {
+    const signIn = entries.find((entry) => entry.msg === 'sign-in');
+    expect(signIn).toMatchObject({
+      level: 30,
+      sign_in: { method: 'password', outcome: 'success' },
+    });
+    expect(signIn?.member_id).toMatch(/^member-test-/);
+    expect(signIn?.organization_id).toMatch(/^organization-test-/);
+    expect(signIn?.reqId).toMatch(/^request-id-test-/);
+    const refused = between('--- refused ---').find((entry) => entry.msg === 'sign-in refused');
+    expect(refused).toMatchObject({
+      level: 40,
+      sign_in: { method: 'password', outcome: 'failure' },
+    });
+    expect(written.join('')).not.toContain('Wrong-Password-Guess-99');
+    expect(written.join('')).not.toContain(PASSWORD);
+  });
+
+  it('writes no line for requests answered, found or not', () => {
+    expect(between('--- answered ---', '--- refused ---')).toEqual([]);
+  });
+
+  it('writes one line for each refused call, with its request and error type', () => {
+    const refused = between('--- refused ---').filter((entry) => entry.msg === 'request refused');
+    const summary = refused.map((entry) => ({
+      level: entry.level,
+      status: entry.status_code,
+      type: entry.error_type,
+      req: entry.req,
+    }));
+    expect(summary).toMatchObject([
+      {
+        level: 40,
+        status: 401,
+        type: 'unauthorized_credentials',
+        req: { method: 'POST', url: '/sdk/v1/b2b/passwords/authenticate' },
+      },
+      {
+        level: 30,
+        status: 404,
+        type: 'session_not_found',
+        req: { method: 'POST', url: '/sdk/v1/b2b/sessions/authenticate' },
+      },
+    ]);
+    for (const entry of refused) expect(entry.reqId).toMatch(/^request-id-test-/);
+    expect(entries.some((entry) => entry.msg === 'incoming request')).toBe(false);
+  });
+
+  it('still writes the server’s own lines', () => {
+    expect(written.join('')).toContain('database closed');
   });
 });
 

@@ -4,7 +4,13 @@
  * tokens) and the query strings of navigations (OAuth and OIDC `code` and `state`); none of them
  * may reach the log, whatever a handler or plugin logs.
  */
-import type { FastifyBaseLogger, FastifyRequest, FastifyServerOptions } from 'fastify';
+import {
+  LogController,
+  type FastifyBaseLogger,
+  type FastifyReply,
+  type FastifyRequest,
+  type FastifyServerOptions,
+} from 'fastify';
 
 /** What a child logger binds (the request id, for a request's), and its options (pino's). */
 type Bindings = Parameters<FastifyBaseLogger['child']>[0];
@@ -182,4 +188,57 @@ class RequestLogger implements FastifyBaseLogger {
   child(bindings: Bindings, options?: ChildLoggerOptions): FastifyBaseLogger {
     return this.#logger().child(bindings, options);
   }
+}
+
+/**
+ * Fastify's `logController`: its two lines per request (received; answered) only with `all`
+ * (`LOG_REQUESTS`); a session check answered 200 then writes nothing. Fastify's other lines (an
+ * answer that failed to write, a stream or serializer that failed) are written either way, and so
+ * are the refusals and failures the error handler logs ({@link logRefusal}).
+ *
+ * @example
+ * Fastify({ logger: loggerOptions(true), logController: new RequestLines(false) });
+ */
+export class RequestLines extends LogController {
+  readonly #all: boolean;
+
+  constructor(all: boolean) {
+    super();
+    this.#all = all;
+  }
+
+  override incomingRequest(request: FastifyRequest, reply: FastifyReply): void {
+    if (this.#all) super.incomingRequest(request, reply);
+  }
+
+  override requestCompleted(
+    error: Error | null | undefined,
+    request: FastifyRequest,
+    reply: FastifyReply,
+  ): void {
+    if (this.#all || error) super.requestCompleted(error, request, reply);
+  }
+}
+
+/** Answers that refuse a caller: authentication, authorization, rate limits. */
+const REFUSED = new Set([401, 403, 429]);
+
+/**
+ * Logs a call answered with an error, with or without request lines: one line with the request
+ * (method, path, address), the status and the `error_type`. Refusals (401, 403, 429: the
+ * authentication and authorization decisions OWASP ASVS V7.2 asks to log, and rate limits) are
+ * warnings, failures of ours (5xx) errors, the caller's other mistakes information. A URL that
+ * names no endpoint is not logged: scanners would fill the log.
+ *
+ * @example
+ * logRefusal(request, new ApiError('unauthorized_credentials', '…'));
+ */
+export function logRefusal(
+  request: FastifyRequest,
+  error: { errorType: string; status: number },
+): void {
+  const line = { req: request, error_type: error.errorType, status_code: error.status };
+  if (error.status >= 500) request.log.error(line, 'request failed');
+  else if (REFUSED.has(error.status)) request.log.warn(line, 'request refused');
+  else request.log.info(line, 'request refused');
 }

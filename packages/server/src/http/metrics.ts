@@ -178,6 +178,34 @@ export function signInOutcome(payload: unknown, statusCode: number): SignInOutco
   return statusCode >= 500 ? 'error' : 'failure';
 }
 
+/**
+ * Logs a sign-in decision (OWASP ASVS V7.2): its method and outcome, and the member and
+ * organization it answered for. Nothing the caller typed is logged, so no password or mistyped
+ * secret reaches the log; a refused attempt also gets its line from the error handler
+ * (`logRefusal`).
+ */
+function logSignIn(
+  request: FastifyRequest,
+  method: SignInMethod,
+  outcome: SignInOutcome,
+  payload: unknown,
+): void {
+  const data = (
+    payload as {
+      data?: { member_id?: unknown; organization?: { organization_id?: unknown } };
+    } | null
+  )?.data;
+  const organizationId = data?.organization?.organization_id;
+  const line = {
+    sign_in: { method, outcome },
+    ...(typeof data?.member_id === 'string' ? { member_id: data.member_id } : {}),
+    ...(typeof organizationId === 'string' ? { organization_id: organizationId } : {}),
+  };
+  if (outcome === 'error') request.log.error(line, 'sign-in failed');
+  else if (outcome === 'failure') request.log.warn(line, 'sign-in refused');
+  else request.log.info(line, 'sign-in');
+}
+
 /** 127.0.0.0/8 and ::1, also as IPv4-mapped IPv6. */
 function isLoopback(address: string | undefined): boolean {
   if (!address) return false;
@@ -232,7 +260,11 @@ export function installMetrics(app: FastifyInstance, metrics: ServerMetrics): vo
   // Object answers only (results and error bodies): a sign-in never answers anything else.
   const countSignIn: preSerializationHookHandler = (request, reply, payload, done) => {
     const method = routeOf(request).config.signInMethod;
-    if (method) metrics.countSignIn(method, signInOutcome(payload, reply.statusCode));
+    if (method) {
+      const outcome = signInOutcome(payload, reply.statusCode);
+      metrics.countSignIn(method, outcome);
+      logSignIn(request, method, outcome, payload);
+    }
     done(null, payload);
   };
   // On the sign-in routes alone: every other answer skips the hook, and Fastify's run of it.
