@@ -2,6 +2,7 @@
 // their TypeScript sources so tests never need a prior build (the e2e project uses the build).
 import { fileURLToPath } from 'node:url';
 import { defineConfig } from 'vitest/config';
+import { PREACT } from './packages/widget/vite.config.js';
 
 const src = (path: string) => fileURLToPath(new URL(path, import.meta.url));
 
@@ -24,6 +25,22 @@ const alias = {
   '@gatehouse/testing/idp': src('./packages/testing/src/idp/index.ts'),
   '@gatehouse/testing': src('./packages/testing/src/index.ts'),
 };
+
+/**
+ * The widget's modules as its standalone script runs them: React's API from Preact
+ * (`packages/widget/vite.config.ts`), the testing library's ES module included, so that its
+ * `react-dom` is Preact's too.
+ */
+const preactAlias = [
+  ...Object.entries(alias).map(([find, replacement]) => ({ find, replacement })),
+  {
+    find: /^@testing-library\/react$/,
+    replacement: src('./node_modules/@testing-library/react/dist/@testing-library/react.esm.js'),
+  },
+  { find: /^react-dom\/test-utils$/, replacement: 'preact/test-utils' },
+  { find: /^react-dom\/server$/, replacement: 'preact/compat/server' },
+  ...PREACT,
+];
 
 export default defineConfig({
   test: {
@@ -76,6 +93,22 @@ export default defineConfig({
           setupFiles: [BETWEEN_FILES, 'packages/widget/src/test/between-files.ts'],
           include: ['packages/widget/src/**/*.test.{ts,tsx}'],
           environment: 'happy-dom',
+        },
+      },
+      {
+        // The same suite once more on the standalone script's runtime.
+        resolve: { alias: preactAlias },
+        oxc: { jsx: { runtime: 'automatic' } },
+        test: {
+          name: 'widget-preact',
+          isolate: false,
+          setupFiles: [BETWEEN_FILES, 'packages/widget/src/test/between-files.ts'],
+          include: ['packages/widget/src/**/*.test.{ts,tsx}'],
+          // It builds with the widget's own configuration: once, in the project above, is enough.
+          exclude: ['packages/widget/src/bundle-budget.test.ts'],
+          environment: 'happy-dom',
+          // Transformed, so that the aliases apply to their imports of React too.
+          server: { deps: { inline: [/@testing-library\/react/, 'react-hot-toast', 'goober'] } },
         },
       },
       {

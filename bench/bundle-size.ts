@@ -40,7 +40,7 @@ function measure(name: string, files: string[]): BundleSize {
   };
 }
 
-/** Measures the standalone bundle (React included) and the library build (React external). */
+/** Measures the standalone bundle (its runtime, Preact, included) and the library build (React external). */
 export function measureBundles(): BundleSize[] {
   const standalone = join(WIDGET_DIST, 'standalone/gatehouse-widget.js');
   const library = join(WIDGET_DIST, 'index.js');
@@ -48,7 +48,7 @@ export function measureBundles(): BundleSize[] {
     if (!existsSync(file)) throw new Error(`${file} is missing: run npm run build first`);
   }
   return [
-    measure('standalone, first screen (React included)', staticClosure(standalone)),
+    measure('standalone, first screen (Preact included)', staticClosure(standalone)),
     measure('library, first screen (React external)', staticClosure(library)),
   ];
 }

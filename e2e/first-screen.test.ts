@@ -1,5 +1,6 @@
 // The server-rendered first screen of /_app (docs/widget.md §14): hydrated in place without a
 // mismatch, and left to the browser when a session makes the first screen another one.
+import type { Page } from 'playwright-core';
 import { expect, test } from 'vitest';
 import { DEMO_ADMIN_EMAIL } from '@gatehouse/demo';
 import { useBrowserAndDemo } from './harness.js';
@@ -7,11 +8,37 @@ import { signInToAcmeByLink } from './steps.js';
 
 const env = useBrowserAndDemo();
 
-/** Keeps the first heading element the HTML parser creates, before any script of the page runs. */
-const KEEP_FIRST_HEADING = `new MutationObserver((_, observer) => {
+/**
+ * Keeps the widget's root and first heading elements as the HTML parser creates them, and the
+ * widget's text as parsed, before any script of the page runs (the document turns interactive
+ * before its module scripts run).
+ */
+const KEEP_PARSED = `new MutationObserver((_, observer) => {
   const heading = document.querySelector('h1.gh-heading');
-  if (heading) { window.firstHeading = heading; observer.disconnect(); }
-}).observe(document, { childList: true, subtree: true });`;
+  if (heading) {
+    window.parsed = { root: document.querySelector('.gh-root'), heading };
+    observer.disconnect();
+  }
+}).observe(document, { childList: true, subtree: true });
+document.addEventListener('readystatechange', () => {
+  if (document.readyState === 'interactive') {
+    window.parsed.text = document.querySelector('#widget').textContent;
+  }
+}, { once: true });`;
+
+/** Whether the page still shows what the HTML parser made: the same elements, the same text. */
+function sameAsParsed(page: Page) {
+  return page.evaluate(() => {
+    const { parsed } = window as unknown as {
+      parsed: { root: Element; heading: Element; text: string };
+    };
+    return {
+      root: document.querySelector('.gh-root') === parsed.root,
+      heading: document.querySelector('h1.gh-heading') === parsed.heading,
+      text: document.querySelector('#widget')?.textContent === parsed.text,
+    };
+  });
+}
 
 test('the first screen arrives in the HTML and is hydrated in place, without errors', async () => {
   const page = await env.browser.newPage();
@@ -24,27 +51,19 @@ test('the first screen arrives in the HTML and is hydrated in place, without err
     }
     if (message.type() === 'warning') problems.push(message.text());
   });
-  await page.addInitScript(KEEP_FIRST_HEADING);
+  await page.addInitScript(KEEP_PARSED);
   await page.goto(`${env.demo.url}/_app`);
-  // Hydrated: React has taken over the server's heading element rather than drawing a new one.
-  await expect
-    .poll(() =>
-      page.evaluate(() => {
-        const heading = document.querySelector('h1.gh-heading');
-        const kept = (window as unknown as { firstHeading?: Element }).firstHeading;
-        return (
-          heading !== null &&
-          heading === kept &&
-          Object.keys(heading).some((key) => key.startsWith('__reactFiber'))
-        );
-      }),
-    )
-    .toBe(true);
+  // Once the scripts have run, the widget shows the HTML's elements and text, no more, no less.
+  await page.waitForLoadState('load');
+  expect(await sameAsParsed(page)).toEqual({ root: true, heading: true, text: true });
   expect(await page.locator('style[data-gatehouse-widget="widget"]').count()).toBe(1);
 
   await page.getByLabel(/email/i).fill(DEMO_ADMIN_EMAIL);
   await page.getByRole('button', { name: 'Continue with email' }).click();
   await page.getByText('Check your email').waitFor();
+  // Hydrated: the widget that answered the click took the server's elements over rather than
+  // drawing its own in their place.
+  expect((await sameAsParsed(page)).root).toBe(true);
   expect(problems).toEqual([]);
   await page.close();
 });

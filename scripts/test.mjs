@@ -12,7 +12,15 @@ import { spawn } from 'node:child_process';
 import { availableParallelism } from 'node:os';
 
 /** The vitest projects that need no build: they resolve workspace packages to their sources. */
-const UNIT_PROJECTS = ['protocol', 'server', 'client', 'widget', 'testing', 'demo'];
+const UNIT_PROJECTS = [
+  'protocol',
+  'server',
+  'client',
+  'widget',
+  'widget-preact',
+  'testing',
+  'demo',
+];
 
 const vitest = (...args) => ['npx', 'vitest', 'run', '--maxWorkers=1', ...args];
 const projects = (names) => names.flatMap((name) => ['--project', name]);

@@ -88,7 +88,7 @@ function expectWithinBudget(what: string, measured: number, allowed: number): vo
 }
 
 describe('bundle budget (gzip -9, first screen)', () => {
-  it('keeps the standalone script, React included, within its budget', async () => {
+  it('keeps the standalone script, its runtime included, within its budget', async () => {
     const measured = await firstScreenGzipBytes('standalone');
     expectWithinBudget(
       'The standalone first screen',

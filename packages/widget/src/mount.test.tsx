@@ -151,7 +151,7 @@ describe('mount with its own client against a real HTTP server', () => {
       baseUrl,
       config,
     });
-    fireEvent.change(await screen.findByLabelText('Email'), {
+    fireEvent.input(await screen.findByLabelText('Email'), {
       target: { value: 'ada@acme.test' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Continue with email' }));

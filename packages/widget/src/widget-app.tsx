@@ -25,7 +25,7 @@ import { readResetEmail } from './machine/reset-email.js';
 import { initialState, type StartContext, type WidgetState } from './machine/state.js';
 import { createMachineStore } from './machine/store.js';
 import { readResetToken, readUrlToken } from './machine/urls.js';
-import { PendingScreen } from './parts/pending-screen.js';
+import { PendingScreen, ScreenHeight } from './parts/pending-screen.js';
 import { Spinner } from './parts/spinner.js';
 import { en, type MessageTable } from './messages/en.js';
 import { createFormat, type Format } from './messages/format.js';
@@ -267,6 +267,7 @@ export function WidgetApp({
 
   const rootRef = useRef<HTMLDivElement>(null);
   const stageRef = useRef<HTMLDivElement>(null);
+  const screenHeightRef = useRef(0);
   const [toastTarget, setToastTarget] = useState<HTMLElement | null>(null);
   useLayoutEffect(() => {
     const root = rootRef.current;
@@ -300,8 +301,10 @@ export function WidgetApp({
       <MessagesProvider value={format ?? englishFormat}>
         <WidgetProvider value={context}>
           <div ref={stageRef} className="gh-stage">
-            <Suspense fallback={<PendingScreen stage={stageRef} />}>
-              {format ? <Screen /> : <Spinner />}
+            <Suspense fallback={<PendingScreen heightRef={screenHeightRef} />}>
+              <ScreenHeight stageRef={stageRef} heightRef={screenHeightRef}>
+                {format ? <Screen /> : <Spinner />}
+              </ScreenHeight>
             </Suspense>
           </div>
         </WidgetProvider>

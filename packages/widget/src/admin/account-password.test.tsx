@@ -42,7 +42,7 @@ function renderAccount(locale: string, verdict: PasswordStrengthResult) {
 
 async function typeNewPassword(name: string, label: string, value: string) {
   const panel = await screen.findByRole('group', { name });
-  fireEvent.change(within(panel).getByLabelText(label), { target: { value } });
+  fireEvent.input(within(panel).getByLabelText(label), { target: { value } });
   return panel;
 }
 

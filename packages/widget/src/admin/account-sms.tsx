@@ -6,6 +6,7 @@ import { allowsMfa, type AccountPanelProps } from './account-panel.js';
 import { useAdmin } from './admin-context.js';
 import { ConfirmBox } from './confirm-box.js';
 import { useAction } from './use-action.js';
+import { focusOnMount } from '../parts/focus-on-mount.js';
 
 export function SmsPanel({ member, organization, onMember, notice }: AccountPanelProps) {
   const { admin, client, format } = useAdmin();
@@ -92,7 +93,7 @@ export function SmsPanel({ member, organization, onMember, notice }: AccountPane
               inputMode="numeric"
               autoComplete="one-time-code"
               required
-              autoFocus
+              ref={focusOnMount}
               value={code}
               onChange={(e) => setCode(e.target.value)}
             />

@@ -84,7 +84,7 @@ describe('the account section', () => {
     expect(within(totp).getByLabelText<HTMLInputElement>('Key to enter by hand').value).toBe(
       'JBSWY3DPEHPK3PXP',
     );
-    fireEvent.change(within(totp).getByLabelText('Six-digit code'), {
+    fireEvent.input(within(totp).getByLabelText('Six-digit code'), {
       target: { value: '123456' },
     });
     fireEvent.click(within(totp).getByRole('button', { name: 'Verify' }));
@@ -122,7 +122,7 @@ describe('the account section', () => {
     await loaded();
     const totp = card('Authenticator app');
     fireEvent.click(within(totp).getByRole('button', { name: 'Set up authenticator app' }));
-    fireEvent.change(await within(totp).findByLabelText('Six-digit code'), {
+    fireEvent.input(await within(totp).findByLabelText('Six-digit code'), {
       target: { value: '000000' },
     });
     fireEvent.click(within(totp).getByRole('button', { name: 'Verify' }));
@@ -183,11 +183,11 @@ describe('the account section', () => {
     });
     await loaded();
     const sms = card('Text message');
-    fireEvent.change(within(sms).getByLabelText('Phone number with country code'), {
+    fireEvent.input(within(sms).getByLabelText('Phone number with country code'), {
       target: { value: ` ${phone} ` },
     });
     fireEvent.click(within(sms).getByRole('button', { name: 'Send code' }));
-    fireEvent.change(await within(sms).findByLabelText('Six-digit code'), {
+    fireEvent.input(await within(sms).findByLabelText('Six-digit code'), {
       target: { value: '654321' },
     });
     fireEvent.click(within(sms).getByRole('button', { name: 'Verify' }));
@@ -228,13 +228,13 @@ describe('the account section', () => {
     await loaded();
     const pw = card('Password');
     const submit = within(pw).getByRole('button', { name: 'Change password' });
-    fireEvent.change(within(pw).getByLabelText('Current password'), {
+    fireEvent.input(within(pw).getByLabelText('Current password'), {
       target: { value: 'old secret' },
     });
-    fireEvent.change(within(pw).getByLabelText('New password'), { target: { value: 'short' } });
+    fireEvent.input(within(pw).getByLabelText('New password'), { target: { value: 'short' } });
     await waitFor(() => expect(client.callsTo('passwords.strengthCheck')).toHaveLength(1));
     expect((submit as HTMLButtonElement).disabled).toBe(true);
-    fireEvent.change(within(pw).getByLabelText('New password'), {
+    fireEvent.input(within(pw).getByLabelText('New password'), {
       target: { value: 'a much longer passphrase' },
     });
     await waitFor(() => expect((submit as HTMLButtonElement).disabled).toBe(false));
@@ -260,8 +260,8 @@ describe('the account section', () => {
     });
     await loaded();
     const pw = card('Password');
-    fireEvent.change(within(pw).getByLabelText('Current password'), { target: { value: 'x' } });
-    fireEvent.change(within(pw).getByLabelText('New password'), {
+    fireEvent.input(within(pw).getByLabelText('Current password'), { target: { value: 'x' } });
+    fireEvent.input(within(pw).getByLabelText('New password'), {
       target: { value: 'a much longer passphrase' },
     });
     const submit = within(pw).getByRole('button', { name: 'Change password' });
@@ -282,7 +282,7 @@ describe('the account section', () => {
     await loaded();
     const pw = card('Password');
     expect(within(pw).queryByLabelText('Current password')).toBeNull();
-    fireEvent.change(within(pw).getByLabelText('New password'), {
+    fireEvent.input(within(pw).getByLabelText('New password'), {
       target: { value: 'a much longer passphrase' },
     });
     const submit = within(pw).getByRole('button', { name: 'Set password' });

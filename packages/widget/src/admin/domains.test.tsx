@@ -57,7 +57,7 @@ describe('the domains section', () => {
       ...ack,
       domain: domain('new.test', 'pending'),
     }));
-    fireEvent.change(screen.getByLabelText('Domain'), { target: { value: ' new.test ' } });
+    fireEvent.input(screen.getByLabelText('Domain'), { target: { value: ' new.test ' } });
     fireEvent.click(screen.getByRole('button', { name: 'Add domain' }));
     expect(await screen.findByRole('listitem', { name: 'new.test' })).toBeTruthy();
     expect(admin.callsTo('organization.domains.add')).toEqual([{ domain: 'new.test' }]);

@@ -100,9 +100,10 @@ describe('the admin portal', () => {
     prepare(admin);
     client.setSession(signedIn(['admin']));
     client.setPermissions(ADMIN_PERMISSIONS);
-    const portal = await act(() =>
-      mountAdminPortal(element, { client, admin, sections: ['members'] }),
-    );
+    let portal!: Awaited<ReturnType<typeof mountAdminPortal>>;
+    await act(async () => {
+      portal = await mountAdminPortal(element, { client, admin, sections: ['members'] });
+    });
     expect(await screen.findByRole('heading', { name: 'Members' })).toBeTruthy();
     act(() => portal.unmount());
     expect(element.textContent).toBe('');

@@ -6,6 +6,7 @@ import { FormError } from '../parts/form-error.js';
 import { useAdmin } from './admin-context.js';
 import { directRoles } from './members-query.js';
 import { useAction } from './use-action.js';
+import { focusOnMount } from '../parts/focus-on-mount.js';
 
 export function RolesEditor({
   member,
@@ -46,7 +47,7 @@ export function RolesEditor({
             <label key={role.role_id} className="gh-admin-check">
               <input
                 type="checkbox"
-                autoFocus={index === 0}
+                ref={index === 0 ? focusOnMount : undefined}
                 checked={chosen.includes(role.role_id)}
                 disabled={!held}
                 aria-describedby={held ? undefined : `${id}-not-held`}

@@ -48,7 +48,7 @@ describe('the settings section, slug and rules', () => {
     const { admin } = renderSettings();
     const slug = await screen.findByLabelText<HTMLInputElement>('Slug');
     expect(screen.getByText(/links with the old slug stop working/)).toBeTruthy();
-    fireEvent.change(slug, { target: { value: 'acme-corp' } });
+    fireEvent.input(slug, { target: { value: 'acme-corp' } });
     admin.answer('organization.update', () =>
       Promise.reject(
         apiError('organization_slug_taken', 'That organization slug is already taken.'),
@@ -86,7 +86,7 @@ describe('the settings section, slug and rules', () => {
     expect(within(rules).getByText('acme.test: billing')).toBeTruthy();
     const role = screen.getByLabelText<HTMLSelectElement>('Role');
     expect([...role.options].map((o) => o.value)).toEqual(['admin']);
-    fireEvent.change(screen.getByLabelText('Email domain'), {
+    fireEvent.input(screen.getByLabelText('Email domain'), {
       target: { value: 'Contractors.Acme.test' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Add rule' }));

@@ -49,13 +49,13 @@ describe('the settings section', () => {
 
   it('sends only what changed and shows the saved values', async () => {
     const { admin } = renderSettings();
-    fireEvent.change(await screen.findByLabelText('Organization name'), {
+    fireEvent.input(await screen.findByLabelText('Organization name'), {
       target: { value: 'Acme Corp' },
     });
     fireEvent.click(screen.getByRole('radio', { name: 'Required for all members' }));
     fireEvent.click(screen.getByRole('radio', { name: 'Only these methods' }));
     fireEvent.click(screen.getByRole('checkbox', { name: 'Single sign-on' }));
-    fireEvent.change(screen.getByLabelText('Allowed email domains'), {
+    fireEvent.input(screen.getByLabelText('Allowed email domains'), {
       target: { value: 'acme.test\nAcme.Example' },
     });
     admin.answer('organization.update', async (patch) =>
@@ -84,7 +84,7 @@ describe('the settings section', () => {
 
   it("shows the server's refusal in an alert", async () => {
     const { admin } = renderSettings();
-    fireEvent.change(await screen.findByLabelText('Allowed email domains'), {
+    fireEvent.input(await screen.findByLabelText('Allowed email domains'), {
       target: { value: 'other.test' },
     });
     admin.answer('organization.update', () =>
@@ -98,7 +98,7 @@ describe('the settings section', () => {
 
   it('reloads the stored values when someone else saved first (409 stale_update)', async () => {
     const { admin } = renderSettings();
-    fireEvent.change(await screen.findByLabelText('Organization name'), {
+    fireEvent.input(await screen.findByLabelText('Organization name'), {
       target: { value: 'Mine' },
     });
     admin.answer('organization.update', () =>
@@ -112,7 +112,7 @@ describe('the settings section', () => {
       'Someone changed it since it was loaded.',
     );
     expect(screen.getByLabelText<HTMLInputElement>('Organization name').value).toBe('Theirs');
-    fireEvent.change(screen.getByLabelText('Organization name'), { target: { value: 'Mine' } });
+    fireEvent.input(screen.getByLabelText('Organization name'), { target: { value: 'Mine' } });
     admin.answer('organization.update', async () => answer({ ...acme, organization_name: 'Mine' }));
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(admin.callsTo('organization.update')).toHaveLength(2));
@@ -139,7 +139,7 @@ describe('the settings section', () => {
     admin.answer('organization.update', async (patch) =>
       answer({ ...acme, session_max_duration_minutes: patch.session_max_duration_minutes ?? null }),
     );
-    fireEvent.change(field, { target: { value: '90' } });
+    fireEvent.input(field, { target: { value: '90' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(admin.callsTo('organization.update')).toHaveLength(1));
     expect(admin.callsTo('organization.update')[0]).toEqual({
@@ -147,7 +147,7 @@ describe('the settings section', () => {
       session_max_duration_minutes: 90,
     });
     await waitFor(() => expect(field.value).toBe('90'));
-    fireEvent.change(field, { target: { value: '' } });
+    fireEvent.input(field, { target: { value: '' } });
     fireEvent.click(screen.getByRole('button', { name: 'Save' }));
     await waitFor(() => expect(admin.callsTo('organization.update')).toHaveLength(2));
     expect(admin.callsTo('organization.update')[1]).toEqual({
@@ -159,7 +159,7 @@ describe('the settings section', () => {
 
   it("shows the server's refusal of a session length past the project's lifetime", async () => {
     const { admin } = renderSettings();
-    fireEvent.change(await screen.findByLabelText('Maximum session length (minutes)'), {
+    fireEvent.input(await screen.findByLabelText('Maximum session length (minutes)'), {
       target: { value: '50000' },
     });
     admin.answer('organization.update', () =>

@@ -132,7 +132,7 @@ describe('managing a SAML connection', () => {
     expect(await within(panel).findByText(/Waiting for the identity provider/)).toBeTruthy();
     const verdict = await within(panel).findByText('The test passed', {}, { timeout: 5_000 });
     expect(popup.close).toHaveBeenCalled();
-    expect(document.activeElement).toBe(verdict.parentElement);
+    await waitFor(() => expect(document.activeElement).toBe(verdict.parentElement));
     expect(within(panel).getByText('Mapped but not received: lastName.')).toBeTruthy();
     expect(within(panel).getByText('Warning')).toBeTruthy();
     const table = within(panel).getByRole('table', { name: 'Attributes received' });
@@ -191,7 +191,7 @@ describe('managing a SAML connection', () => {
     const { admin } = renderSso();
     const panel = await openPanel();
     const form = within(panel).getByRole('form', { name: 'Attributes and roles' });
-    fireEvent.change(within(form).getByLabelText('E-mail attribute'), {
+    fireEvent.input(within(form).getByLabelText('E-mail attribute'), {
       target: { value: 'mail' },
     });
     const stale = 'The connection was changed by someone else since it was loaded.';
@@ -209,7 +209,7 @@ describe('managing a SAML connection', () => {
     const { admin } = renderSso();
     const panel = await openPanel();
     const form = within(panel).getByRole('form', { name: 'Attributes and roles' });
-    fireEvent.change(within(form).getByLabelText('E-mail attribute'), { target: { value: ' ' } });
+    fireEvent.input(within(form).getByLabelText('E-mail attribute'), { target: { value: ' ' } });
     fireEvent.click(within(form).getByRole('button', { name: 'Add a group rule' }));
     fireEvent.submit(form);
     const email = within(form).getByLabelText('E-mail attribute');
@@ -222,8 +222,8 @@ describe('managing a SAML connection', () => {
     expect(within(form).getByText('Choose the role this group gives.')).toBeTruthy();
     expect(admin.callsTo('sso.saml.updateConnection')).toEqual([]);
 
-    fireEvent.change(email, { target: { value: 'mail' } });
-    fireEvent.change(within(form).getByLabelText('Group of rule 1'), { target: { value: ' it ' } });
+    fireEvent.input(email, { target: { value: 'mail' } });
+    fireEvent.input(within(form).getByLabelText('Group of rule 1'), { target: { value: ' it ' } });
     const role = within(form).getByLabelText<HTMLSelectElement>('Role of rule 1');
     // Only roles the member holds are offered.
     expect([...role.options].map((o) => o.value)).toEqual(['', 'admin']);
@@ -269,7 +269,7 @@ describe('managing a SAML connection', () => {
       ]),
     );
     admin.answer('sso.saml.updateConnection', async () => ({ ...ack, connection: saml }));
-    fireEvent.change(within(panel).getByLabelText('New certificate (PEM)'), {
+    fireEvent.input(within(panel).getByLabelText('New certificate (PEM)'), {
       target: { value: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----' },
     });
     fireEvent.click(within(panel).getByRole('button', { name: 'Add certificate' }));
@@ -288,7 +288,7 @@ describe('managing a SAML connection', () => {
     const panel = await openPanel();
     const form = within(panel).getByRole('form', { name: 'Identity provider' });
     fireEvent.click(within(form).getByLabelText('Give its URL'));
-    fireEvent.change(within(form).getByLabelText('IdP metadata URL'), {
+    fireEvent.input(within(form).getByLabelText('IdP metadata URL'), {
       target: { value: 'https://idp.acme.test/metadata' },
     });
     admin.answer('sso.saml.updateConnectionByMetadata', () =>

@@ -57,11 +57,11 @@ describe("an OIDC connection's mapping", () => {
     ).toBeTruthy();
     // A pending connection has no test sign-in yet, but its mapping may be set.
     expect(screen.queryByRole('button', { name: 'Test connection' })).toBeNull();
-    fireEvent.change(within(form).getByLabelText('Scopes'), {
+    fireEvent.input(within(form).getByLabelText('Scopes'), {
       target: { value: ' openid email profile groups ' },
     });
-    fireEvent.change(within(form).getByLabelText('Groups claim'), { target: { value: 'roles' } });
-    fireEvent.change(within(form).getByLabelText('First name claim'), {
+    fireEvent.input(within(form).getByLabelText('Groups claim'), { target: { value: 'roles' } });
+    fireEvent.input(within(form).getByLabelText('First name claim'), {
       target: { value: 'givenName' },
     });
     // The saved rule for billing, a role Ada does not hold, shows its role, which she cannot pick.
@@ -69,7 +69,7 @@ describe("an OIDC connection's mapping", () => {
     expect(held.value).toBe('billing');
     expect(held.selectedOptions[0]?.disabled).toBe(true);
     fireEvent.click(within(form).getByRole('button', { name: 'Add a group rule' }));
-    fireEvent.change(within(form).getByLabelText('Group of rule 2'), { target: { value: 'it' } });
+    fireEvent.input(within(form).getByLabelText('Group of rule 2'), { target: { value: 'it' } });
     const role = within(form).getByLabelText<HTMLSelectElement>('Role of rule 2');
     // Ada holds admin, not billing: billing is not offered.
     expect([...role.options].map((o) => o.value)).toEqual(['', 'admin']);
@@ -108,9 +108,9 @@ describe("an OIDC connection's mapping", () => {
     const { admin } = renderSso();
     const form = await openForm();
     const scopes = within(form).getByLabelText('Scopes');
-    fireEvent.change(scopes, { target: { value: 'openid "groups"' } });
-    fireEvent.change(within(form).getByLabelText('E-mail claim'), { target: { value: ' ' } });
-    fireEvent.change(within(form).getByLabelText('Groups claim'), { target: { value: '' } });
+    fireEvent.input(scopes, { target: { value: 'openid "groups"' } });
+    fireEvent.input(within(form).getByLabelText('E-mail claim'), { target: { value: ' ' } });
+    fireEvent.input(within(form).getByLabelText('Groups claim'), { target: { value: '' } });
     fireEvent.submit(form);
     expect(scopes.getAttribute('aria-invalid')).toBe('true');
     expect(document.activeElement).toBe(scopes);

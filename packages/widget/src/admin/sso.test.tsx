@@ -67,8 +67,8 @@ describe('the SSO section', () => {
     const form = (await screen.findByRole('heading', { name: 'New SAML connection' })).closest(
       'form',
     )!;
-    fireEvent.change(within(form).getByLabelText('Display name'), { target: { value: 'Okta 2' } });
-    fireEvent.change(within(form).getByLabelText('IdP metadata XML'), {
+    fireEvent.input(within(form).getByLabelText('Display name'), { target: { value: 'Okta 2' } });
+    fireEvent.input(within(form).getByLabelText('IdP metadata XML'), {
       target: { value: '<EntityDescriptor/>' },
     });
     const created = { ...saml, connection_id: 'saml-connection-test-2', display_name: 'Okta 2' };
@@ -97,7 +97,7 @@ describe('the SSO section', () => {
     const form = (await screen.findByRole('heading', { name: 'New SAML connection' })).closest(
       'form',
     )!;
-    fireEvent.change(within(form).getByLabelText('Display name'), { target: { value: 'Okta 3' } });
+    fireEvent.input(within(form).getByLabelText('Display name'), { target: { value: 'Okta 3' } });
     const file = new File(['<EntityDescriptor entityID="urn:okta"/>'], 'okta.xml', {
       type: 'application/xml',
     });
@@ -128,16 +128,16 @@ describe('the SSO section', () => {
     const form = (await screen.findByRole('heading', { name: 'New SAML connection' })).closest(
       'form',
     )!;
-    fireEvent.change(within(form).getByLabelText('Display name'), { target: { value: 'Okta 4' } });
+    fireEvent.input(within(form).getByLabelText('Display name'), { target: { value: 'Okta 4' } });
     fireEvent.click(within(form).getByLabelText('Enter its fields'));
     expect(within(form).queryByLabelText('IdP metadata XML')).toBeNull();
-    fireEvent.change(within(form).getByLabelText('IdP entity ID (issuer)'), {
+    fireEvent.input(within(form).getByLabelText('IdP entity ID (issuer)'), {
       target: { value: ' https://idp.example.test/entity ' },
     });
-    fireEvent.change(within(form).getByLabelText('IdP sign-in URL (SSO URL)'), {
+    fireEvent.input(within(form).getByLabelText('IdP sign-in URL (SSO URL)'), {
       target: { value: 'https://idp.example.test/sso' },
     });
-    fireEvent.change(within(form).getByLabelText('IdP signing certificate (PEM)'), {
+    fireEvent.input(within(form).getByLabelText('IdP signing certificate (PEM)'), {
       target: { value: '-----BEGIN CERTIFICATE-----\nMIIB\n-----END CERTIFICATE-----\n' },
     });
     const created = { ...saml, connection_id: 'saml-connection-test-4', display_name: 'Okta 4' };
@@ -165,12 +165,12 @@ describe('the SSO section', () => {
     const form = (await screen.findByRole('heading', { name: 'New OIDC connection' })).closest(
       'form',
     )!;
-    fireEvent.change(within(form).getByLabelText('Display name'), { target: { value: 'Entra' } });
-    fireEvent.change(within(form).getByLabelText('Issuer URL'), {
+    fireEvent.input(within(form).getByLabelText('Display name'), { target: { value: 'Entra' } });
+    fireEvent.input(within(form).getByLabelText('Issuer URL'), {
       target: { value: 'https://login.example.test' },
     });
-    fireEvent.change(within(form).getByLabelText('Client ID'), { target: { value: 'abc' } });
-    fireEvent.change(within(form).getByLabelText('Client secret'), { target: { value: 's3' } });
+    fireEvent.input(within(form).getByLabelText('Client ID'), { target: { value: 'abc' } });
+    fireEvent.input(within(form).getByLabelText('Client secret'), { target: { value: 's3' } });
     admin.answer('sso.oidc.createConnection', () =>
       Promise.reject(apiError('invalid_request', 'The issuer has no discovery document.')),
     );

@@ -23,7 +23,7 @@ describe('the widget in another locale', () => {
     );
     expect(await screen.findByRole('heading', { name: 'Regístrate o inicia sesión' })).toBeTruthy();
     expect(screen.getByRole('button', { name: 'Continuar con Google' })).toBeTruthy();
-    fireEvent.change(screen.getByLabelText('Correo electrónico'), {
+    fireEvent.input(screen.getByLabelText('Correo electrónico'), {
       target: { value: 'ada@acme.test' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Continuar con correo electrónico' }));
@@ -37,7 +37,7 @@ describe('the widget in another locale', () => {
 
   it('speaks Spanish in its own validation messages', async () => {
     renderWidget({ ...discovery, locale: 'es-MX' });
-    fireEvent.change(await screen.findByLabelText('Correo electrónico'), {
+    fireEvent.input(await screen.findByLabelText('Correo electrónico'), {
       target: { value: 'ada@acme' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Continuar con correo electrónico' }));
@@ -70,7 +70,7 @@ describe('the widget in another locale', () => {
     );
     expect(await screen.findByRole('heading', { name: 'Sign up or log in' })).toBeTruthy();
     expect(warn).toHaveBeenCalledWith(expect.stringContaining('"tlh"'));
-    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@acme.test' } });
+    fireEvent.input(screen.getByLabelText('Email'), { target: { value: 'ada@acme.test' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue with email' }));
     await screen.findByRole('heading', { name: 'Check your email' });
     expect(client.callsTo('magicLinks.email.discovery.send')).toEqual([

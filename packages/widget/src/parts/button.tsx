@@ -1,5 +1,6 @@
 /** The widget's buttons: primary (filled), secondary (outlined) and text. */
 import type { ButtonHTMLAttributes, ReactNode } from 'react';
+import { focusOnMount } from './focus-on-mount.js';
 import { Spinner } from './spinner.js';
 
 export interface ButtonProps extends ButtonHTMLAttributes<HTMLButtonElement> {
@@ -16,11 +17,13 @@ export function Button({
   children,
   disabled,
   type = 'button',
+  autoFocus,
   ...rest
 }: ButtonProps) {
   return (
     <button
       {...rest}
+      ref={autoFocus ? focusOnMount : undefined}
       type={type}
       className={`gh-button gh-button-${variant}`}
       disabled={disabled || loading}

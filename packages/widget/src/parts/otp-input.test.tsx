@@ -29,22 +29,22 @@ describe('OtpInput', () => {
 
   it('keeps digits only and submits by itself at the sixth', () => {
     const { input, boxes, onComplete } = setup();
-    fireEvent.change(input, { target: { value: '1a2' } });
+    fireEvent.input(input, { target: { value: '1a2' } });
     expect(input.value).toBe('12');
     expect(boxes()).toEqual(['1', '2', '', '', '', '']);
-    fireEvent.change(input, { target: { value: '12345' } });
+    fireEvent.input(input, { target: { value: '12345' } });
     expect(onComplete).not.toHaveBeenCalled();
-    fireEvent.change(input, { target: { value: '123456' } });
+    fireEvent.input(input, { target: { value: '123456' } });
     expect(onComplete).toHaveBeenCalledTimes(1);
     expect(onComplete).toHaveBeenCalledWith('123456');
-    fireEvent.change(input, { target: { value: '1234567' } });
+    fireEvent.input(input, { target: { value: '1234567' } });
     expect(input.value).toBe('123456');
     expect(onComplete).toHaveBeenCalledTimes(1);
   });
 
   it('takes a pasted code whole, spaces and all', () => {
     const { input, onComplete } = setup();
-    fireEvent.change(input, { target: { value: '987 654' } });
+    fireEvent.input(input, { target: { value: '987 654' } });
     expect(onComplete).toHaveBeenCalledWith('987654');
   });
 });

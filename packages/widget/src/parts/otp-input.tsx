@@ -45,7 +45,14 @@ export function OtpInput({ onComplete, errorId }: OtpInputProps) {
         autoComplete="one-time-code"
         pattern="[0-9]*"
         value={code}
-        onChange={(e) => change(e.target.value)}
+        onChange={(e) => {
+          const field = e.currentTarget;
+          change(field.value);
+          // What the field keeps, put back at once: a seventh digit leaves the state as it was,
+          // and not every renderer then writes the controlled value back over the typed one.
+          const kept = otpDigits(field.value);
+          if (field.value !== kept) field.value = kept;
+        }}
         aria-invalid={errorId ? true : undefined}
         aria-describedby={errorId}
       />

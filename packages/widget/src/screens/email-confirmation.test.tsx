@@ -15,7 +15,7 @@ async function confirm(emailDomains: string[]) {
       },
     },
   );
-  fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@acme.test' } });
+  fireEvent.input(screen.getByLabelText('Email'), { target: { value: 'ada@acme.test' } });
   fireEvent.click(screen.getByRole('button', { name: 'Continue with email' }));
   await screen.findByRole('heading', { name: 'Check your email' });
   return rendered;

@@ -19,7 +19,7 @@ function inAcme(org = organization()) {
 /** Opens PasswordAuthenticate from Main with an address typed into the magic link form. */
 async function openPasswordLogin() {
   const rendered = renderWidget(both, { prepare: inAcme() });
-  fireEvent.change(await screen.findByLabelText('Email'), {
+  fireEvent.input(await screen.findByLabelText('Email'), {
     target: { value: 'ada@acme.test' },
   });
   fireEvent.click(screen.getByRole('button', { name: 'Use a password instead' }));
@@ -93,7 +93,7 @@ describe('PasswordAuthenticate', () => {
   it('logs in with the password', async () => {
     const { client, successes } = await openPasswordLogin();
     client.answer('passwords.authenticate', async () => fullSession());
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct horse' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'correct horse' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByRole('heading', { name: 'Success!' })).toBeTruthy();
     expect(client.callsTo('passwords.authenticate')).toEqual([
@@ -113,7 +113,7 @@ describe('PasswordAuthenticate', () => {
     client.answer('passwords.authenticate', () =>
       Promise.reject(apiError('unauthorized_credentials', 'Unauthorized', 401)),
     );
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'wrong' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Invalid email or password. Please try again or use the link below to get help.',
@@ -125,7 +125,7 @@ describe('PasswordAuthenticate', () => {
     const { client } = await openPasswordLogin();
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await waitFor(() => expect(document.activeElement).toBe(screen.getByLabelText('Password')));
-    fireEvent.change(screen.getByLabelText('Email'), { target: { value: 'ada@acme' } });
+    fireEvent.input(screen.getByLabelText('Email'), { target: { value: 'ada@acme' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect((await screen.findByRole('alert')).textContent).toBe('Invalid email address');
     expect(client.callsTo('passwords.authenticate')).toEqual([]);

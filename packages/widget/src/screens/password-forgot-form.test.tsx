@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, describe, expect, it } from 'vitest';
 import type { WidgetConfig } from '../config.js';
 import {
@@ -9,7 +9,7 @@ import {
   organization,
   resetStarted,
 } from '@gatehouse/testing';
-import { renderWidget } from '../test/render-widget.js';
+import { renderWidget, settle } from '../test/render-widget.js';
 
 afterEach(() => {
   cleanup();
@@ -40,7 +40,7 @@ async function askForHelp(found: ReturnType<typeof member> | null, email: string
     await screen.findByRole('button', { name: 'Having trouble signing in? Get help' }),
   );
   await screen.findByRole('heading', { name: 'Check your email for help signing in!' });
-  fireEvent.change(screen.getByLabelText('Email'), { target: { value: email } });
+  fireEvent.input(screen.getByLabelText('Email'), { target: { value: email } });
   fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
   return rendered;
 }
@@ -82,7 +82,7 @@ describe('PasswordSetNewConfirmation', () => {
     );
     expect(await screen.findByRole('heading', { name: 'Check your email!' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Resend email' }));
-    await act(async () => undefined);
+    await settle();
     expect(client.callsTo('passwords.resetByEmailStart')).toHaveLength(2);
     expect(successToasts).toEqual(['Email resent']);
     expect(screen.getByRole<HTMLButtonElement>('button', { name: 'Resend email' }).disabled).toBe(
@@ -99,7 +99,7 @@ describe('PasswordResetVerifyConfirmation', () => {
     expect(screen.getByText("Didn't get it?", { exact: false })).toBeTruthy();
     expect(screen.getByRole('link', { name: 'Gmail' })).toBeTruthy();
     fireEvent.click(screen.getByRole('button', { name: 'Resend email' }));
-    await act(async () => undefined);
+    await settle();
     expect(client.callsTo('magicLinks.email.loginOrSignup')).toHaveLength(2);
   });
 
@@ -115,7 +115,7 @@ describe('PasswordResetVerifyConfirmation', () => {
     fireEvent.click(
       await screen.findByRole('button', { name: 'Having trouble signing in? Get help' }),
     );
-    fireEvent.change(await screen.findByLabelText('Email'), {
+    fireEvent.input(await screen.findByLabelText('Email'), {
       target: { value: 'grace@acme.test' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));

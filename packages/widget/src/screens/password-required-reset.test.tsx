@@ -39,10 +39,10 @@ describe('a password the organization requires be reset', () => {
         c.answer('passwords.resetByEmailStart', async () => resetStarted());
       },
     });
-    fireEvent.change(await screen.findByLabelText('Email'), {
+    fireEvent.input(await screen.findByLabelText('Email'), {
       target: { value: 'ada@acme.test' },
     });
-    fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'right one' } });
+    fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'right one' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect(await screen.findByRole('heading', { name: 'Check your email!' })).toBeTruthy();
     expect(screen.getByText('An email was sent to ada@acme.test.')).toBeTruthy();
@@ -70,7 +70,7 @@ describe('a password the organization requires be reset', () => {
       await screen.findByRole('button', { name: 'Having trouble signing in? Get help' }),
     );
     await screen.findByRole('heading', { name: 'Check your email for help signing in!' });
-    fireEvent.change(screen.getByLabelText('Email'), {
+    fireEvent.input(screen.getByLabelText('Email'), {
       target: { value: 'ada@acme.test' },
     });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
@@ -102,7 +102,7 @@ describe('a discovery reset link on the reset page', () => {
       },
     );
     await screen.findByRole('heading', { name: 'Set a new password' });
-    fireEvent.change(screen.getByLabelText('New password'), {
+    fireEvent.input(screen.getByLabelText('New password'), {
       target: { value: 'a much stronger one' },
     });
     const submit = screen.getByRole<HTMLButtonElement>('button', { name: 'Continue' });

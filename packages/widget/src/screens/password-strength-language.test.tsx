@@ -32,7 +32,7 @@ async function feedbackFor(locale: string, verdict: PasswordStrengthResult) {
     name: spanish ? 'Establece una nueva contraseña' : 'Set a new password',
   });
   vi.useFakeTimers({ toFake: ['setTimeout', 'clearTimeout'] });
-  fireEvent.change(screen.getByLabelText(spanish ? 'Nueva contraseña' : 'New password'), {
+  fireEvent.input(screen.getByLabelText(spanish ? 'Nueva contraseña' : 'New password'), {
     target: { value: 'summer2025' },
   });
   await act(async () => {

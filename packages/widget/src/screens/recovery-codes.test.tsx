@@ -1,8 +1,9 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import type { RecoveryCodesRecoverResult } from '@gatehouse/protocol';
 import { ACK, apiError, fullSession, mfaPending, organization } from '@gatehouse/testing';
 import { renderAtMfa } from '../test/mfa-flow.js';
+import { settle } from '../test/render-widget.js';
 
 beforeAll(async () => {
   await import('../machine/mfa.js');
@@ -33,9 +34,9 @@ describe('RecoveryCodeEntry', () => {
     const { client, successes } = await openEntry(async () => result);
     const input = screen.getByPlaceholderText('Enter backup code');
     expect(submit().disabled).toBe(true);
-    fireEvent.change(input, { target: { value: '   ' } });
+    fireEvent.input(input, { target: { value: '   ' } });
     expect(submit().disabled).toBe(true);
-    fireEvent.change(input, { target: { value: ' aaaa-bbbb-cccc ' } });
+    fireEvent.input(input, { target: { value: ' aaaa-bbbb-cccc ' } });
     expect(submit().disabled).toBe(false);
     fireEvent.click(submit());
     await screen.findByRole('heading', { name: 'Success!' });
@@ -52,7 +53,7 @@ describe('RecoveryCodeEntry', () => {
 
   it('announces a wrong code, and goes back to the authenticator code', async () => {
     await openEntry(() => Promise.reject(apiError('unauthorized_credentials', 'No', 401)));
-    fireEvent.change(screen.getByPlaceholderText('Enter backup code'), {
+    fireEvent.input(screen.getByPlaceholderText('Enter backup code'), {
       target: { value: 'nope' },
     });
     fireEvent.click(submit());
@@ -89,7 +90,7 @@ describe('RecoveryCodeSave', () => {
     });
     await screen.findByRole('img');
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
-    fireEvent.change(await screen.findByLabelText('Passcode'), { target: { value: '123456' } });
+    fireEvent.input(await screen.findByLabelText('Passcode'), { target: { value: '123456' } });
     await screen.findByRole('heading', { name: 'Save your backup codes!' });
     return { ...rendered, result };
   }
@@ -105,7 +106,7 @@ describe('RecoveryCodeSave', () => {
       TOTP.recovery_codes,
     );
     fireEvent.click(screen.getByRole('button', { name: 'Download file' }));
-    await act(async () => undefined);
+    await settle();
     expect(downloads).toEqual([
       { fileName: 'Acme-backup-codes.txt', text: 'aaaa-bbbb-cccc\ndddd-eeee-ffff\n' },
     ]);
@@ -114,13 +115,13 @@ describe('RecoveryCodeSave', () => {
   it('copies all the codes, with the toast of each outcome', async () => {
     const ok = await openSave();
     fireEvent.click(screen.getByRole('button', { name: 'Copy all' }));
-    await act(async () => undefined);
+    await settle();
     expect(ok.clipboard).toEqual(['aaaa-bbbb-cccc\ndddd-eeee-ffff\n']);
     expect(ok.successToasts).toEqual(['Copied']);
     cleanup();
     const refused = await openSave({ clipboardFails: true });
     fireEvent.click(screen.getByRole('button', { name: 'Copy all' }));
-    await act(async () => undefined);
+    await settle();
     expect(refused.toasts).toEqual(["Couldn't copy codes to clipboard"]);
   });
 

@@ -47,22 +47,22 @@ describe('SMSOTPEnrollment', () => {
 
   it('formats the national number while typing, and lets formatting be deleted', async () => {
     await openEnrollment();
-    fireEvent.change(number(), { target: { value: '201' } });
-    fireEvent.change(number(), { target: { value: '2015550123' } });
+    fireEvent.input(number(), { target: { value: '201' } });
+    fireEvent.input(number(), { target: { value: '2015550123' } });
     expect(number().value).toBe('(201) 555-0123');
-    fireEvent.change(number(), { target: { value: '201555' } });
+    fireEvent.input(number(), { target: { value: '201555' } });
     expect(number().value).toBe('(201) 555');
     // Deleting only the bracket would come straight back: the digit before it goes with it.
-    fireEvent.change(number(), { target: { value: '(201 555' } });
+    fireEvent.input(number(), { target: { value: '(201 555' } });
     expect(number().value).toBe('(201) 55');
     fireEvent.change(country(), { target: { value: 'GB' } });
-    fireEvent.change(number(), { target: { value: '07400123456' } });
+    fireEvent.input(number(), { target: { value: '07400123456' } });
     expect(number().value).toBe('07400 123456');
   });
 
   it('refuses an invalid number with the spec message', async () => {
     const { client } = await openEnrollment();
-    fireEvent.change(number(), { target: { value: '12' } });
+    fireEvent.input(number(), { target: { value: '12' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Invalid phone number, please try again.',
@@ -76,7 +76,7 @@ describe('SMSOTPEnrollment', () => {
         Promise.reject(apiError('duplicate_member_phone_number', 'Taken', 400)),
       ),
     );
-    fireEvent.change(number(), { target: { value: '2015550123' } });
+    fireEvent.input(number(), { target: { value: '2015550123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     expect((await screen.findByRole('alert')).textContent).toBe(
       'A member with the specified phone number already exists for this organization.',
@@ -85,7 +85,7 @@ describe('SMSOTPEnrollment', () => {
 
   it('texts the number in E.164 and asks for the code sent to it', async () => {
     const { client } = await openEnrollment((c) => c.answer('otps.sms.send', async () => ACK));
-    fireEvent.change(number(), { target: { value: '2015550123' } });
+    fireEvent.input(number(), { target: { value: '2015550123' } });
     fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
     await screen.findByRole('heading', { name: 'Enter passcode' });
     expect(client.callsTo('otps.sms.send')).toEqual([

@@ -9,6 +9,7 @@ import {
   organization,
 } from '@gatehouse/testing';
 import { renderAtMfa } from '../test/mfa-flow.js';
+import { settle } from '../test/render-widget.js';
 
 // The screen and libphonenumber's metadata load on first use; load them before the clock starts.
 beforeAll(async () => {
@@ -81,9 +82,9 @@ describe('SMSOTPEntry', () => {
     const { client, successes } = await openEntry(initiated(), (c) =>
       c.answer('otps.sms.authenticate', async () => fullSession()),
     );
-    fireEvent.change(screen.getByLabelText('Passcode'), { target: { value: '12345' } });
+    fireEvent.input(screen.getByLabelText('Passcode'), { target: { value: '12345' } });
     expect(client.callsTo('otps.sms.authenticate')).toEqual([]);
-    fireEvent.change(screen.getByLabelText('Passcode'), { target: { value: '123456' } });
+    fireEvent.input(screen.getByLabelText('Passcode'), { target: { value: '123456' } });
     expect(await screen.findByRole('heading', { name: 'Success!' })).toBeTruthy();
     expect(client.callsTo('otps.sms.authenticate')).toEqual([
       { ...IDS, code: '123456', session_duration_minutes: 60 },
@@ -97,7 +98,7 @@ describe('SMSOTPEntry', () => {
         Promise.reject(apiError('unauthorized_credentials', 'Unauthorized', 401)),
       ),
     );
-    fireEvent.change(screen.getByLabelText('Passcode'), { target: { value: '123 456' } });
+    fireEvent.input(screen.getByLabelText('Passcode'), { target: { value: '123 456' } });
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Invalid passcode, please try again.',
     );
@@ -108,7 +109,7 @@ describe('SMSOTPEntry', () => {
       c.answer('otps.sms.send', async () => ACK),
     );
     fireEvent.click(screen.getByRole('button', { name: 'Resend code' }));
-    await act(async () => undefined);
+    await settle();
     expect(client.callsTo('otps.sms.send')).toEqual([{ ...IDS, locale: 'en' }]);
   });
 

@@ -1,4 +1,4 @@
-import { act, cleanup, fireEvent, screen } from '@testing-library/react';
+import { cleanup, fireEvent, screen } from '@testing-library/react';
 import { afterEach, beforeAll, describe, expect, it } from 'vitest';
 import {
   ACK,
@@ -9,6 +9,7 @@ import {
   organization,
 } from '@gatehouse/testing';
 import { renderAtMfa } from '../test/mfa-flow.js';
+import { settle } from '../test/render-widget.js';
 
 beforeAll(async () => {
   await import('../machine/mfa.js');
@@ -73,7 +74,7 @@ describe('TOTPEnrollmentManual', () => {
     fireEvent.click(screen.getByRole('button', { name: 'Having trouble scanning?' }));
     await screen.findByRole('heading', { name: 'Having trouble scanning the QR code?' });
     fireEvent.click(screen.getByRole('button', { name: 'jbsw y3dp ehpk 3pxp' }));
-    await act(async () => undefined);
+    await settle();
     expect(clipboard).toEqual(['JBSWY3DPEHPK3PXP']);
     expect(successToasts).toEqual(['Code copied']);
   });
@@ -82,7 +83,7 @@ describe('TOTPEnrollmentManual', () => {
     const { toasts } = await openQr(undefined, { clipboardFails: true });
     fireEvent.click(screen.getByRole('button', { name: 'Having trouble scanning?' }));
     fireEvent.click(await screen.findByRole('button', { name: 'jbsw y3dp ehpk 3pxp' }));
-    await act(async () => undefined);
+    await settle();
     expect(toasts).toEqual(["Couldn't copy code to clipboard"]);
   });
 });
@@ -101,7 +102,7 @@ describe('TOTPEntry', () => {
       ),
     ).toBeTruthy();
     expect(screen.queryByRole('button', { name: /backup code/ })).toBeNull();
-    fireEvent.change(screen.getByLabelText('Passcode'), { target: { value: '123456' } });
+    fireEvent.input(screen.getByLabelText('Passcode'), { target: { value: '123456' } });
     await screen.findByRole('heading', { name: 'Save your backup codes!' });
     expect(client.callsTo('totp.authenticate')).toEqual([
       {
@@ -148,7 +149,7 @@ describe('TOTPEntry', () => {
           Promise.reject(apiError('unauthorized_credentials', 'Unauthorized', 401)),
         ),
     });
-    fireEvent.change(await screen.findByLabelText('Passcode'), { target: { value: '000000' } });
+    fireEvent.input(await screen.findByLabelText('Passcode'), { target: { value: '000000' } });
     expect((await screen.findByRole('alert')).textContent).toBe(
       'Invalid passcode, please try again.',
     );

@@ -26,8 +26,8 @@ export async function renderAtMfa(
       options.prepare?.(client);
     },
   });
-  fireEvent.change(await screen.findByLabelText('Email'), { target: { value: 'ada@acme.test' } });
-  fireEvent.change(screen.getByLabelText('Password'), { target: { value: 'correct horse' } });
+  fireEvent.input(await screen.findByLabelText('Email'), { target: { value: 'ada@acme.test' } });
+  fireEvent.input(screen.getByLabelText('Password'), { target: { value: 'correct horse' } });
   fireEvent.click(screen.getByRole('button', { name: 'Continue' }));
   return rendered;
 }

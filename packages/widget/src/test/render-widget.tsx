@@ -1,5 +1,6 @@
 /** Renders the widget against the fake client in happy-dom, with a recorded environment. */
-import { render, type RenderResult } from '@testing-library/react';
+import { act, render, type RenderResult } from '@testing-library/react';
+import { vi } from 'vitest';
 import type { WidgetConfig } from '../config.js';
 import type { WidgetCallbacks, WidgetEventReport } from '../machine/callbacks.js';
 import type { WidgetError } from '../machine/errors.js';
@@ -30,6 +31,16 @@ export interface RenderOptions {
   now?: () => number;
   /** Makes the clipboard refuse writes, as insecure pages do. */
   clipboardFails?: boolean;
+}
+
+/**
+ * Lets the work an event or a timer started run to its end. The screens' effects load lazily, so
+ * a click's effect starts only once its module's import settles, some ticks later: this waits for
+ * every pending import and a turn of the event loop (on real timers, so beside fake ones too),
+ * inside `act`, without relying on how many ticks a renderer's `act` drains by itself.
+ */
+export async function settle(): Promise<void> {
+  await act(() => vi.dynamicImportSettled());
 }
 
 /** Mounts the widget; the page URL, navigations and toasts are recorded instead of performed. */
