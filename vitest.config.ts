@@ -26,6 +26,15 @@ const alias = {
   '@gatehouse/testing': src('./packages/testing/src/index.ts'),
 };
 
+/** The widget's suite, as each of its two projects runs it. */
+const WIDGET_SUITE = {
+  // One worker's files share the modules; each starts from an empty page (see the files).
+  isolate: false,
+  setupFiles: [BETWEEN_FILES, 'packages/widget/src/test/between-files.ts'],
+  include: ['packages/widget/src/**/*.test.{ts,tsx}'],
+  environment: 'happy-dom',
+};
+
 /**
  * The widget's modules as its standalone script runs them: React's API from Preact
  * (`packages/widget/vite.config.ts`), the testing library's ES module included, so that its
@@ -86,14 +95,7 @@ export default defineConfig({
       {
         resolve: { alias },
         oxc: { jsx: { runtime: 'automatic' } },
-        test: {
-          name: 'widget',
-          // One worker's files share the modules; each starts from an empty page (see the files).
-          isolate: false,
-          setupFiles: [BETWEEN_FILES, 'packages/widget/src/test/between-files.ts'],
-          include: ['packages/widget/src/**/*.test.{ts,tsx}'],
-          environment: 'happy-dom',
-        },
+        test: { name: 'widget', ...WIDGET_SUITE },
       },
       {
         // The same suite once more on the standalone script's runtime.
@@ -101,12 +103,9 @@ export default defineConfig({
         oxc: { jsx: { runtime: 'automatic' } },
         test: {
           name: 'widget-preact',
-          isolate: false,
-          setupFiles: [BETWEEN_FILES, 'packages/widget/src/test/between-files.ts'],
-          include: ['packages/widget/src/**/*.test.{ts,tsx}'],
+          ...WIDGET_SUITE,
           // It builds with the widget's own configuration: once, in the project above, is enough.
           exclude: ['packages/widget/src/bundle-budget.test.ts'],
-          environment: 'happy-dom',
           // Transformed, so that the aliases apply to their imports of React too.
           server: { deps: { inline: [/@testing-library\/react/, 'react-hot-toast', 'goober'] } },
         },
