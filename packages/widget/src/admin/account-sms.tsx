@@ -1,12 +1,12 @@
 /** The account section's phone for text codes: add one (number, then the code texted to it) or remove it. */
 import { useId, useState, type FormEvent } from 'react';
 import { Button } from '../parts/button.js';
+import { focusOnMount } from '../parts/focus-on-mount.js';
 import { FormError } from '../parts/form-error.js';
 import { allowsMfa, type AccountPanelProps } from './account-panel.js';
 import { useAdmin } from './admin-context.js';
 import { ConfirmBox } from './confirm-box.js';
 import { useAction } from './use-action.js';
-import { focusOnMount } from '../parts/focus-on-mount.js';
 
 export function SmsPanel({ member, organization, onMember, notice }: AccountPanelProps) {
   const { admin, client, format } = useAdmin();

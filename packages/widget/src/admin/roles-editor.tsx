@@ -2,11 +2,11 @@
 import { useId, useState, type FormEvent } from 'react';
 import type { Member } from '@gatehouse/protocol';
 import { Button } from '../parts/button.js';
+import { focusOnMount } from '../parts/focus-on-mount.js';
 import { FormError } from '../parts/form-error.js';
 import { useAdmin } from './admin-context.js';
 import { directRoles } from './members-query.js';
 import { useAction } from './use-action.js';
-import { focusOnMount } from '../parts/focus-on-mount.js';
 
 export function RolesEditor({
   member,
