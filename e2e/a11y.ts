@@ -121,9 +121,13 @@ export interface FixtureServer {
   close(): Promise<void>;
 }
 
-/** Serves the screen fixture page with Vite on a free loopback port. */
+/**
+ * Serves the screen fixture page with Vite on a free loopback port, the screens rendered as the
+ * standalone script renders them (on Preact).
+ */
 export async function startFixtureServer(): Promise<FixtureServer> {
   const { createServer, defaultClientConditions } = await import('vite');
+  const { PREACT } = await import('../packages/widget/vite.config.js');
   const root = fileURLToPath(new URL('../packages/widget/', import.meta.url));
   const html =
     '<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Widget screens</title>' +
@@ -143,7 +147,7 @@ export async function startFixtureServer(): Promise<FixtureServer> {
     // rather than found later, when a re-optimization would fail the imports already made.
     optimizeDeps: { entries: ['src/test/screen-fixture.tsx'] },
     oxc: { jsx: { runtime: 'automatic' } },
-    resolve: { conditions: ['source', ...defaultClientConditions] },
+    resolve: { conditions: ['source', ...defaultClientConditions], alias: PREACT },
     server: { host: '127.0.0.1', port: 0, strictPort: false, hmr: false },
     plugins: [
       {
