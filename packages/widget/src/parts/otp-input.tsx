@@ -25,8 +25,11 @@ export function OtpInput({ onComplete, errorId }: OtpInputProps) {
   const [code, setCode] = useState('');
   const id = useId();
 
-  function change(text: string) {
-    const digits = otpDigits(text);
+  function change(field: HTMLInputElement) {
+    const digits = otpDigits(field.value);
+    // What the field keeps, put back at once: a seventh digit leaves the state as it was, and not
+    // every renderer then writes the controlled value back over the typed one.
+    if (field.value !== digits) field.value = digits;
     setCode(digits);
     // Only the change that completes the code submits it; an unchanged full code does not.
     if (digits.length === OTP_LENGTH && digits !== code) onComplete(digits);
@@ -45,14 +48,7 @@ export function OtpInput({ onComplete, errorId }: OtpInputProps) {
         autoComplete="one-time-code"
         pattern="[0-9]*"
         value={code}
-        onChange={(e) => {
-          const field = e.currentTarget;
-          change(field.value);
-          // What the field keeps, put back at once: a seventh digit leaves the state as it was,
-          // and not every renderer then writes the controlled value back over the typed one.
-          const kept = otpDigits(field.value);
-          if (field.value !== kept) field.value = kept;
-        }}
+        onChange={(e) => change(e.currentTarget)}
         aria-invalid={errorId ? true : undefined}
         aria-describedby={errorId}
       />
