@@ -2,13 +2,17 @@
  * Password sign-ins against the raw argon2id rate (`npm run bench:signin`), on one core and on
  * two: the server and a raw verifier (`argon2-raw.ts`, the same parameters, one verification at a
  * time per core as the server's hashing threads do, which is also the raw rate's best) pinned to
- * the same cores, in alternating rounds. Then the session check's latency alone and during a
+ * the same cores, and the floor (`signin-floor.ts`: HTTP, the hash on the server's hashing threads
+ * and the RS256 signature, nothing else) on the same cores too, in rounds that rotate their order.
+ * The floor is the best any sign-in that follows the protocol could do. Then the session check's latency alone and during a
  * burst of sign-ins, with the server's longest event-loop delay over each (from its `/metrics`):
  * argon2 runs on threads of lower priority, so sign-ins must not hold up the checks. Every answer is
  * checked. `BENCH_ROUNDS` (2) and `BENCH_DURATION` (8 s) bound the run; prints Markdown.
  */
 import type { ChildProcess } from 'node:child_process';
-import { cpus, loadavg } from 'node:os';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
+import { join } from 'node:path';
 import autocannon from 'autocannon';
 import { basic, serverFlags, startBenchServer, startChild, type BenchTarget } from './load.js';
 import { scrapeProcess } from './metrics-scrape.js';
@@ -97,37 +101,98 @@ process.on('exit', () => {
   for (const child of children) child.kill('SIGTERM');
 });
 
+/** What one sign-in server did over a measured run. */
+interface SignIns {
+  rate: number;
+  /** CPU per sign-in on the main thread, and in the whole process (µs). */
+  mainUs: number;
+  allUs: number;
+  failed: number;
+}
+
+async function measureSignIns(pid: number, target: BenchTarget): Promise<SignIns> {
+  const [mainBefore, allBefore] = [mainThreadCpuMicros(pid), processCpuMicros(pid)];
+  const measured = await signIns(target, SECONDS);
+  const total = measured.requests.total;
+  return {
+    rate: total / measured.duration,
+    mainUs: (mainThreadCpuMicros(pid) - mainBefore) / total,
+    allUs: (processCpuMicros(pid) - allBefore) / total,
+    failed: failed(measured),
+  };
+}
+
+/** The floor (`signin-floor.ts`) on `cores`, answering the bytes of one real sign-in. */
+async function startFloor(target: BenchTarget, cores: string) {
+  const response = await fetch(`${target.url}/sdk/v1/b2b/passwords/authenticate`, {
+    method: 'POST',
+    headers: {
+      authorization: basic(target.publicToken, target.publicToken),
+      'content-type': 'application/json',
+    },
+    body: JSON.stringify({
+      organization_id: target.organizationId,
+      email_address: target.email,
+      password: target.password,
+      session_duration_minutes: 60,
+    }),
+  });
+  const answer = await response.text();
+  if (!response.ok) throw new Error(`Gatehouse answered ${response.status}: ${answer}`);
+  const answerFile = join(mkdtempSync(join(tmpdir(), 'gatehouse-floor-')), 'answer.json');
+  writeFileSync(answerFile, answer);
+  const floor = await startChild(
+    'signin-floor.ts',
+    { ANSWER_FILE: answerFile, PASSWORD: target.password, UV_THREADPOOL_SIZE: poolFor(cores) },
+    { cpus: cores },
+  );
+  const { url } = JSON.parse(floor.line) as { url: string };
+  return { child: floor.child, target: { ...target, url } };
+}
+
+const percent = (part: number, whole: number) => `${((100 * part) / whole).toFixed(0)} %`;
+
 for (const cores of CORE_SETS) {
   const { child, target } = await startBenchServer(
     { UV_THREADPOOL_SIZE: poolFor(cores) },
     { cpus: cores, nodeFlags: serverFlags() },
   );
   children.push(child);
+  const floor = await startFloor(target, cores);
+  children.push(floor.child);
   await signIns(target, 2); // warm-up
+  await signIns(floor.target, 2);
   console.log(`## cores ${cores} (${hashesFor(cores)} hashing threads)\n`);
   console.log(
-    '| round | raw argon2id verifications/s | sign-ins/s | sign-ins / raw | CPU per verification: main thread · all | CPU per sign-in: main thread · all | failed | load avg |',
+    '| round | raw argon2id verifications/s | sign-ins/s | floor sign-ins/s | sign-ins / raw | floor / raw | sign-ins / floor | CPU per verification: main thread · all | CPU per sign-in: main thread · all | floor: main thread · all | failed | load avg |',
   );
-  console.log('|---|---|---|---|---|---|---|---|');
-  const ratios: number[] = [];
+  console.log('|---|---|---|---|---|---|---|---|---|---|---|---|');
+  const ratios = { raw: [] as number[], floor: [] as number[], ofFloor: [] as number[] };
   for (let round = 1; round <= ROUNDS; round++) {
-    // Alternate which goes first, so neither always meets the other's leftovers.
-    const rawFirst = round % 2 === 1;
-    const raw = rawFirst ? await rawRate(cores) : null;
-    const [mainBefore, allBefore] = [mainThreadCpuMicros(child.pid!), processCpuMicros(child.pid!)];
-    const measured = await signIns(target, SECONDS);
-    const mainUs = (mainThreadCpuMicros(child.pid!) - mainBefore) / measured.requests.total;
-    const allUs = (processCpuMicros(child.pid!) - allBefore) / measured.requests.total;
-    const rawAfter = raw ?? (await rawRate(cores));
-    const rate = measured.requests.total / measured.duration;
-    ratios.push(rate / rawAfter.rate);
+    // Each round starts with the next of the three, so none always meets another's leftovers.
+    const steps = [
+      async () => ({ raw: await rawRate(cores) }),
+      async () => ({ gatehouse: await measureSignIns(child.pid!, target) }),
+      async () => ({ floor: await measureSignIns(floor.child.pid!, floor.target) }),
+    ];
+    let got: { raw?: Raw; gatehouse?: SignIns; floor?: SignIns } = {};
+    for (let i = 0; i < steps.length; i++) {
+      got = { ...got, ...(await steps[(i + round - 1) % steps.length]!()) };
+    }
+    const { raw, gatehouse, floor: best } = got as Required<typeof got>;
+    ratios.raw.push(gatehouse.rate / raw.rate);
+    ratios.floor.push(best.rate / raw.rate);
+    ratios.ofFloor.push(gatehouse.rate / best.rate);
     console.log(
-      `| ${round} | ${rawAfter.rate.toFixed(1)} (loop delay max ${rawAfter.loopDelayMaxMs.toFixed(1)} ms) | ` +
-        `${rate.toFixed(1)} | **${((100 * rate) / rawAfter.rate).toFixed(0)} %** | ` +
-        `${ms(rawAfter.mainUs)} · ${ms(rawAfter.allUs)} | ${ms(mainUs)} · ${ms(allUs)} | ` +
-        `${failed(measured)} | ${load()} |`,
+      `| ${round} | ${raw.rate.toFixed(1)} (loop delay max ${raw.loopDelayMaxMs.toFixed(1)} ms) | ` +
+        `${gatehouse.rate.toFixed(1)} | ${best.rate.toFixed(1)} | ` +
+        `**${percent(gatehouse.rate, raw.rate)}** | ${percent(best.rate, raw.rate)} | ` +
+        `${percent(gatehouse.rate, best.rate)} | ${ms(raw.mainUs)} · ${ms(raw.allUs)} | ` +
+        `${ms(gatehouse.mainUs)} · ${ms(gatehouse.allUs)} | ${ms(best.mainUs)} · ${ms(best.allUs)} | ` +
+        `${gatehouse.failed + best.failed} | ${load()} |`,
     );
   }
+  floor.child.kill('SIGTERM');
 
   await scrapeProcess(target.url); // resets the event-loop figures
   const alone = await checks(target, SECONDS);
@@ -149,6 +214,10 @@ for (const cores of CORE_SETS) {
     during,
     burstLoop,
   );
-  console.log(`\nSign-ins / raw, by round: ${ratios.map((r) => r.toFixed(2)).join(', ')}.\n`);
+  const list = (xs: number[]) => xs.map((r) => r.toFixed(2)).join(', ');
+  console.log(
+    `\nBy round: sign-ins / raw ${list(ratios.raw)}; floor / raw ${list(ratios.floor)}; ` +
+      `sign-ins / floor ${list(ratios.ofFloor)}.\n`,
+  );
   child.kill('SIGTERM');
 }

@@ -17,4 +17,7 @@ export type { OrganizationPatch } from './tenancy/organizations/update.js';
 export type { MemberMfaPatch } from './products/members/service.js';
 export type { OutboxMessage } from './delivery/outbox.js';
 export { PASSWORD_HASH_PARAMS } from './crypto/password-hash.js';
+/** What a sign-in's floor costs (`bench/signin-floor.ts`): the password check and the signature. */
+export { hashPassword, verifyPassword } from './crypto/password-hash.js';
+export { signRs256 } from './crypto/jwt-sign.js';
 export { threadPoolSize } from './threadpool.js';
