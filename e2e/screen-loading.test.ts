@@ -55,3 +55,29 @@ test('while a screen loads, the card keeps its size and shows the 40 px spinner'
   expect(await spinner.count()).toBe(0);
   await page.close();
 });
+
+test('a screen that grew on its own keeps its new height while the next one loads', async () => {
+  const page = await env.browser.newPage();
+  let release = () => {};
+  const released = new Promise<void>((resolve) => (release = resolve));
+  await page.route(/\/password-authenticate-[\w-]+\.js$/, async (route) => {
+    await released;
+    await route.continue();
+  });
+  await page.goto(`${env.demo.url}/_app/org/acme`);
+  await page.getByRole('button', { name: 'Use a password instead' }).waitFor();
+  // The form's own message makes the screen taller; nothing else on the widget changes.
+  await page.getByLabel('Email').fill('not an address');
+  await page.getByRole('button', { name: 'Continue with email' }).click();
+  await page.getByRole('alert').filter({ hasText: 'Invalid email address' }).waitFor();
+  const grown = await boxOf(page, '.gh-root');
+
+  await page.getByRole('button', { name: 'Use a password instead' }).click();
+  await page.locator('.gh-pending .gh-spinner').waitFor();
+  const pendingCard = await boxOf(page, '.gh-root');
+  expect(pendingCard.height).toBeGreaterThanOrEqual(grown.height);
+
+  release();
+  await page.locator('.gh-pending').waitFor({ state: 'detached' });
+  await page.close();
+});

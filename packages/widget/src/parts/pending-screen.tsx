@@ -14,15 +14,25 @@ export interface ScreenHeightProps {
 }
 
 /**
- * Keeps the stage's height each time a screen on it is drawn, for the spinner of the next one.
+ * Keeps the stage's height whenever it changes, for the spinner of the next screen: a screen
+ * grows or shrinks on its own (a message under a field) without the widget drawing it again.
  * React keeps the screen being left on the page, hidden, while the next one's code loads; Preact
- * takes it off first and draws this once more over an empty stage, whose height is not kept.
+ * takes it off first and draws the spinner over an empty stage, whose height is not kept.
  */
 export function ScreenHeight({ stageRef, heightRef, children }: ScreenHeightProps) {
   useLayoutEffect(() => {
-    const drawn = stageRef.current?.offsetHeight ?? 0;
-    if (drawn > 0) heightRef.current = drawn;
-  });
+    const stage = stageRef.current;
+    if (!stage) return;
+    const keep = () => {
+      if (stage.offsetHeight > 0) heightRef.current = stage.offsetHeight;
+    };
+    keep();
+    // Without a ResizeObserver (old browsers, a DOM without layout) the height is kept as drawn.
+    if (typeof ResizeObserver === 'undefined') return;
+    const observer = new ResizeObserver(keep);
+    observer.observe(stage);
+    return () => observer.disconnect();
+  }, [stageRef, heightRef]);
   return children;
 }
 
