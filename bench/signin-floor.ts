@@ -32,8 +32,8 @@ const stored = await hashPassword(password);
 
 const app = Fastify({ logger: false });
 app.post('/sdk/v1/b2b/passwords/authenticate', async (request, reply) => {
-  const body = request.body as { password?: unknown };
-  const { valid } = await verifyPassword(stored, String(body.password ?? ''));
+  const { password: typed } = request.body as { password?: unknown };
+  const { valid } = await verifyPassword(stored, typeof typed === 'string' ? typed : '');
   if (!valid) return reply.code(401).send({ error_type: 'unauthorized_credentials' });
   const now = Math.floor(Date.now() / 1000);
   const jwt = signRs256(privateKey, header!, { ...payload, iat: now, nbf: now, exp: now + 300 });
