@@ -162,11 +162,11 @@ export function sessionLoad(target: BenchTarget, seconds: number, connections: n
   });
 }
 
-/** A bounded load of correct password sign-ins. */
-export function passwordLoad(target: BenchTarget, seconds: number, connections: number) {
-  return autocannon({
+/** One correct password sign-in of the target's member: its URL, method, headers and body. */
+export function passwordSignIn(target: BenchTarget) {
+  return {
     url: `${target.url}/sdk/v1/b2b/passwords/authenticate`,
-    method: 'POST',
+    method: 'POST' as const,
     headers: {
       authorization: basic(target.publicToken, target.publicToken),
       'content-type': 'application/json',
@@ -177,7 +177,10 @@ export function passwordLoad(target: BenchTarget, seconds: number, connections: 
       password: target.password,
       session_duration_minutes: 60,
     }),
-    connections,
-    duration: seconds,
-  });
+  };
+}
+
+/** A bounded load of correct password sign-ins. */
+export function passwordLoad(target: BenchTarget, seconds: number, connections: number) {
+  return autocannon({ ...passwordSignIn(target), connections, duration: seconds });
 }

@@ -14,7 +14,14 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { cpus, loadavg, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import autocannon from 'autocannon';
-import { basic, serverFlags, startBenchServer, startChild, type BenchTarget } from './load.js';
+import {
+  basic,
+  passwordSignIn,
+  serverFlags,
+  startBenchServer,
+  startChild,
+  type BenchTarget,
+} from './load.js';
 import { scrapeProcess } from './metrics-scrape.js';
 import { mainThreadCpuMicros, processCpuMicros } from './process-tree.js';
 
@@ -31,18 +38,7 @@ const hashesFor = (cores: string) => String(cores.split(',').length);
 
 function signIns(target: BenchTarget, seconds: number) {
   return autocannon({
-    url: `${target.url}/sdk/v1/b2b/passwords/authenticate`,
-    method: 'POST',
-    headers: {
-      authorization: basic(target.publicToken, target.publicToken),
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({
-      organization_id: target.organizationId,
-      email_address: target.email,
-      password: target.password,
-      session_duration_minutes: 60,
-    }),
+    ...passwordSignIn(target),
     connections: SIGN_IN_CONNECTIONS,
     duration: seconds,
     verifyBody: (body) =>
@@ -124,19 +120,8 @@ async function measureSignIns(pid: number, target: BenchTarget): Promise<SignIns
 
 /** The floor (`signin-floor.ts`) on `cores`, answering the bytes of one real sign-in. */
 async function startFloor(target: BenchTarget, cores: string) {
-  const response = await fetch(`${target.url}/sdk/v1/b2b/passwords/authenticate`, {
-    method: 'POST',
-    headers: {
-      authorization: basic(target.publicToken, target.publicToken),
-      'content-type': 'application/json',
-    },
-    body: JSON.stringify({
-      organization_id: target.organizationId,
-      email_address: target.email,
-      password: target.password,
-      session_duration_minutes: 60,
-    }),
-  });
+  const { url: signInUrl, ...request } = passwordSignIn(target);
+  const response = await fetch(signInUrl, request);
   const answer = await response.text();
   if (!response.ok) throw new Error(`Gatehouse answered ${response.status}: ${answer}`);
   const answerFile = join(mkdtempSync(join(tmpdir(), 'gatehouse-floor-')), 'answer.json');
