@@ -158,6 +158,9 @@ describe('SAML connections (management API)', () => {
     };
     await metadata({ metadata_url: 'file:///etc/passwd' }, 'invalid_saml_metadata');
     await metadata({ metadata_xml: '<not-closed' }, 'invalid_saml_metadata');
+    // The XML parser answers no document at all for an empty source.
+    await metadata({ metadata_xml: '' }, 'invalid_saml_metadata');
+    await metadata({ metadata_xml: ' \n' }, 'invalid_saml_metadata');
     await metadata({ metadata_xml: '<EntityDescriptor/>' }, 'invalid_saml_metadata');
     await metadata({}, 'invalid_request');
     await metadata(

@@ -155,8 +155,9 @@ async function parseIdpMetadata(xml: string): Promise<IdpMetadata | Failure> {
       error: (message: string) => errors.push(message),
       fatalError: (message: string) => errors.push(message),
     },
-  }).parseFromString(xml, 'text/xml');
-  const root = doc.documentElement;
+  }).parseFromString(xml, 'text/xml') as Document | undefined;
+  // For an empty source the parser reports an error and answers no document at all.
+  const root = doc?.documentElement;
   if (errors.length > 0 || !root) return invalid('The metadata is not well-formed XML.');
   const entity =
     root.localName === 'EntityDescriptor'
