@@ -171,7 +171,7 @@ describe('SAML connections (management API)', () => {
     expect(unchanged).toMatchObject({ status: 'pending', idp_entity_id: '', idp_sso_url: '' });
   });
 
-  it('takes metadata up to 1 MB, inline or fetched, and refuses more', async () => {
+  it('takes metadata up to 1 MB, inline or fetched, and refuses more or none', async () => {
     const c = await createSaml();
     const params = { ...org(), connection_id: c.connection_id };
     // Larger than the JSON body limit of other endpoints, well under the cap.
@@ -190,6 +190,10 @@ describe('SAML connections (management API)', () => {
     // An IdP answering with too much, announced or streamed without a length.
     const huge = Buffer.alloc(2 * 1024 * 1024, 'x');
     const server = createServer((request, response) => {
+      if (request.url === '/empty') {
+        response.writeHead(200, { 'content-type': 'application/xml' }).end();
+        return;
+      }
       if (request.url === '/announced') {
         response.writeHead(200, { 'content-type': 'application/xml' }).end(huge);
         return;
@@ -212,6 +216,12 @@ describe('SAML connections (management API)', () => {
         expect(error.error_type).toBe('invalid_saml_metadata');
         expect(error.error_message).toContain('larger than 1 MB');
       }
+      // An IdP answering with nothing.
+      const empty = await h.call(ENDPOINTS.ssoUpdateSamlByMetadata, {
+        params,
+        body: { metadata_url: `${base}/empty` },
+      });
+      expect(expectError(empty).error_type).toBe('invalid_saml_metadata');
     } finally {
       server.closeAllConnections();
       server.close();
