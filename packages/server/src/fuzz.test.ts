@@ -4,7 +4,7 @@
 // stay up, and the data seeded beforehand must be unchanged. FUZZ_RUNS raises the runs per endpoint
 // (`npm run fuzz`); FUZZ_SEED replays a failure.
 import { request as httpRequest } from 'node:http';
-import { ENDPOINTS, type Endpoint } from '@gatehouse/protocol/endpoints';
+import { ENDPOINTS, projectSettingsFields, type Endpoint } from '@gatehouse/protocol/endpoints';
 import fc from 'fast-check';
 import { z } from 'zod';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -532,10 +532,17 @@ beforeAll(async () => {
   // connections.
   // Fresh scratch data for each endpoint: an earlier one may have changed its MFA policy, revoked
   // its sessions or spent its tokens.
+  // The project's settings as the harness made them, every one `PUT /v1/b2b/project` may change.
+  const { project } = expectOk(await h.call(ENDPOINTS.getProject));
+  const settings = Object.fromEntries(
+    Object.entries(project).filter(([key]) => key in projectSettingsFields.shape),
+  );
   let round = 0;
   refreshScratch = async () => {
     round += 1;
-    // The fuzzer may have turned captcha on (PUT /v1/b2b/captcha); scratch sign-ins need it off.
+    // The fuzzer may have changed the project (requiring PKCE for magic links, say) or turned
+    // captcha on (PUT /v1/b2b/captcha): scratch sign-ins need both as they were.
+    expectOk(await h.call(ENDPOINTS.updateProject, { body: settings }));
     expectOk(await h.call(ENDPOINTS.setCaptcha, { body: { enabled: false } }));
     const slug = `scratch-${round}`;
     const scratch = await h.admin.createOrganization(h.project.project_id, {
