@@ -4,10 +4,10 @@
  * time per core as the server's hashing threads do, which is also the raw rate's best) pinned to
  * the same cores, and the floor (`signin-floor.ts`: HTTP, the hash on the server's hashing threads
  * and the RS256 signature, nothing else) on the same cores too, in rounds that rotate their order.
- * The floor is the best any sign-in that follows the protocol could do. Then the session check's latency alone and during a
- * burst of sign-ins, with the server's longest event-loop delay over each (from its `/metrics`):
- * argon2 runs on threads of lower priority, so sign-ins must not hold up the checks. Every answer is
- * checked. `BENCH_ROUNDS` (2) and `BENCH_DURATION` (8 s) bound the run; prints Markdown.
+ * The floor is the best any sign-in that follows the protocol could do. Then the session check's
+ * latency alone and during a burst of sign-ins, with the server's longest event-loop delay over
+ * each (from its `/metrics`): argon2 runs on threads of lower priority, so sign-ins must not hold
+ * up the checks. Every answer is checked. `BENCH_ROUNDS` (2) and `BENCH_DURATION` (8 s) bound the run; prints Markdown.
  */
 import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';

@@ -530,13 +530,13 @@ beforeAll(async () => {
   sentinelSession = await h.login();
   // Scratch data the fuzzer may use and change: an organization, members, sessions, an IST and SSO
   // connections.
-  // Fresh scratch data for each endpoint: an earlier one may have changed its MFA policy, revoked
-  // its sessions or spent its tokens.
   // The project's settings as the harness made them, every one `PUT /v1/b2b/project` may change.
   const { project } = expectOk(await h.call(ENDPOINTS.getProject));
   const settings = Object.fromEntries(
     Object.entries(project).filter(([key]) => key in projectSettingsFields.shape),
   );
+  // Fresh scratch data for each endpoint: an earlier one may have changed its MFA policy, revoked
+  // its sessions or spent its tokens.
   let round = 0;
   refreshScratch = async () => {
     round += 1;

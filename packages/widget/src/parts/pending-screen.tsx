@@ -24,10 +24,11 @@ export function ScreenHeight({ stageRef, heightRef, children }: ScreenHeightProp
     const stage = stageRef.current;
     if (!stage) return;
     const keep = () => {
-      if (stage.offsetHeight > 0) heightRef.current = stage.offsetHeight;
+      const height = stage.offsetHeight;
+      if (height > 0) heightRef.current = height;
     };
     keep();
-    // Without a ResizeObserver (old browsers, a DOM without layout) the height is kept as drawn.
+    // Every browser the widget supports has one; a DOM without layout (unit tests) has neither.
     if (typeof ResizeObserver === 'undefined') return;
     const observer = new ResizeObserver(keep);
     observer.observe(stage);
