@@ -395,6 +395,10 @@ describe('abuse', () => {
         params: { ...org(), connection_id: connection },
         body: { display_name: 'mine now' },
       }),
+      await h.call(ENDPOINTS.ssoUpdateSamlByMetadata, {
+        params: { ...org(), connection_id: connection },
+        body: { metadata_xml: saml.metadataXml },
+      }),
     ]) {
       expect(expectError(res).error_type).toBe('connection_not_found');
     }
@@ -424,7 +428,24 @@ describe('abuse', () => {
         params: { organization_id: theirs.organization_id, connection_id: connection },
       }),
     ).connection;
-    expect(still.display_name).toBe('SAML');
+    expect(still).toMatchObject({ display_name: 'SAML', status: 'pending', idp_entity_id: '' });
+  });
+
+  it('keeps one certificate when the same metadata is sent concurrently', async () => {
+    const c = await createSaml();
+    const params = { ...org(), connection_id: c.connection_id };
+    const results = await Promise.all(
+      Array.from({ length: 6 }, (_, i) =>
+        h.call(ENDPOINTS.ssoUpdateSamlByMetadata, {
+          params,
+          body: i % 2 ? { metadata_xml: saml.metadataXml } : { metadata_url: saml.metadataUrl },
+        }),
+      ),
+    );
+    for (const res of results) expect(expectOk(res).connection.status).toBe('active');
+    const after = expectOk(await h.call(ENDPOINTS.ssoGet, { params })).connection;
+    expect(after.verification_certificates).toHaveLength(1);
+    expect(after).toMatchObject({ idp_entity_id: saml.entityId, idp_sso_url: saml.ssoUrl });
   });
 
   it('keeps the active list right when many connections are created at once', async () => {
@@ -506,6 +527,12 @@ describe("the SDK's member-session endpoints", () => {
       params: { connection_id: connection },
     });
     expect(expectError(res).error_type).toBe('connection_not_found');
+    const byMetadata = await h.call(ENDPOINTS.sdkSsoUpdateSamlByMetadata, {
+      token: adminToken,
+      params: { connection_id: connection },
+      body: { metadata_xml: saml.metadataXml },
+    });
+    expect(expectError(byMetadata).error_type).toBe('connection_not_found');
     expectOk(
       await h.call(ENDPOINTS.ssoGet, {
         params: { organization_id: theirs.organization_id, connection_id: connection },
